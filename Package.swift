@@ -1,0 +1,81 @@
+// swift-tools-version:6.1
+// Pinhole: a camera appliance userland for Raspberry-Pi-class boards, and its simulated board.
+
+import PackageDescription
+
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Pinhole",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pinhole", targets: ["pinhole"]),
+        .executable(name: "pinhole-bench", targets: ["PinholeBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config. Only the shim targets and the Linux
+        // backends import these.
+        .systemLibrary(name: "CLibcamera", path: "Sources/CLibcamera", pkgConfig: "libcamera",
+                       providers: [.apt(["libcamera-dev"])]),
+        .systemLibrary(name: "CGpiod", path: "Sources/CGpiod", pkgConfig: "libgpiod",
+                       providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
+                       providers: [.apt(["libexif-dev"])]),
+        // libcamera is C++ only: this target wraps it behind a plain C header.
+        .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
+
+        // Protocols, values, the clock and the event loop. No backend, no C.
+        .target(name: "PinholeCore", swiftSettings: swift6),
+        // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
+        // with bounce. Used by the `sim` board and by the tests.
+        .target(name: "PinholeSim", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+        // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
+        .target(name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod"],
+                swiftSettings: swift6),
+        // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
+        .target(name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],
+                swiftSettings: swift6),
+        // The photo library store.
+        .target(name: "PinholeLibrary",
+                dependencies: ["PinholeCore", "PinholeImaging", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swift6),
+        // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
+        .target(name: "PinholeAppliance",
+                dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
+        // The console: line mode and VT100 menu.
+        .target(name: "PinholeConsole",
+                dependencies: ["PinholeCore", "PinholeAppliance", "PinholeLibrary"], swiftSettings: swift6),
+        // The executable: arguments, configuration, wiring a board together.
+        .executableTarget(name: "pinhole",
+                          dependencies: ["PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
+                                         "PinholeLibrary", "PinholeAppliance", "PinholeConsole",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: swift6),
+        .executableTarget(name: "PinholeBench",
+                          dependencies: ["PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
+                                         "PinholeAppliance"],
+                          path: "Sources/PinholeBench", swiftSettings: swift6),
+
+        .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        .testTarget(name: "PinholeImagingTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        .testTarget(name: "PinholeLibraryTests", dependencies: ["PinholeLibrary", "PinholeImaging"],
+                    swiftSettings: swift6),
+        .testTarget(name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
+        .testTarget(name: "PinholeApplianceTests",
+                    dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeLibrary"],
+                    swiftSettings: swift6),
+        .testTarget(name: "PinholeConsoleTests",
+                    dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
+                    swiftSettings: swift6),
+        .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+    ],
+    cxxLanguageStandard: .cxx17
+)

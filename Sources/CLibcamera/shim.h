@@ -1,0 +1,2 @@
+/* Marker header: libcamera is C++ only; CameraShim includes its headers. */
+#pragma once

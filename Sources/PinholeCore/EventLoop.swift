@@ -1,0 +1,246 @@
+// The single-threaded event loop every behaviour runs on, in real or virtual time.
+
+/// Identifies a scheduled timer so that it can be cancelled.
+public struct TimerID: Hashable, Sendable {
+    fileprivate let value: UInt64
+}
+
+/// A single-threaded event loop with timers, cross-thread posting and offloaded work.
+///
+/// All behaviour (buttons, capture, focus, console) runs on the loop's thread and reads
+/// time only from it, so the same code runs against real time on a board and against
+/// virtual time in tests, where `advance(by:)` moves time forward and nothing sleeps.
+///
+/// Only `post(_:)` and `offload(_:then:)`'s work closure may be used from other threads;
+/// everything else must be called on the loop.
+public final class EventLoop: @unchecked Sendable {
+    /// How the loop's clock moves.
+    public enum Mode: Sendable {
+        /// Time is CLOCK_MONOTONIC and CLOCK_REALTIME.
+        case realTime
+        /// Time moves only when the loop is advanced (tests), or, in `run`, jumps to the
+        /// next timer whenever the loop is busy and has nothing else to do.
+        case virtual(wallStart: WallTime)
+    }
+
+    private struct Timer {
+        var deadline: Instant
+        var id: UInt64
+        var action: () -> Void
+    }
+
+    /// The mode this loop was created with.
+    public let mode: Mode
+    private var virtualNow: Instant = .zero
+    private var timers: [Timer] = []
+    private var nextID: UInt64 = 1
+    private var completions: [UInt64: (any Sendable) -> Void] = [:]
+
+    private let lock = ConditionLock()
+    private var posted: [@Sendable () -> Void] = []
+    private var outstandingWork = 0
+    private var stopped = false
+    private let worker: SerialWorker
+
+    /// Creates a loop. Virtual loops start at `Instant.zero`.
+    public init(mode: Mode) {
+        self.mode = mode
+        self.worker = SerialWorker()
+    }
+
+    /// A virtual-time loop starting at a fixed wall time (2026-01-01T12:00:00Z by default).
+    public static func virtual(wallStart: WallTime = WallTime(secondsSince1970: 1_767_268_800)) -> EventLoop {
+        EventLoop(mode: .virtual(wallStart: wallStart))
+    }
+
+    /// Whether time is virtual.
+    public var isVirtual: Bool {
+        if case .virtual = mode { return true }
+        return false
+    }
+
+    /// The current monotonic time.
+    public var now: Instant {
+        switch mode {
+        case .realTime: return monotonicNow()
+        case .virtual: return virtualNow
+        }
+    }
+
+    /// The current wall-clock time.
+    public var wallNow: WallTime { wallTime(at: now) }
+
+    /// The wall-clock time that corresponds to a monotonic instant.
+    public func wallTime(at instant: Instant) -> WallTime {
+        switch mode {
+        case .realTime:
+            return systemWallNow().adding(instant - monotonicNow())
+        case .virtual(let wallStart):
+            return wallStart.adding(instant - .zero)
+        }
+    }
+
+    // MARK: Timers
+
+    /// Runs `action` on the loop at `deadline` (or as soon as possible if it has passed).
+    @discardableResult
+    public func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
+        let id = nextID
+        nextID += 1
+        let timer = Timer(deadline: deadline, id: id, action: action)
+        // Keep timers sorted by deadline, then by scheduling order.
+        var low = 0
+        var high = timers.count
+        while low < high {
+            let mid = (low + high) / 2
+            if timers[mid].deadline <= deadline { low = mid + 1 } else { high = mid }
+        }
+        timers.insert(timer, at: low)
+        return TimerID(value: id)
+    }
+
+    /// Runs `action` on the loop after `delay`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> TimerID {
+        schedule(at: now + delay, action)
+    }
+
+    /// Cancels a timer; cancelling one that already ran does nothing.
+    public func cancel(_ id: TimerID) {
+        timers.removeAll { $0.id == id.value }
+    }
+
+    /// The number of pending timers (for tests and leftovers checks).
+    public var pendingTimerCount: Int { timers.count }
+
+    // MARK: Cross-thread
+
+    /// Queues `action` to run on the loop. Safe from any thread.
+    public func post(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock {
+            posted.append(action)
+            lock.broadcast()
+        }
+    }
+
+    /// Runs `work` on the loop's worker thread (one job at a time, in order) and then
+    /// `completion` with its result on the loop. Virtual time does not move while work is
+    /// outstanding, so results are deterministic.
+    public func offload<T: Sendable>(_ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void) {
+        let id = nextID
+        nextID += 1
+        completions[id] = { value in completion(value as! T) }
+        lock.withLock { outstandingWork += 1 }
+        worker.submit { [self] in
+            let result = work()
+            lock.withLock {
+                outstandingWork -= 1
+                posted.append { [self] in
+                    let handler = completions.removeValue(forKey: id)
+                    handler?(result)
+                }
+                lock.broadcast()
+            }
+        }
+    }
+
+    // MARK: Driving
+
+    /// Virtual time: runs everything due up to `now + duration`, in deadline order, waiting
+    /// for offloaded work as it goes; leaves the clock at `now + duration`.
+    public func advance(by duration: Duration) {
+        advance(to: now + duration)
+    }
+
+    /// Virtual time: runs everything due up to `target`.
+    public func advance(to target: Instant) {
+        precondition(isVirtual, "advance(by:) needs a virtual-time loop")
+        while true {
+            settle()
+            guard let first = timers.first, first.deadline <= target else { break }
+            timers.removeFirst()
+            if first.deadline > virtualNow { virtualNow = first.deadline }
+            first.action()
+        }
+        if target > virtualNow { virtualNow = target }
+        settle()
+    }
+
+    /// Runs posted actions and waits for offloaded work until none is left (no time passes).
+    public func runUntilIdle() {
+        if isVirtual { advance(by: .zero) } else { settle() }
+    }
+
+    /// Runs the loop until `stop()` is called.
+    ///
+    /// In real time it sleeps until the next timer or posted action. In virtual time it
+    /// jumps to the next timer whenever `isBusy()` is true and nothing else is runnable,
+    /// and otherwise waits for posted input.
+    public func run(isBusy: @escaping () -> Bool = { false }) {
+        while !isStopped {
+            drainPosted()
+            if isStopped { break }
+            let now = self.now
+            if let first = timers.first, first.deadline <= now {
+                timers.removeFirst()
+                first.action()
+                continue
+            }
+            if isVirtual {
+                let (hasPosted, working) = lock.withLock { (!posted.isEmpty, outstandingWork > 0) }
+                if hasPosted { continue }
+                if !working, isBusy(), let first = timers.first {
+                    virtualNow = first.deadline
+                    continue
+                }
+                waitForPosted(until: nil)
+            } else {
+                waitForPosted(until: timers.first?.deadline)
+            }
+        }
+    }
+
+    /// Makes `run` return after the current action. Safe from any thread.
+    public func stop() {
+        lock.withLock {
+            stopped = true
+            lock.broadcast()
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func waitForPosted(until deadline: Instant?) {
+        lock.lock()
+        if posted.isEmpty && !stopped {
+            lock.wait(until: deadline)
+        }
+        lock.unlock()
+    }
+
+    /// Runs posted actions and waits for outstanding work, until both are exhausted.
+    private func settle() {
+        while true {
+            drainPosted()
+            lock.lock()
+            if posted.isEmpty && outstandingWork == 0 {
+                lock.unlock()
+                return
+            }
+            if posted.isEmpty { lock.wait(until: nil) }
+            lock.unlock()
+        }
+    }
+
+    private func drainPosted() {
+        while true {
+            let batch: [@Sendable () -> Void] = lock.withLock {
+                let batch = posted
+                posted.removeAll()
+                return batch
+            }
+            if batch.isEmpty { return }
+            for action in batch { action() }
+        }
+    }
+}
