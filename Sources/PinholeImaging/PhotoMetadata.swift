@@ -1,0 +1,88 @@
+// Everything Pinhole records about a photo, written to EXIF and indexed by the library.
+
+import PinholeCore
+
+/// Flash state of a capture.
+public enum FlashMode: String, Sendable, Codable, CaseIterable {
+    /// Never fire.
+    case off
+    /// Always fire.
+    case on
+    /// Fire when the scene is dark.
+    case auto
+}
+
+/// A GPS fix.
+public struct GPSFix: Sendable, Hashable, Codable {
+    /// Degrees north (negative south).
+    public var latitude: Double
+    /// Degrees east (negative west).
+    public var longitude: Double
+    /// Metres above sea level, if known.
+    public var altitude: Double?
+
+    /// Creates a fix.
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+    }
+}
+
+/// The metadata of one photo: what is written into its EXIF and read back from any JPEG.
+///
+/// Optional fields are absent from the EXIF when nil.
+public struct PhotoMetadata: Sendable, Hashable, Codable {
+    /// Camera maker (IFD0 Make).
+    public var make: String?
+    /// Camera model (IFD0 Model).
+    public var model: String?
+    /// Software (IFD0 Software).
+    public var software: String?
+    /// Orientation (IFD0 Orientation).
+    public var orientation: Orientation
+    /// When the exposure happened, with its UTC offset (DateTimeOriginal, SubSecTimeOriginal,
+    /// OffsetTimeOriginal).
+    public var captureTime: WallTime?
+    /// Stored pixel width (PixelXDimension).
+    public var pixelWidth: Int
+    /// Stored pixel height (PixelYDimension).
+    public var pixelHeight: Int
+    /// Exposure time in seconds (ExposureTime).
+    public var exposureTime: Double?
+    /// Total gain; ISO is 100 × gain (PhotographicSensitivity).
+    public var iso: Int?
+    /// Aperture (FNumber), from the board profile.
+    public var fNumber: Double?
+    /// Focal length in millimetres (FocalLength), from the board profile.
+    public var focalLength: Double?
+    /// EV compensation in stops (ExposureBiasValue).
+    public var exposureBias: Double?
+    /// True when exposure was set manually (ExposureMode).
+    public var manualExposure: Bool?
+    /// Metering mode name: "centre", "spot", "matrix" (MeteringMode).
+    public var metering: String?
+    /// Whether the flash fired (Flash); nil when the camera has no flash.
+    public var flashFired: Bool?
+    /// The flash mode in force (Flash mode bits).
+    public var flashMode: FlashMode?
+    /// True when white balance was set manually (WhiteBalance).
+    public var manualWhiteBalance: Bool?
+    /// Lens position in dioptres; SubjectDistance is 1 / dioptres metres.
+    public var lensPosition: Double?
+    /// Lens model (LensModel).
+    public var lensModel: String?
+    /// Body serial number (BodySerialNumber).
+    public var serialNumber: String?
+    /// GPS fix (GPS IFD).
+    public var gps: GPSFix?
+    /// The camera's identifier on this appliance (not written to EXIF; indexed).
+    public var cameraID: String?
+
+    /// Creates metadata for a photo of the given stored size.
+    public init(pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up) {
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.orientation = orientation
+    }
+}
