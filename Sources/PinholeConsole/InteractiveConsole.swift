@@ -39,6 +39,11 @@ public final class InteractiveConsole {
     public var previewFrame: ((_ width: Int, _ height: Int, _ unicode: Bool) -> [[ScreenCell]]?)?
     /// Called when the user leaves the console.
     public var onQuit: (() -> Void)?
+    /// Called when the user asks for line mode (nil: not offered).
+    public var onLineMode: (() -> Void)? {
+        didSet { lineModeOffered = onLineMode != nil }
+    }
+    private var lineModeOffered = false
 
     /// A console for `appliance`, running commands through `commands` and writing bytes with
     /// `write`. The line-mode console's own output (events) is logged, not written.
@@ -142,6 +147,8 @@ public final class InteractiveConsole {
                 }
             case .quit:
                 onQuit?()
+            case .lineMode:
+                onLineMode?()
             }
         }
     }
@@ -180,6 +187,7 @@ public final class InteractiveConsole {
         snapshot.outputs = appliance.outputs.keys.sorted { $0.rawValue < $1.rawValue }
             .map { ($0.rawValue, appliance.outputs[$0]?.isOn ?? false) }
         snapshot.log = log
+        snapshot.canSwitchToLineMode = lineModeOffered
         decorate?(&snapshot)
         _ = menu.handle(.snapshot(snapshot))
     }

@@ -26,6 +26,7 @@ extension LineModeConsole {
         ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
         ("log", "recent problems and events"),
         ("shutdown", "stop the camera, close the library and exit"),
+        ("menu", "switch to the interactive menu (on a terminal)"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -51,6 +52,10 @@ extension LineModeConsole {
         case "log":
             let lines = appliance.problems
             reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+        case "menu":
+            guard let onMenu else { throw ConsoleError.unavailable("the menu needs a terminal: this console is a pipe") }
+            reply(.success("ok menu"))
+            onMenu()
         case "shutdown":
             reply(.success("ok shutting down"))
             (onShutdown ?? onQuit)?()

@@ -16,6 +16,8 @@ public final class LineModeConsole {
     public var onQuit: (() -> Void)?
     /// Called after `shutdown` has been answered (nil: shutdown stops like quit).
     public var onShutdown: (() -> Void)?
+    /// Switches to the interactive menu (nil: the console is not a terminal).
+    public var onMenu: (() -> Void)?
     /// Called when a line has been dealt with (answered, or blank): readers use it to keep
     /// a bounded number of lines in flight.
     public var onLineDone: (() -> Void)?

@@ -28,6 +28,8 @@ public enum MenuEffect: Hashable, Sendable {
     case preview(Bool)
     /// Leave the console.
     case quit
+    /// Switch to line mode.
+    case lineMode
 }
 
 /// The interactive console's model. Pure: no I/O, no clock. The shell feeds it keys,
@@ -196,6 +198,7 @@ public struct ConsoleMenu: Sendable {
             return []
         case .back: return goBack()
         case .quit: return [.quit]
+        case .lineMode: return [.lineMode]
         case .local(let name):
             let (effects, next) = browser.local(name)
             if let next { stack.append(next) }

@@ -47,6 +47,8 @@ public struct MenuSnapshot: Sendable {
     public var settings: [(key: String, value: String)] = []
     /// Whether leaving the console is offered (on stdio; a serial console stays).
     public var canQuit = false
+    /// Whether switching to line mode is offered.
+    public var canSwitchToLineMode = false
     /// Whether the board is simulated.
     public var simulated = false
 

@@ -39,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Serial speed for --console DEVICE.")
     var baud: Int?
 
+    @Option(help: "Console mode: auto (menu on a terminal, line mode otherwise), menu, or line.")
+    var consoleMode: ConsoleRunner.Mode?
+
     @Option(help: "Clock: real, or virtual (simulated board only: time jumps ahead while a command waits).")
     var clock: ClockChoice = .real
 
@@ -84,28 +87,27 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
 
-        let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
-        let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
-        let writer = LineWriter(fd: io.output)
-        let lineMode = LineModeConsole(
-            appliance: appliance, simulation: hardware.simulation,
-            library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
-            write: { writer.write($0) })
-        lineMode.onQuit = { loop.stop() }
-        let session = LoopBound(ConsoleSession(lineMode: lineMode, loop: loop))
-        let reader = LineReaderThread(fd: io.input, loop: loop, onLine: { line in
-            session.value.lineMode.receive(line: line)
-        }, onEnd: {
-            session.value.inputEnded()
-        })
+        let runner: ConsoleRunner
+        do {
+            runner = try ConsoleRunner(
+                appliance: appliance, simulation: hardware.simulation,
+                library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
+                choice: console ?? settings.consoleDevice ?? "stdio",
+                baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
+                mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
+                colour: settings.consoleColour, log: { log.write($0) })
+        } catch {
+            appliance.shutdown()
+            throw ValidationError("\(error)")
+        }
         SignalWatcher.start(loop: loop) { name in
             log.write("pinhole: \(name): shutting down")
             loop.stop()
         }
-        reader.start()
-        loop.run(isBusy: { session.value.isBusy })
+        runner.start()
+        loop.run(isBusy: { runner.isBusy })
+        runner.finish()
         appliance.shutdown()
-        withExtendedLifetime(io.port) {}
     }
 
     private static func defaultLibraryPath() -> String {
@@ -130,39 +132,5 @@ struct RunCommand: ParsableCommand {
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }
         throw ValidationError("board \(profile.name): the real hardware backends are not wired in this build yet")
-    }
-
-    private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {
-        if choice == "stdio" { return (0, 1, nil) }
-        do {
-            let port = try SerialPort(device: choice, baud: baud)
-            return (port.fd, port.fd, port)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-}
-
-/// The console's state on the loop: input may end while commands are still running.
-final class ConsoleSession {
-    let lineMode: LineModeConsole
-    let loop: EventLoop
-    private var ended = false
-
-    init(lineMode: LineModeConsole, loop: EventLoop) {
-        self.lineMode = lineMode
-        self.loop = loop
-    }
-
-    /// Standard input closed: stop once the queued commands are answered.
-    func inputEnded() {
-        ended = true
-        if !lineMode.isBusy { loop.stop() }
-    }
-
-    /// For the loop: whether a command is running (in virtual time, time jumps ahead then).
-    var isBusy: Bool {
-        if ended && !lineMode.isBusy { loop.stop() }
-        return lineMode.isBusy
     }
 }
