@@ -98,6 +98,7 @@ public final class InteractiveConsole {
     /// Bytes from the terminal.
     public func receive(_ bytes: [UInt8]) {
         guard !stopped else { return }
+        commands.noteActivity()
         let keys = decoder.feed(bytes)
         var effects: [MenuEffect] = []
         for key in keys { effects += menu.handle(.key(key)) }

@@ -27,6 +27,8 @@ extension LineModeConsole {
         ("log", "recent problems and events"),
         ("shutdown", "stop the camera, close the library and exit"),
         ("menu", "switch to the interactive menu (on a terminal)"),
+        ("unlock PIN", "unlock the library and settings (when a PIN is set)"),
+        ("lock", "lock the library and settings again"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -71,18 +73,22 @@ extension LineModeConsole {
             try cameraControlCommand(command, args, json: json, reply: reply)
         case "status":
             let status = appliance.status()
+            let access = self.access.describe(at: appliance.loop.now)
             if json {
-                reply(.success(jsonLine(status)))
+                reply(.success(jsonLine(StatusAnswer(status: status, access: access))))
             } else {
                 let camera = status.camera.map { "\($0.model) (\($0.position))" } ?? "none"
                 let photos = status.photos.map(String.init) ?? "?"
                 reply(.success("ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                    + (status.busy ? ", busy" : "")))
+                    + (status.busy ? ", busy" : "") + ", access \(access)"))
             }
+        case "unlock", "lock":
+            try accessCommand(command, args, reply: reply)
         case "library":
             guard let library else { throw ConsoleError.unavailable("no library is open") }
             let output = try library(words)
-            reply(.success(output.split(separator: "\n").joined(separator: " ")))
+            let line = output.split(separator: "\n").joined(separator: " ")
+            reply(.success(json || line.hasPrefix("ok") ? line : "ok " + line))
         case "sim":
             try simCommand(args, reply: reply)
         default:

@@ -34,8 +34,15 @@ public final class LineModeConsole {
     public static let maximumLineLength = 4096
     /// Commands running or waiting.
     public var pendingCount: Int { queue.count + (running ? 1 : 0) }
+    /// Access levels: library and settings behind the PIN (open when no PIN is set).
+    public var access = AccessControl(pinHash: nil)
+    /// How PINs are hashed and checked (nil: `unlock` and `pin set` are unavailable).
+    public var pinHashing: PINHashing?
     /// Access as the menu shows it.
-    public var accessSummary: AccessSummary { .open }
+    public var accessSummary: AccessSummary { access.summary(at: appliance.loop.now) }
+
+    /// A key or command from the person at the console: keeps an unlocked console unlocked.
+    public func noteActivity() { access.touch(at: appliance.loop.now) }
     /// Whether a command is in progress or waiting.
     public var isBusy: Bool { running || !queue.isEmpty }
 
@@ -121,6 +128,14 @@ public final class LineModeConsole {
         }
         let json = words.contains("--json")
         let arguments = Array(words.dropFirst()).filter { $0 != "--json" }
+        noteActivity()
+        if Self.pinProtected.contains(command), !access.isUnlocked(at: appliance.loop.now) {
+            let remaining = access.lockoutRemaining(at: appliance.loop.now)
+            let why = remaining > 0 ? "locked: too many wrong PINs, try again in \(remaining) s"
+                : "locked: unlock with the PIN first"
+            answer(Self.errorLine(ConsoleError.locked(why), json: json))
+            return
+        }
         let reply: (Result<String, Error>) -> Void = { result in
             switch result {
             case .success(let text): answer(text)
@@ -133,6 +148,9 @@ public final class LineModeConsole {
             reply(.failure(error))
         }
     }
+
+    /// Commands that need the PIN (when one is set).
+    static let pinProtected: Set<String> = ["library", "settings", "set", "pin"]
 
     /// Formats an error answer.
     static func errorLine(_ error: Error, json: Bool = false) -> String {

@@ -78,8 +78,9 @@ public struct ConsoleMenu: Sendable {
         case .key(let key): return handleKey(key)
         case .answer(let command, let text): return answered(command, text)
         case .snapshot(let snapshot):
+            let wasUnlocked = self.snapshot.access.unlocked
             self.snapshot = snapshot
-            return []
+            return relockIfNeeded(wasUnlocked: wasUnlocked)
         case .library(let data):
             browser.receive(data)
             return []
@@ -87,6 +88,22 @@ public struct ConsoleMenu: Sendable {
             preview = rows
             return []
         }
+    }
+
+    /// Pages that need the PIN.
+    static let protectedPages: Set<MenuPageID> = [.library, .albums, .photos, .photo, .settings]
+
+    /// Leaves protected pages when the console has locked (idle timeout, `lock`).
+    private mutating func relockIfNeeded(wasUnlocked: Bool) -> [MenuEffect] {
+        let access = snapshot.access
+        guard access.pinConfigured, !access.unlocked else { return [] }
+        if let index = stack.firstIndex(where: { Self.protectedPages.contains($0) }) {
+            stack.removeSubrange(index...)
+            prompt = nil
+            confirmation = nil
+            note(wasUnlocked ? "locked after a while without input: unlock again with the PIN" : "locked")
+        }
+        return []
     }
 
     // MARK: Keys

@@ -41,7 +41,7 @@ final class ConsoleRunner {
 
     /// The console on `choice` ("stdio" or a device path) for `appliance`.
     init(appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
-         choice: String, baud: Int, mode: Mode, colour: Bool?, log: @escaping (String) -> Void) throws {
+         choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void) throws {
         loop = appliance.loop
         simulated = simulation != nil
         device = choice == "stdio" ? nil : choice
@@ -64,7 +64,13 @@ final class ConsoleRunner {
             isTerminal = isatty(0) == 1 && isatty(1) == 1
             if isTerminal { output = OutputPump(fd: 1) }
         }
-        menu.colour = colour ?? (device == nil && Self.terminalHasColour())
+        menu.colour = settings.consoleColour ?? (device == nil && Self.terminalHasColour())
+        lineMode.access = AccessControl(pinHash: settings.consolePINHash,
+                                        idleTimeout: .seconds(settings.consoleIdleLockSeconds),
+                                        maximumFailures: settings.consoleMaxPINFailures,
+                                        lockout: .seconds(settings.consoleLockoutSeconds))
+        let hasher = CryptPINHasher()
+        lineMode.pinHashing = PINHashing(hash: { try hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
         sink.value.write = { [unowned self] line in writeLine(line) }
         screen.value.bytes = { [unowned self] bytes in output?.send(bytes) }
         lineMode.onLineDone = { [unowned self] in lineDone() }

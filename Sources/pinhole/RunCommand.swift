@@ -95,7 +95,7 @@ struct RunCommand: ParsableCommand {
                 choice: console ?? settings.consoleDevice ?? "stdio",
                 baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
-                colour: settings.consoleColour, log: { log.write($0) })
+                settings: settings, log: { log.write($0) })
         } catch {
             appliance.shutdown()
             throw ValidationError("\(error)")
