@@ -117,3 +117,8 @@ func testMetadata(width: Int = 64, height: Int = 48, camera: String? = "cam0",
 func writeFile(_ path: String, contents: Data) {
     precondition(FileManager.default.createFile(atPath: path, contents: contents), "cannot write \(path)")
 }
+
+/// The fsck report of `library` as text, for assertion messages.
+func fsckText(_ library: PhotoLibrary) -> String {
+    (try? library.fsck().lines.joined(separator: "\n")) ?? "fsck failed"
+}
