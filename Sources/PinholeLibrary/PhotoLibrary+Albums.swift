@@ -28,10 +28,10 @@ extension PhotoLibrary {
     /// Every folder, ordered by parent then position.
     public func folders() throws -> [AlbumFolder] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, parent_id, position, created_ns FROM folder ORDER BY parent_id, position")
+            try Row.fetchAll(db, sql: "SELECT id, title, parent_id, position, created_ns, created_offset FROM folder ORDER BY parent_id, position")
                 .map { row in
                     AlbumFolder(id: row[0], title: row[1], parentID: row[2], position: row[3],
-                                created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: 0))
+                                created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[5]))
                 }
         }
     }
@@ -56,13 +56,14 @@ extension PhotoLibrary {
     }
 
     private static let albumSQL = """
-        SELECT album.id, album.title, album.folder_id, album.position, album.created_ns, COUNT(asset.id)
+        SELECT album.id, album.title, album.folder_id, album.position, album.created_ns, COUNT(asset.id),
+               album.created_offset
         FROM album LEFT JOIN album_asset ON album_asset.album_id = album.id
         LEFT JOIN asset ON asset.id = album_asset.asset_id AND asset.deleted_ns IS NULL
         """
 
     private static func album(row: Row) -> Album {
         Album(id: row[0], title: row[1], folderID: row[2], position: row[3],
-              created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: 0), count: row[5])
+              created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[6]), count: row[5])
     }
 }

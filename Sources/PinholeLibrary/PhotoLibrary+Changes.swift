@@ -96,15 +96,15 @@ struct BatchApplier {
             try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
         case let .createAlbum(id, title, folderID):
             try requireFolder(folderID)
-            try db.execute(sql: "INSERT INTO album (id, title, folder_id, position, created_ns) VALUES (?, ?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO album (id, title, folder_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [id, try validTitle(title), folderID, try nextPosition(in: folderID),
-                                       time.epochNanoseconds])
+                                       time.epochNanoseconds, time.utcOffsetSeconds])
             tracker.collectionsChanged([id])
         case let .createFolder(id, title, parentID):
             try requireFolder(parentID)
-            try db.execute(sql: "INSERT INTO folder (id, title, parent_id, position, created_ns) VALUES (?, ?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO folder (id, title, parent_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [id, try validTitle(title), parentID, try nextPosition(in: parentID),
-                                       time.epochNanoseconds])
+                                       time.epochNanoseconds, time.utcOffsetSeconds])
             tracker.collectionsChanged([id])
         case let .renameAlbum(id, title):
             try requireAlbum(id)

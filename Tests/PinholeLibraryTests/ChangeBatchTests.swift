@@ -43,6 +43,7 @@ final class ChangeBatchTests: XCTestCase {
         XCTAssertEqual(result.createdAssetIDs, [photoID])
         let album = try XCTUnwrap(library.album(id: albumID))
         XCTAssertEqual(album.title, "Trip")
+        XCTAssertEqual(album.created, clock.time)
         XCTAssertEqual(album.count, 1)
         XCTAssertEqual(try library.assetIDs(library.albumQuery(albumID)), [photoID])
         let asset = try XCTUnwrap(library.asset(id: photoID))
