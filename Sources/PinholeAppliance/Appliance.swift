@@ -166,6 +166,14 @@ public final class Appliance {
 
     private func buttonEvent(_ function: ButtonFunction, _ event: ButtonEvent) {
         emit(.button(function, event))
+        if function == .halfPress {
+            switch event {
+            case .pressed: engine.beginHalfPress()
+            case .released: engine.endHalfPress()
+            default: break
+            }
+            return
+        }
         guard case .pressed(let at) = event else { return }
         switch function {
         case .shutter:

@@ -44,22 +44,24 @@ public final class ButtonInterpreter {
     /// Feeds one raw edge.
     public func edge(_ edge: LineEdge) {
         level = edge.active
-        if level != stable {
-            if changeStarted == nil { changeStarted = edge.timestamp }
-        } else {
-            changeStarted = nil
-        }
+        // The first edge away from the stable level starts the change; bouncing back and
+        // forth keeps that start until the line settles one way or the other.
+        if level != stable && changeStarted == nil { changeStarted = edge.timestamp }
         if let debounceTimer { loop.cancel(debounceTimer) }
         debounceTimer = nil
-        guard level != stable else { return }
+        guard changeStarted != nil else { return }
         if debounce == .zero {
-            accept(at: edge.timestamp)
+            if level != stable { accept(at: edge.timestamp) }
             return
         }
         debounceTimer = loop.schedule(at: edge.timestamp + debounce) { [weak self] in
             guard let self else { return }
             self.debounceTimer = nil
-            if self.level != self.stable { self.accept(at: self.changeStarted ?? self.loop.now) }
+            if self.level != self.stable {
+                self.accept(at: self.changeStarted ?? self.loop.now)
+            } else {
+                self.changeStarted = nil  // a glitch: the line settled back where it was
+            }
         }
     }
 

@@ -115,6 +115,19 @@ public final class CaptureEngine {
         try device.setControls(controls)
     }
 
+    /// Half-press of a two-stage shutter: focus and lock exposure and white balance until
+    /// `endHalfPress`. Controls the camera does not report are skipped.
+    public func beginHalfPress() {
+        guard let device, let camera = current else { return }
+        if camera.controls["AeLocked"] != nil { try? device.setControls(["AeLocked": .bool(true)]) }
+    }
+
+    /// Half-press released: exposure and white balance follow the scene again.
+    public func endHalfPress() {
+        guard let device, let camera = current else { return }
+        if camera.controls["AeLocked"] != nil { try? device.setControls(["AeLocked": .bool(false)]) }
+    }
+
     /// Stops the camera and returns every buffer; pending captures fail.
     public func stop() {
         device?.stop()

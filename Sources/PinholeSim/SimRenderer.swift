@@ -36,9 +36,10 @@ public enum SimRenderer {
     /// Light-to-signal constant: an 18 % grey at `lux × seconds × gain = 6.69` is mid-grey.
     public static let sensitivity = 2.8
 
-    /// The exposure product (seconds × gain) that makes 18 % grey mid-grey at `lux`.
-    public static func targetExposureProduct(lux: Double) -> Double {
-        0.43 * sensitivity / 0.18 / max(lux, 0.01)
+    /// The exposure product (seconds × gain) that puts a surface of `reflectance` at
+    /// mid-grey under `lux`.
+    public static func targetExposureProduct(lux: Double, reflectance: Double = 0.18) -> Double {
+        0.43 * sensitivity / max(reflectance, 0.01) / max(lux, 0.01)
     }
 
     /// Renders `scene` at `size`.

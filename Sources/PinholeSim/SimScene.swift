@@ -99,6 +99,22 @@ public struct SimScene: Sendable, Hashable {
                       distance: 0.4, reflectance: 0.5, texture: 0.9, period: 0.006, chroma: (0, 0)),
         ])
 
+    /// Mean reflectance over a region, sampled on a grid (what an AE meter sees).
+    public func meanReflectance(in region: NormalizedRectValue = NormalizedRectValue(x: 0, y: 0, width: 1, height: 1))
+        -> Double {
+        var total = 0.0
+        let columns = 32
+        let rows = 24
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let x = region.x + region.width * (Double(column) + 0.5) / Double(columns)
+                let y = region.y + region.height * (Double(row) + 0.5) / Double(rows)
+                total += object(at: x, y).reflectance
+            }
+        }
+        return total / Double(columns * rows)
+    }
+
     /// The object seen at a normalized point (the frontmost one).
     public func object(at x: Double, _ y: Double) -> SimObject {
         for object in objects.reversed() where object.rect.contains(x, y) { return object }

@@ -37,6 +37,7 @@ public final class SimulatedCamera: CameraDevice {
     private var lensTarget: Double
     private var lensPosition: Double
     private var awbMode = 0
+    private var meteringMode = 0
 
     init(spec: SimCameraSpec, loop: EventLoop, world: SimWorld) {
         self.spec = spec
@@ -45,7 +46,8 @@ public final class SimulatedCamera: CameraDevice {
         self.request = StreamRequest(stillSize: spec.pixelArraySize)
         self.lensTarget = spec.focusable ? 1.0 : spec.fixedLensPosition
         self.lensPosition = lensTarget
-        self.currentProduct = SimRenderer.targetExposureProduct(lux: world.scene.lux)
+        self.currentProduct = SimRenderer.targetExposureProduct(lux: world.scene.lux,
+                                                                reflectance: world.scene.meanReflectance())
     }
 
     public var info: CameraInfo { spec.info }
@@ -131,6 +133,7 @@ public final class SimulatedCamera: CameraDevice {
             case "AeLocked": aeLocked = number != 0
             case "LensPosition": lensTarget = number
             case "AwbMode": awbMode = Int(number)
+            case "AeMeteringMode": meteringMode = Int(number)
             default: break
             }
         }
@@ -141,7 +144,8 @@ public final class SimulatedCamera: CameraDevice {
     private func exposureForNextFrame() -> (Duration, Double) {
         if !aeEnabled { return (manualExposure, manualGain) }
         if !aeLocked {
-            let target = SimRenderer.targetExposureProduct(lux: world.scene.lux) * pow2(exposureValue)
+            let target = SimRenderer.targetExposureProduct(lux: world.scene.lux, reflectance: meteredReflectance())
+                * pow2(exposureValue)
             // Converge in log space, most of the way each frame (like an IPA's AGC filter).
             let ratio = target / currentProduct
             currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
@@ -150,6 +154,19 @@ public final class SimulatedCamera: CameraDevice {
         let seconds = min(currentProduct, maxAuto)
         let gain = min(16, max(1, currentProduct / seconds))
         return (.nanoseconds(Int64(seconds * 1e9)), gain)
+    }
+
+    /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
+    /// spot (1: the central 10 %), or matrix (2: the whole frame evenly).
+    private func meteredReflectance() -> Double {
+        let scene = world.scene
+        switch meteringMode {
+        case 1: return scene.meanReflectance(in: NormalizedRectValue(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        case 2: return scene.meanReflectance()
+        default:
+            let centre = scene.meanReflectance(in: NormalizedRectValue(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
+            return (scene.meanReflectance() + 2 * centre) / 3
+        }
     }
 
     private func beginFrame() {

@@ -20,4 +20,4 @@ struct LibraryPhotoStore: PhotoStore {
     func freeBytes() -> Int64? { FileSystem.freeBytes(at: directory) }
 }
 
-extension PhotoEncoder: @retroactive StillEncoder {}
+extension PhotoEncoder: StillEncoder {}

@@ -11,6 +11,7 @@ final class SimulatedCameraTests: XCTestCase {
         let provider = SimulatedCameraProvider(loop: loop, world: world, specs: [spec])
         let camera = try! provider.open(id: spec.id)
         let log = FrameLog()
+        log.camera = camera
         try! camera.start { frame in
             log.frames.append(frame)
             if log.keep == false { frame.release() }
@@ -32,7 +33,7 @@ final class SimulatedCameraTests: XCTestCase {
         loop.advance(by: .milliseconds(500))
         let bright = try meanLuma(log.frames.last!)
         XCTAssertTrue((90...130).contains(bright), "mean luma \(bright)")
-        world.setLux(5)
+        world.setLux(20)
         loop.advance(by: .milliseconds(500))
         let dark = log.frames.last!.metadata
         XCTAssertGreaterThan(dark.totalGain, 4, "AE raises the gain in the dark")
@@ -124,6 +125,7 @@ final class SimulatedCameraTests: XCTestCase {
 }
 
 final class FrameLog {
+    var camera: (any CameraDevice)?
     var frames: [any CameraFrame] = []
     var keep = false
 }

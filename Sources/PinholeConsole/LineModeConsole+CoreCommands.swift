@@ -54,18 +54,8 @@ extension LineModeConsole {
             }
             try appliance.setTorch(on)
             reply(.success("ok torch \(on ? "on" : "off")"))
-        case "lens":
-            guard args.count == 1, let dioptres = Double(args[0]) else {
-                throw ConsoleError.usage("usage: lens DIOPTRES (e.g. lens 2 for 0.5 m, lens 0 for infinity)")
-            }
-            try appliance.engine.setControls(["LensPosition": .double(dioptres)])
-            reply(.success("ok lens \(dioptres)"))
-        case "exposure":
-            try exposureCommand(args, reply: reply)
-        case "ev":
-            guard args.count == 1, let stops = Double(args[0]) else { throw ConsoleError.usage("usage: ev STOPS") }
-            try appliance.engine.setControls(["ExposureValue": .double(stops)])
-            reply(.success("ok ev \(stops)"))
+        case "lens", "exposure", "ev", "af", "flash", "metering", "awb":
+            try cameraControlCommand(command, args, json: json, reply: reply)
         case "status":
             let status = appliance.status()
             if json {
@@ -82,8 +72,6 @@ extension LineModeConsole {
             reply(.success(output.split(separator: "\n").joined(separator: " ")))
         case "sim":
             try simCommand(args, reply: reply)
-        case "af", "flash", "metering", "awb":
-            throw ConsoleError.unavailable("'\(command)' is not available in this build yet")
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
@@ -116,75 +104,17 @@ extension LineModeConsole {
         }
     }
 
-    private func exposureCommand(_ args: [String], reply: @escaping (Result<String, Error>) -> Void) throws {
-        switch args.first {
-        case "auto":
-            try appliance.engine.setControls(["AeEnable": .bool(true)])
-            reply(.success("ok exposure auto"))
-        case "manual":
-            guard args.count == 3, let time = Int(args[1]), let gain = Double(args[2]) else {
-                throw ConsoleError.usage("usage: exposure manual TIME_US GAIN")
-            }
-            try appliance.engine.setControls(["AeEnable": .bool(false), "ExposureTime": .int(time),
-                                              "AnalogueGain": .double(gain)])
-            reply(.success("ok exposure manual \(time) us gain \(gain)"))
-        default:
-            throw ConsoleError.usage("usage: exposure auto | exposure manual TIME_US GAIN")
-        }
-    }
-
     private func simCommand(_ args: [String], reply: @escaping (Result<String, Error>) -> Void) throws {
         guard let simulation else {
             throw ConsoleError.unavailable("sim commands need the simulated board (pinhole run --board sim)")
         }
         var options = OptionReader(args)
-        switch options.word() {
-        case "press":
-            let button = try buttonArgument(options.word())
-            let hold = try options.integer("--hold") ?? 100
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim press BUTTON [--hold MS] [--bounce N]")
-            let stable = try simulation.press(button, hold: .milliseconds(hold), bounce: bounce)
-            afterQuiet(from: stable) { [weak self] in
-                let saved = self?.eventsDuringCommand ?? []
-                let suffix = saved.isEmpty ? "" : "; " + saved.joined(separator: "; ")
-                reply(.success("ok pressed \(button.rawValue) held \(hold) ms bounce \(bounce)\(suffix)"))
-            }
-        case "hold":
-            let button = try buttonArgument(options.word())
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim hold BUTTON [--bounce N]")
-            try simulation.hold(button, bounce: bounce)
-            afterQuiet(from: appliance.loop.now + .milliseconds(20)) {
-                reply(.success("ok holding \(button.rawValue)"))
-            }
-        case "release":
-            let button = try buttonArgument(options.word())
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim release BUTTON [--bounce N]")
-            try simulation.release(button, bounce: bounce)
-            afterQuiet(from: appliance.loop.now + .milliseconds(20)) { [weak self] in
-                let saved = self?.eventsDuringCommand ?? []
-                reply(.success("ok released \(button.rawValue)" + (saved.isEmpty ? "" : "; " + saved.joined(separator: "; "))))
-            }
-        case "scene":
-            switch options.word() {
-            case "lux":
-                guard let text = options.word(), let lux = Double(text), lux >= 0 else {
-                    throw ConsoleError.usage("usage: sim scene lux N (N ≥ 0)")
-                }
-                simulation.setLux(lux)
-                reply(.success("ok scene lux \(lux)"))
-            case "change":
-                simulation.changeScene()
-                reply(.success("ok scene changed"))
-            default:
-                throw ConsoleError.usage("usage: sim scene lux N | sim scene change")
-            }
-        case "fault":
-            guard let name = options.word() else { throw ConsoleError.usage("usage: sim fault camera-timeout") }
-            try simulation.injectFault(name)
-            reply(.success("ok fault \(name)"))
+        let verb = options.word()
+        switch verb {
+        case "scene", "fault":
+            try simSceneCommand(verb!, options: &options, simulation: simulation, reply: reply)
+        case "press", "hold", "release", "tilt":
+            try simButtonCommand(verb!, options: &options, simulation: simulation, reply: reply)
         case "wait":
             guard let text = options.word(), let ms = Int(text), ms >= 0 else {
                 throw ConsoleError.usage("usage: sim wait MS")
@@ -192,28 +122,6 @@ extension LineModeConsole {
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
         default:
             throw ConsoleError.usage("usage: sim press|hold|release|scene|fault|wait … (type help)")
-        }
-    }
-
-    private func buttonArgument(_ word: String?) throws -> ButtonFunction {
-        guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {
-            throw ConsoleError.usage("unknown button '\(word ?? "")': shutter, half_press, switch or torch")
-        }
-        return button
-    }
-
-    /// Runs `done` once `instant` has passed and the appliance is idle (no button settling,
-    /// no capture waiting or being saved).
-    func afterQuiet(from instant: Instant, _ done: @escaping () -> Void) {
-        let loop = appliance.loop
-        loop.schedule(at: instant + .milliseconds(1)) { [weak self] in self?.waitIdle(done) }
-    }
-
-    private func waitIdle(_ done: @escaping () -> Void) {
-        if appliance.isBusy {
-            appliance.loop.schedule(after: .milliseconds(5)) { [weak self] in self?.waitIdle(done) }
-        } else {
-            done()
         }
     }
 }
