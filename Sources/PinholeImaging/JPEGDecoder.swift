@@ -1,0 +1,56 @@
+// JPEG decoding with libjpeg-turbo, scaled at decode time, with clear errors for bad input.
+
+import PinholeCore
+
+/// Decodes JPEGs to RGB888.
+public enum JPEGDecoder {
+    /// Largest image, in pixels, `decode` will allocate for (a 100 MP photo).
+    public static let defaultPixelLimit = 100_000_000
+
+    /// The stored pixel size of a JPEG, from its frame header.
+    /// - Throws: `ImagingError.notJPEG`, `.truncatedJPEG` or `.malformedJPEG`.
+    public static func header(_ jpeg: [UInt8]) throws -> PixelSize {
+        let layout = try JPEGLayout(jpeg)
+        return PixelSize(width: layout.width, height: layout.height)
+    }
+
+    /// Decodes `jpeg` to RGB888. With `fittingIn`, decodes at the smallest libjpeg-turbo
+    /// scale (1/8…2) whose result still covers the target in both dimensions (or full size if
+    /// none does), which is far faster than a full decode for thumbnails.
+    /// - Throws: `ImagingError.notJPEG`, `.truncatedJPEG`, `.malformedJPEG`, `.decodeFailed`,
+    ///   `.imageTooLarge` when the result would exceed `pixelLimit`.
+    public static func decode(_ jpeg: [UInt8], fittingIn target: PixelSize? = nil,
+                              pixelLimit: Int = defaultPixelLimit) throws -> RawImage {
+        let layout = try JPEGLayout(jpeg)
+        guard layout.components == 1 || layout.components == 3 else {
+            throw ImagingError.decodeFailed(detail: "\(layout.components) colour components (CMYK?) are not supported")
+        }
+        let size = chooseScale(width: layout.width, height: layout.height, target: target)
+        guard size.width * size.height <= pixelLimit else {
+            throw ImagingError.imageTooLarge(width: size.width, height: size.height, limit: pixelLimit)
+        }
+        let handle = try TJHandle(.decompress)
+        let pixels = try jpeg.withUnsafeBufferPointer { buffer in
+            let header = try handle.header(buffer)
+            guard header.width == layout.width, header.height == layout.height else {
+                throw ImagingError.malformedJPEG(detail: "frame header size disagrees with libjpeg-turbo")
+            }
+            return try handle.decodeRGB(buffer, width: size.width, height: size.height)
+        }
+        return RawImage(format: .rgb888, width: size.width, height: size.height,
+                        planes: [ImagePlane(bytes: pixels, stride: size.width * 3)])
+    }
+
+    /// The decoded size for a target: the smallest scaled size ≥ target on both axes.
+    public static func chooseScale(width: Int, height: Int, target: PixelSize?) -> PixelSize {
+        guard let target else { return PixelSize(width: width, height: height) }
+        var best = PixelSize(width: width, height: height)
+        for factor in TJScaling.factors where factor.num <= factor.denom {
+            let w = TJScaling.scaled(width, factor), h = TJScaling.scaled(height, factor)
+            if w >= target.width && h >= target.height && w * h < best.width * best.height {
+                best = PixelSize(width: w, height: h)
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,133 @@
+// The only place the TurboJPEG C API is called: handles, compression and decompression.
+
+import CTurboJPEG
+
+/// A compressed JPEG held in a buffer TurboJPEG allocated; freed with `tjFree`.
+final class TJBuffer: @unchecked Sendable {
+    /// Start of the JPEG bytes.
+    let base: UnsafeMutablePointer<UInt8>
+    /// Number of bytes.
+    let count: Int
+
+    init(base: UnsafeMutablePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { tjFree(base) }
+
+    /// The bytes as a buffer pointer, valid while `self` lives.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// A copy as an array.
+    var array: [UInt8] { Array(bytes) }
+}
+
+/// One TurboJPEG instance (compressor, decompressor or transformer). Not thread-safe: use one
+/// per thread.
+final class TJHandle {
+    /// What the handle does.
+    enum Kind { case compress, decompress, transform }
+
+    let raw: tjhandle
+
+    /// Creates a handle (`tjInitCompress`, `tjInitDecompress`, `tjInitTransform`).
+    init(_ kind: Kind) throws {
+        let handle: tjhandle?
+        switch kind {
+        case .compress: handle = tjInitCompress()
+        case .decompress: handle = tjInitDecompress()
+        case .transform: handle = tjInitTransform()
+        }
+        guard let handle else {
+            throw ImagingError.encodeFailed(detail: "libjpeg-turbo could not create a \(kind) instance (out of memory?)")
+        }
+        raw = handle
+    }
+
+    deinit { tjDestroy(raw) }
+
+    /// The last error message of this handle (`tjGetErrorStr2`).
+    var errorMessage: String {
+        guard let message = tjGetErrorStr2(raw) else { return "unknown libjpeg-turbo error" }
+        return String(cString: message)
+    }
+
+    /// Whether the last error was only a warning (`tjGetErrorCode` == `TJERR_WARNING`).
+    var lastErrorIsWarning: Bool { tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) }
+
+    /// Compresses 4:2:0 planes (`tjCompressFromYUVPlanes`).
+    func compressYUV420(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+                        strides: (Int, Int, Int), width: Int, height: Int, quality: Int) throws -> TJBuffer {
+        var planes: [UnsafePointer<UInt8>?] = [y, u, v]
+        var strideArray: [Int32] = [Int32(strides.0), Int32(strides.1), Int32(strides.2)]
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = tjCompressFromYUVPlanes(raw, &planes, Int32(width), &strideArray, Int32(height),
+                                             Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality), 0)
+        return try finish(status: status, output: output, size: size)
+    }
+
+    /// Compresses packed pixels (`tjCompress2`) to 4:2:0.
+    func compressPacked(_ pixels: UnsafePointer<UInt8>, width: Int, stride: Int, height: Int,
+                        pixelFormat: TJPF, quality: Int, subsampling: TJSAMP = TJSAMP_420) throws -> TJBuffer {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = tjCompress2(raw, pixels, Int32(width), Int32(stride), Int32(height),
+                                 Int32(pixelFormat.rawValue), &output, &size, Int32(subsampling.rawValue),
+                                 Int32(quality), 0)
+        return try finish(status: status, output: output, size: size)
+    }
+
+    private func finish(status: Int32, output: UnsafeMutablePointer<UInt8>?, size: UInt) throws -> TJBuffer {
+        guard status == 0, let output else {
+            let message = errorMessage
+            if let output { tjFree(output) }
+            throw ImagingError.encodeFailed(detail: message)
+        }
+        return TJBuffer(base: output, count: Int(size))
+    }
+}
+
+extension TJHandle {
+    /// The frame size and subsampling of a JPEG (`tjDecompressHeader3`).
+    func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace) == 0
+        else { throw ImagingError.decodeFailed(detail: errorMessage) }
+        return (Int(width), Int(height))
+    }
+
+    /// Decodes to packed RGB at `width`×`height`, one of the JPEG's scaled sizes
+    /// (`tjDecompress2`). Warnings other than a premature end are tolerated.
+    func decodeRGB(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width), Int32(width * 3),
+                          Int32(height), Int32(TJPF_RGB.rawValue), 0)
+        }
+        if status != 0 {
+            let message = errorMessage
+            if message.contains("Premature end") || message.contains("premature end") {
+                throw ImagingError.truncatedJPEG(detail: "the image data ends early (\(message))")
+            }
+            if !lastErrorIsWarning { throw ImagingError.decodeFailed(detail: message) }
+        }
+        return pixels
+    }
+}
+
+/// libjpeg-turbo's decode-time scaling factors (`tjGetScalingFactors`), largest first.
+enum TJScaling {
+    static let factors: [(num: Int, denom: Int)] = {
+        var count: Int32 = 0
+        guard let list = tjGetScalingFactors(&count) else { return [(1, 1)] }
+        return (0..<Int(count)).map { (Int(list[$0].num), Int(list[$0].denom)) }
+            .sorted { Double($0.num) / Double($0.denom) > Double($1.num) / Double($1.denom) }
+    }()
+
+    /// `size` scaled by a factor, rounded up as libjpeg-turbo does (TJSCALED).
+    static func scaled(_ size: Int, _ factor: (num: Int, denom: Int)) -> Int {
+        (size * factor.num + factor.denom - 1) / factor.denom
+    }
+}
