@@ -91,3 +91,19 @@ run_driver_checks() {
     check_cam_list
     check_cam_capture
 }
+
+# Pinhole's libgpiod backend against gpio-sim (`pinhole board gpio-check`).
+check_pinhole_gpio() {
+    local pinhole=$1 out status line
+    [ -x "$pinhole" ] || { fail "pinhole gpio" "$pinhole is missing (swift build failed?)"; return 1; }
+    out=$("$pinhole" board gpio-check 2>&1)
+    status=$?
+    while IFS= read -r line; do
+        case "$line" in
+            ok\ *) ok "${line#ok }" ;;
+            FAIL\ *) fail "${line#FAIL }" ;;
+            *) note "$line" ;;
+        esac
+    done <<<"$out"
+    [ "$status" -eq 0 ] || { fail "pinhole gpio" "pinhole board gpio-check exited with $status"; return 1; }
+}
