@@ -1,4 +1,4 @@
-// The libgpiod v2 GPIO backend: named lines on the board's GPIO character devices.
+// The libgpiod v2 GPIO backend (LinuxGPIO): named lines on the board's GPIO character devices.
 
 import PinholeCore
 
