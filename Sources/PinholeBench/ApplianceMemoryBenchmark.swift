@@ -40,10 +40,13 @@ enum ApplianceMemoryBenchmark {
             return String(decoding: answer, as: UTF8.self)
         }
         _ = ask("status")  // started and idle
-        let idle = statusField(process.processIdentifier, "VmRSS")
-        let idlePeak = statusField(process.processIdentifier, "VmHWM")
+        let pid = process.processIdentifier
+        let idle = statusField(pid, "VmRSS")
+        let idlePrivate = statusField(pid, "RssAnon")
+        let idlePeak = statusField(pid, "VmHWM")
         let answer = ask("capture")
-        let peak = statusField(process.processIdentifier, "VmHWM")
+        let peak = statusField(pid, "VmHWM")
+        let shared = statusField(pid, "RssFile") ?? 0
         _ = ask("quit")
         process.waitUntilExit()
         guard let idle, let peak, answer.hasPrefix("ok saved") else {
@@ -53,7 +56,9 @@ enum ApplianceMemoryBenchmark {
         let mb = { (kb: Int) in String(format: "%.1f MB", Double(kb) / 1024) }
         let frames = Double(peak * 1024) / Double(fullFrameBytes)
         let captureCost = Double((peak - (idlePeak ?? idle)) * 1024) / Double(fullFrameBytes)
-        print("appliance.memory.idle        \(mb(idle))  (aim < 25 MB)")
+        print("appliance.memory.idle        \(mb(idle)) resident, of which \(mb(idlePrivate ?? 0)) private"
+            + " and the rest shared library pages (aim < 25 MB)")
+        print("appliance.memory.peak.private \(mb(peak - shared))  (peak resident less shared library pages)")
         print("appliance.memory.peak        \(mb(peak))  (\(String(format: "%.2f", frames))x one 12 MP YUV frame of "
             + "\(mb(fullFrameBytes / 1024)); aim < 3x)")
         print("appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak")

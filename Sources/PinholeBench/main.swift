@@ -2,5 +2,10 @@
 
 import Foundation
 
-print("Pinhole benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+#if DEBUG
+let buildKind = "debug build: figures are not representative, use make bench"
+#else
+let buildKind = "release build"
+#endif
+print("Pinhole benchmarks (\(buildKind), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 ApplianceMemoryBenchmark.run()
