@@ -121,9 +121,9 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Writes the original of a new asset durably and returns its (not yet indexed) record.
-    func writeOriginal(jpeg: [UInt8], metadata: PhotoMetadata) throws -> Asset {
+    func writeOriginal(jpeg: [UInt8], metadata: PhotoMetadata, id: String? = nil) throws -> Asset {
         let added = now()
-        let id = Identifier.make(at: added)
+        let id = id ?? Identifier.make(at: added)
         let created = metadata.captureTime ?? added
         let relative = LibraryLayout.originalPath(id: id, created: created)
         let absolute = layout.absolute(relative)

@@ -117,3 +117,24 @@ func testMetadata(width: Int = 64, height: Int = 48, camera: String? = "cam0",
 func writeFile(_ path: String, contents: Data) {
     precondition(FileManager.default.createFile(atPath: path, contents: contents), "cannot write \(path)")
 }
+
+/// The fsck report of `library` as text, for assertion messages.
+func fsckText(_ library: PhotoLibrary) -> String {
+    (try? library.fsck().lines.joined(separator: "\n")) ?? "fsck failed"
+}
+
+/// A JPEG with full EXIF made by the imaging module's photo encoder.
+func exifJPEG(width: Int = 96, height: Int = 64, metadata: PhotoMetadata, seed: Int = 0) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 3
+            bytes[i] = UInt8(truncatingIfNeeded: x * 2 + seed * 40)
+            bytes[i + 1] = UInt8(truncatingIfNeeded: y * 3)
+            bytes[i + 2] = UInt8(truncatingIfNeeded: seed * 90)
+        }
+    }
+    let image = RawImage(format: .rgb888, width: width, height: height,
+                         planes: [ImagePlane(bytes: bytes, stride: width * 3)])
+    return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
+}
