@@ -48,6 +48,7 @@ extension BoardProfile {
             }
             var r = TableReader(table: entry, file: file, context: "[buttons.\(key)]")
             let lineName = try r.string("line", required: true)!
+            try checkLineName(lineName, file: file, line: entry.line(of: "line"))
             let activeLow = try r.bool("active_low") ?? true
             let biasText = try r.string("bias") ?? "pull-up"
             guard let bias = LineBias(rawValue: biasText) else {
@@ -80,6 +81,7 @@ extension BoardProfile {
             }
             var r = TableReader(table: entry, file: file, context: "[leds.\(key)]")
             let lineName = try r.string("line", required: true)!
+            try checkLineName(lineName, file: file, line: entry.line(of: "line"))
             let activeLow = try r.bool("active_low") ?? false
             try r.rejectUnknown()
             outputs[function] = OutputWiring(line: lineName, activeLow: activeLow)
@@ -137,6 +139,18 @@ extension BoardProfile {
                                          reason: "line \(wiring.line) is used by both \(other) and output \(function.rawValue)")
             }
             seen[wiring.line] = "output \(function.rawValue)"
+        }
+    }
+
+    /// Lines are named, never numbered: chip numbering differs between boards (the Pi 5
+    /// renumbered its chip) but the device tree's line names do not.
+    private static func checkLineName(_ name: String, file: String, line: Int) throws {
+        if name.allSatisfy(\.isWhitespace) {
+            throw ConfigurationError(file: file, line: line, reason: "the line name is empty: use the name the device tree gives it, e.g. \"GPIO17\"")
+        }
+        if name.allSatisfy(\.isNumber) {
+            throw ConfigurationError(file: file, line: line, reason: "line \"\(name)\" is a number: lines are found by name "
+                + "(gpioinfo lists them), e.g. \"GPIO\(name)\"")
         }
     }
 
