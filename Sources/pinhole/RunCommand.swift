@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Photo library directory.")
     var library: String?
 
-    @Option(help: "Console: stdio, or a serial device such as /dev/ttyAMA0.")
+    @Option(help: "Console: stdio, a serial device such as /dev/ttyAMA0, or auto (the configured device, else the board profile's).")
     var console: String?
 
     @Option(help: "Serial speed for --console DEVICE.")
@@ -91,7 +91,8 @@ struct RunCommand: ParsableCommand {
             loop.stop()
         }
 
-        let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
         let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
         let writer = LineWriter(fd: io.output)
         let lineMode = LineModeConsole(
