@@ -130,7 +130,9 @@ enum ImagingBenchmarks {
     }
 
     static func ratio(_ value: Double, _ reference: Double) -> String {
-        "\(Double(Int((value / reference * 100).rounded())) / 100)x"
+        let r = value / reference
+        if r < 0.1 { return "\(Double(Int((r * 10_000).rounded())) / 10_000)x" }
+        return "\(Double(Int((r * 100).rounded())) / 100)x"
     }
 
     static func report(_ name: String, _ seconds: Double, _ note: String) {
