@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "PinholeCore", swiftSettings: swift6),
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
-        .target(name: "PinholeSim", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+        .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod"],
                 swiftSettings: swift6),

@@ -156,7 +156,9 @@ public struct FrameMetadata: Sendable, Hashable {
 }
 
 /// A completed frame. Holds its buffers until released (then the camera reuses them).
-public protocol CameraFrame: AnyObject {
+///
+/// `stillImage()` may be called from the loop's worker thread; `release()` on the loop.
+public protocol CameraFrame: AnyObject, Sendable {
     /// The frame's metadata.
     var metadata: FrameMetadata { get }
     /// The full-resolution still image of this frame.

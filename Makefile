@@ -1,0 +1,50 @@
+# Pinhole: build, run and test. `make run` and `make test` set the machine up first if needed.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+BOARD ?= auto
+LIBRARY ?=
+BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
+SETUP_STAMP = tools/setup --check
+
+.PHONY: all setup build run test unit-test hil bench format fuzz clean
+
+all: build
+
+# Installs system dependencies once (idempotent; re-run when tools/setup changes).
+setup:
+	@$(SETUP_STAMP) || tools/setup
+
+build: setup
+	$(SWIFT) build
+
+# Runs the appliance; on a machine without camera hardware, the simulated board with the
+# console on this terminal. LIBRARY=DIR picks the photo library.
+run: build
+	$(BIN_PATH)/pinhole run --board $(BOARD) $(if $(LIBRARY),--library $(LIBRARY),)
+
+# Every test: unit and end-to-end tests, then the real-kernel VM test (skipped with a
+# message where QEMU cannot run).
+test: unit-test hil
+	@tools/test-summary .build/unit-test.log
+
+unit-test: setup
+	$(SWIFT) build --build-tests
+	set -o pipefail; $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/unit-test.log
+
+hil: build
+	@if [ -x tools/hil ]; then tools/hil; else echo 'hil: skipped: tools/hil is not in this checkout'; fi
+
+# Benchmarks (release build); figures are ratios against references measured in the same run.
+bench: setup
+	$(SWIFT) build -c release
+	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench
+
+format:
+	swift format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+
+fuzz: setup
+	tools/fuzz
+
+clean:
+	rm -rf .build

@@ -1,0 +1,19 @@
+// Events the appliance reports to its observers (the console, logs, tests).
+
+import PinholeCore
+
+/// Something that happened on the appliance.
+public enum ApplianceEvent: Sendable {
+    /// A photo was taken and safely stored.
+    case saved(CaptureResult)
+    /// A capture failed; the message says why and what to do.
+    case captureFailed(String)
+    /// The running camera changed.
+    case cameraChanged(CameraInfo)
+    /// The torch was turned on or off.
+    case torch(Bool)
+    /// A button event (after debouncing).
+    case button(ButtonFunction, ButtonEvent)
+    /// A problem that needs attention.
+    case problem(String)
+}

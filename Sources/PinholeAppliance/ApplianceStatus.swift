@@ -1,0 +1,67 @@
+// A snapshot of the appliance's state, as `status --json` reports it.
+
+/// The appliance's state.
+public struct ApplianceStatus: Codable, Sendable {
+    /// A camera's summary.
+    public struct Camera: Codable, Sendable {
+        /// Camera id.
+        public var id: String
+        /// Model.
+        public var model: String
+        /// back / front / external.
+        public var position: String
+        /// Whether it has a torch.
+        public var torch: Bool
+        /// Still size "WxH".
+        public var stillSize: String
+    }
+
+    /// The last capture's summary.
+    public struct LastCapture: Codable, Sendable {
+        /// Photo id.
+        public var id: String
+        /// File path.
+        public var file: String
+        /// Frame selection.
+        public var selection: String
+        /// Milliseconds from press to frame selection.
+        public var pressToSelectedMs: Double
+        /// Milliseconds from press to saved.
+        public var pressToSavedMs: Double
+    }
+
+    /// Board name.
+    public var board: String
+    /// The running camera.
+    public var camera: Camera?
+    /// Number of cameras found.
+    public var cameras: Int
+    /// Torch on.
+    public var torch: Bool
+    /// Flash mode.
+    public var flash: String
+    /// Exposure of the last frame, microseconds.
+    public var exposureTimeUs: Int?
+    /// Total gain of the last frame.
+    public var gain: Double?
+    /// Lens position of the last frame, dioptres.
+    public var lensPosition: Double?
+    /// AF mode.
+    public var afMode: String
+    /// AF state.
+    public var afState: String
+    /// Scene lux of the last frame.
+    public var lux: Double?
+    /// Photos stored.
+    public var photos: Int?
+    /// Bytes free on the library's storage.
+    public var storageFreeBytes: Int64?
+    /// The last capture.
+    public var lastCapture: LastCapture?
+    /// Captures waiting or in progress.
+    public var busy: Bool
+    /// Frames received from the running camera.
+    public var frames: Int
+    /// Problems seen (most recent last).
+    public var problems: [String]
+}

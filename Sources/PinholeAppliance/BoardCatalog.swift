@@ -1,0 +1,76 @@
+// Finds board profiles: the built-in simulated board, profile directories, and `auto`.
+
+import PinholeCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves `--board auto|sim|NAME|PATH` to a profile.
+public struct BoardCatalog: Sendable {
+    /// Directories searched for `NAME/board.toml`, in order.
+    public var searchPath: [String]
+
+    /// Creates a catalog; `PINHOLE_BOARD_DIR`, `./board`, `/usr/share/pinhole/board` and
+    /// `/etc/pinhole/board` are searched by default.
+    public init(searchPath: [String]? = nil) {
+        if let searchPath {
+            self.searchPath = searchPath
+        } else {
+            var path: [String] = []
+            if let dir = getenv("PINHOLE_BOARD_DIR") { path.append(String(cString: dir)) }
+            path += ["board", "/usr/share/pinhole/board", "/etc/pinhole/board"]
+            self.searchPath = path
+        }
+    }
+
+    /// The profile for a `--board` argument. `auto` reads /proc/device-tree/model and falls
+    /// back to the simulated board; the second value says how the choice was made.
+    public func resolve(_ argument: String) throws -> (BoardProfile, note: String) {
+        if argument == "sim" {
+            return (try BuiltInBoards.simulated(), "simulated board")
+        }
+        if argument == "auto" {
+            guard let model = Self.deviceTreeModel() else {
+                return (try BuiltInBoards.simulated(), "no device tree model: using the simulated board")
+            }
+            for directory in searchPath {
+                for name in FileSystem.list(directory).sorted() {
+                    let file = "\(directory)/\(name)/board.toml"
+                    guard let text = FileSystem.readText(file),
+                          let profile = try? BoardProfile.parse(text, file: file, name: name),
+                          let prefix = profile.model, model.hasPrefix(prefix) else { continue }
+                    return (profile, "\(model) → \(file)")
+                }
+            }
+            return (try BuiltInBoards.simulated(), "no profile matches '\(model)': using the simulated board")
+        }
+        if argument.contains("/") || argument.hasSuffix(".toml") {
+            let file = argument.hasSuffix(".toml") ? argument : "\(argument)/board.toml"
+            return (try load(file: file), file)
+        }
+        for directory in searchPath {
+            let file = "\(directory)/\(argument)/board.toml"
+            if FileSystem.exists(file) { return (try load(file: file), file) }
+        }
+        throw ConfigurationError(file: argument, line: 0, reason: "no board profile '\(argument)' in "
+            + searchPath.joined(separator: ", ") + ": use sim, auto, a name under board/ or a path")
+    }
+
+    /// Loads and validates one profile file.
+    public func load(file: String) throws -> BoardProfile {
+        guard let text = FileSystem.readText(file) else {
+            throw ConfigurationError(file: file, line: 0, reason: "cannot read the file: check the path")
+        }
+        let components = file.split(separator: "/")
+        let name = components.count >= 2 ? String(components[components.count - 2]) : "board"
+        return try BoardProfile.parse(text, file: file, name: name)
+    }
+
+    /// The board's model string from the device tree, without the trailing NUL.
+    public static func deviceTreeModel() -> String? {
+        guard let text = FileSystem.readText("/proc/device-tree/model") else { return nil }
+        let model = String(text.prefix { $0 != "\0" })
+        return model.isEmpty ? nil : model
+    }
+}

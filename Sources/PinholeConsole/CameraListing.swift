@@ -1,0 +1,43 @@
+// The `camera list --json` record of one camera.
+
+import PinholeAppliance
+import PinholeCore
+
+/// One camera as `camera list --json` reports it.
+struct CameraListing: Encodable {
+    struct Control: Encodable {
+        var min: Double
+        var max: Double
+        var `default`: Double?
+    }
+
+    var id: String
+    var model: String
+    var position: String
+    var current: Bool
+    var torch: Bool
+    var focus: String
+    var pixelArraySize: String
+    var stillSizes: [String]
+    var viewfinderSizes: [String]
+    var stillFormats: [String]
+    var controls: [String: Control]
+
+    init(_ camera: CameraInfo, engine: CaptureEngine) {
+        id = camera.id
+        model = camera.model
+        position = engine.position(of: camera).rawValue
+        current = engine.current?.id == camera.id
+        torch = engine.fitting(for: camera)?.torch ?? false
+        focus = camera.hasAutofocusAlgorithm ? "autofocus" : camera.hasFocusControl ? "motorized" : "fixed"
+        pixelArraySize = camera.pixelArraySize.description
+        stillSizes = camera.stillSizes.map(\.description)
+        viewfinderSizes = camera.viewfinderSizes.map(\.description)
+        stillFormats = camera.stillFormats.map(\.rawValue)
+        controls = camera.controls.mapValues { Control(min: $0.min, max: $0.max, default: $0.defaultValue) }
+    }
+
+    var line: String {
+        "\(id) \(model) \(position)\(current ? " (current)" : "")\(torch ? " torch" : "") \(pixelArraySize) \(focus)"
+    }
+}

@@ -1,0 +1,103 @@
+// The console's line mode: one command a line, one answer a line, for people and scripts.
+
+import PinholeAppliance
+import PinholeCore
+
+/// Line mode: reads commands, answers each with one line (`ok …`, a JSON document, or
+/// `error <status>: <reason>`). Commands that take time (capture, sim press, sim wait)
+/// answer when done; lines that arrive meanwhile wait their turn. Things that happen
+/// outside a command (a button press) are reported as `event …` lines.
+public final class LineModeConsole {
+    let appliance: Appliance
+    let simulation: SimulationControl?
+    let library: (([String]) throws -> String)?
+    let write: (String) -> Void
+    /// Called after `quit` has been answered.
+    public var onQuit: (() -> Void)?
+
+    private var queue: [String] = []
+    private var running = false
+    private var collected: [String] = []
+    /// Whether a command is in progress or waiting.
+    public var isBusy: Bool { running || !queue.isEmpty }
+
+    /// Creates a console over an appliance. `write` receives each answer line, without newline.
+    public init(appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+                write: @escaping (String) -> Void) {
+        self.appliance = appliance
+        self.simulation = simulation
+        self.library = library
+        self.write = write
+        appliance.observe { [weak self] event in self?.applianceEvent(event) }
+    }
+
+    /// Feeds one line of input.
+    public func receive(line: String) {
+        queue.append(line)
+        if !running { next() }
+    }
+
+    private func next() {
+        guard !queue.isEmpty else {
+            running = false
+            return
+        }
+        running = true
+        let line = queue.removeFirst()
+        collected = []
+        execute(line) { [weak self] answer in
+            guard let self else { return }
+            self.write(answer)
+            self.next()
+        }
+    }
+
+    private func applianceEvent(_ event: ApplianceEvent) {
+        let text: String
+        switch event {
+        case .saved(let capture): text = "saved \(capture.photo.id) \(capture.photo.file)"
+        case .captureFailed(let why): text = "capture-failed \(why)"
+        case .cameraChanged(let camera): text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
+        case .torch(let on): text = "torch \(on ? "on" : "off")"
+        case .problem(let why): text = "problem \(why)"
+        case .button: return
+        }
+        if running { collected.append(text) } else { write("event \(text)") }
+    }
+
+    /// Events collected during the current command (its answer may report them).
+    var eventsDuringCommand: [String] { collected }
+
+    private func execute(_ line: String, answer: @escaping (String) -> Void) {
+        let words: [String]
+        do { words = try tokenize(line) } catch {
+            answer(Self.errorLine(error))
+            return
+        }
+        guard let command = words.first else {
+            next()  // blank lines get no answer
+            return
+        }
+        let json = words.contains("--json")
+        let arguments = Array(words.dropFirst()).filter { $0 != "--json" }
+        let reply: (Result<String, Error>) -> Void = { result in
+            switch result {
+            case .success(let text): answer(text)
+            case .failure(let error): answer(Self.errorLine(error, json: json))
+            }
+        }
+        do {
+            try dispatch(command, arguments, words: Array(words.dropFirst()), json: json, reply: reply)
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
+    /// Formats an error answer.
+    static func errorLine(_ error: Error, json: Bool = false) -> String {
+        let status = (error as? ConsoleError)?.status ?? 70
+        let message = "\(error)"
+        if json { return jsonLine(["error": message, "status": "\(status)"]) }
+        return "error \(status): \(message)"
+    }
+}

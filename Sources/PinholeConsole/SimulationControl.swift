@@ -1,0 +1,21 @@
+// What the console may ask of a simulated board (scripted presses, scene changes, faults).
+
+import PinholeAppliance
+import PinholeCore
+
+/// Scripting hooks offered by the simulated board; absent on real hardware.
+public protocol SimulationControl: AnyObject {
+    /// Presses a button with `bounce` chatter transitions on press and release and a hold of
+    /// `hold`; returns when the line is stable after the release.
+    func press(_ button: ButtonFunction, hold: Duration, bounce: Int) throws -> Instant
+    /// Holds a button down until `release` (with `bounce` chatter).
+    func hold(_ button: ButtonFunction, bounce: Int) throws
+    /// Releases a held button.
+    func release(_ button: ButtonFunction, bounce: Int) throws
+    /// Sets the scene's light level.
+    func setLux(_ lux: Double)
+    /// Changes the scene (a new subject).
+    func changeScene()
+    /// Injects a fault by name ("camera-timeout").
+    func injectFault(_ name: String) throws
+}

@@ -1,0 +1,117 @@
+// Translation of typed asset queries into SQL over the `asset` table.
+
+import GRDB
+
+/// SQL pieces of a query: joins, WHERE conditions, ORDER BY and their arguments.
+struct QuerySQL {
+    var joins: [String] = []
+    var joinArguments: [(any DatabaseValueConvertible)?] = []
+    var conditions: [String] = []
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    var orderBy: String = ""
+    var albumAlias: String?
+
+    /// Builds the SQL pieces of `query`.
+    init(_ query: AssetQuery) {
+        var hasHiddenFilter = false
+        for (index, filter) in query.filters.enumerated() {
+            switch filter {
+            case let .created(from, to):
+                if let from { conditions.append("asset.created_ns >= ?"); arguments.append(from.epochNanoseconds) }
+                if let to { conditions.append("asset.created_ns < ?"); arguments.append(to.epochNanoseconds) }
+            case let .addedSince(time):
+                conditions.append("asset.added_ns >= ?"); arguments.append(time.epochNanoseconds)
+            case let .camera(id):
+                conditions.append("asset.camera_id = ?"); arguments.append(id)
+            case let .model(model):
+                conditions.append("asset.model = ?"); arguments.append(model)
+            case let .album(id):
+                // Joins come before WHERE; their arguments must too, so keep them apart.
+                let alias = "aa\(index)"
+                joins.append("JOIN album_asset \(alias) ON \(alias).asset_id = asset.id AND \(alias).album_id = ?")
+                joinArguments.append(id)
+                if albumAlias == nil { albumAlias = alias }
+            case let .favorite(value):
+                conditions.append(value ? "asset.favorite = 1" : "asset.favorite = 0")
+            case let .hidden(value):
+                hasHiddenFilter = true
+                conditions.append(value ? "asset.hidden = 1" : "asset.hidden = 0")
+            case let .orientation(orientation):
+                conditions.append("asset.orientation = ?"); arguments.append(orientation.rawValue)
+            case let .edited(value):
+                conditions.append(value ? "asset.edit_revision > 0" : "asset.edit_revision = 0")
+            case let .hasLocation(value):
+                conditions.append(value ? "asset.latitude IS NOT NULL" : "asset.latitude IS NULL")
+            case let .flashFired(value):
+                conditions.append("asset.flash_fired = ?"); arguments.append(value)
+            case let .ids(ids):
+                if ids.isEmpty {
+                    conditions.append("0")
+                } else {
+                    conditions.append("asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")")
+                    arguments.append(contentsOf: ids.map { $0 as (any DatabaseValueConvertible)? })
+                }
+            }
+        }
+        if !hasHiddenFilter && !query.includesHidden { conditions.insert("asset.hidden = 0", at: 0) }
+        switch query.trash {
+        case .excluded: conditions.insert("asset.deleted_ns IS NULL", at: 0)
+        case .only: conditions.insert("asset.deleted_ns IS NOT NULL", at: 0)
+        case .included: break
+        }
+        var terms: [String] = []
+        for sort in query.sort {
+            let column: String
+            switch sort.key {
+            case .created: column = "asset.created_ns"
+            case .added: column = "asset.added_ns"
+            case .modified: column = "asset.modified_ns"
+            case .deleted: column = "asset.deleted_ns"
+            case .fileSize: column = "asset.file_size"
+            case .albumOrder: column = albumAlias.map { "\($0).position" } ?? "asset.created_ns"
+            }
+            terms.append(column + (sort.ascending ? " ASC" : " DESC"))
+        }
+        let lastAscending = query.sort.last?.ascending ?? true
+        terms.append("asset.rowid" + (lastAscending ? " ASC" : " DESC"))
+        orderBy = " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    /// All arguments in statement order: joins first, then conditions.
+    private var allArguments: StatementArguments { StatementArguments(joinArguments + arguments) }
+
+    private var fromClause: String {
+        (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+    }
+
+    /// SELECT of whole assets, ordered and paged.
+    func select(limit: Int?, offset: Int) -> (String, StatementArguments) {
+        var sql = Asset.selectSQL + fromClause + orderBy
+        if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
+        if offset > 0 { sql += " OFFSET \(offset)" }
+        return (sql, allArguments)
+    }
+
+    /// SELECT of identifiers only, ordered and paged.
+    func selectIDs(limit: Int?, offset: Int) -> (String, StatementArguments) {
+        var sql = "SELECT asset.id FROM asset" + fromClause + orderBy
+        if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
+        if offset > 0 { sql += " OFFSET \(offset)" }
+        return (sql, allArguments)
+    }
+
+    /// COUNT of all matches (no paging).
+    func count() -> (String, StatementArguments) {
+        ("SELECT COUNT(*) FROM asset" + fromClause, allArguments)
+    }
+
+    /// Which of `ids` match (no paging, no order): used to compute observers' change details.
+    func members(among ids: [String]) -> (String, StatementArguments) {
+        let list = "asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
+        let whereClause = " WHERE " + (conditions + [list]).joined(separator: " AND ")
+        let join = joins.isEmpty ? "" : " " + joins.joined(separator: " ")
+        return ("SELECT asset.id FROM asset" + join + whereClause,
+                StatementArguments(joinArguments + arguments + ids.map { $0 as (any DatabaseValueConvertible)? }))
+    }
+}

@@ -1,0 +1,174 @@
+// The `library …` command language shared by the `pinhole library` CLI and the console's line mode.
+
+/// Runs `library` commands against an open library and formats their answers
+/// (human-readable text, or one line of JSON with `--json`).
+public enum LibraryCommandLine {
+    /// Options that take a value, for every subcommand.
+    static let valuedOptions: Set<String> = [
+        "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
+        "format", "title", "index",
+    ]
+
+    /// Runs one `library` command (the arguments after the word `library`, e.g.
+    /// `["list", "--json"]`) and returns its output text (JSON when `--json` is given).
+    /// Throws `LibraryError` with a clear message on bad input.
+    public static func execute(_ arguments: [String], library: PhotoLibrary) throws -> String {
+        var args = try CommandArguments(arguments, valued: valuedOptions)
+        guard let command = args.positionals.first else { return helpText }
+        let operands = Array(args.positionals.dropFirst())
+        let json = args.flag("json")
+        let output: String
+        switch command {
+        case "help", "-h", "--help":
+            return helpText
+        case "list":
+            output = try list(operands, &args, json: json, library: library)
+        case "count":
+            output = try count(operands, &args, json: json, library: library)
+        case "show":
+            output = try show(operands, json: json, library: library)
+        case "fsck":
+            output = try fsck(&args, json: json, library: library)
+        default:
+            output = try executeMore(command, operands, &args, json: json, library: library)
+        }
+        try args.rejectUnknown(command: command)
+        return output
+    }
+
+    /// The command summary printed by `library help`.
+    public static var helpText: String {
+        """
+        library commands (add --json to any of them for one line of JSON):
+          list [--camera ID] [--album ID] [--favorites] [--edited] [--hidden] [--deleted]
+               [--sort created|added|modified|size] [--desc] [--limit N] [--offset N]
+          count [same filters as list]
+          show ID                      all metadata of one photo (ID may be a unique prefix)
+          albums                       folders, albums and smart albums with counts
+          album create NAME [--folder ID]   make an album; prints its id
+          album add ALBUM ID...        add photos to an album
+          album remove ALBUM ID...     remove photos from an album
+          album rename ALBUM NAME      rename an album
+          album delete ALBUM           delete an album (its photos stay in the library)
+          album list ALBUM             the photos of an album, in album order
+          folder create NAME [--folder PARENT]   make a folder of albums
+          smart NAME [--camera ID]     photos of a smart album: all, recent, favorites, camera,
+                                       edited, deleted
+          favorite ID... [--off]       mark (or unmark) photos as favorite
+          hide ID... [--off]           hide (or unhide) photos
+          delete ID...                 move photos to Recently Deleted
+          restore ID...                bring photos back from Recently Deleted
+          purge ID... | purge --all    permanently delete photos from Recently Deleted
+          fsck [--verify]              check index and files (--verify reads every file)
+          import DIR                   copy the JPEGs of DIR into the library
+          export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
+          thumbnail ID --size WxH [--mode fit|fill] --out FILE   write a thumbnail JPEG
+          edit show|revert ID          show or revert a photo's edit
+          edit rotate ID [--index 90|180|270]   rotate losslessly (a new edit revision)
+        """
+    }
+
+    // MARK: list, count, show, fsck
+
+    /// The query described by list-style filter options.
+    static func query(_ args: inout CommandArguments) throws -> AssetQuery {
+        var query = AssetQuery.all
+        if let camera = args.option("camera") { query = query.filter(.camera(camera)) }
+        if let album = args.option("album") { query = query.filter(.album(album)).sorted(by: .albumOrder) }
+        if args.flag("favorites") { query = query.filter(.favorite(true)) }
+        if args.flag("edited") { query = query.filter(.edited(true)) }
+        if args.flag("hidden") { query = query.filter(.hidden(true)) }
+        if args.flag("deleted") { query = query.trash(.only) }
+        if let sort = args.option("sort") {
+            let key: AssetSortKey
+            switch sort {
+            case "created": key = .created
+            case "added": key = .added
+            case "modified": key = .modified
+            case "size": key = .fileSize
+            case "album": key = .albumOrder
+            default:
+                throw LibraryError.invalidRequest("--sort must be created, added, modified, size or album, not '\(sort)'")
+            }
+            query = query.sorted(by: key)
+        }
+        if args.flag("desc") { query.sort = query.sort.map { AssetSort($0.key, ascending: false) } }
+        query = query.limit(try args.integer("limit"), offset: try args.integer("offset") ?? 0)
+        return query
+    }
+
+    private static func list(_ operands: [String], _ args: inout CommandArguments, json: Bool,
+                             library: PhotoLibrary) throws -> String {
+        try noOperands("list", operands)
+        return try render(try library.assets(try query(&args)), json: json, library: library)
+    }
+
+    /// Formats assets as a JSON array or one text line each.
+    static func render(_ assets: [Asset], json: Bool, library: PhotoLibrary) throws -> String {
+        if json { return try LibraryJSON.encode(assets.map { AssetJSON($0, file: library.fileURLPath(of: $0)) }) }
+        if assets.isEmpty { return "no photos" }
+        return assets.map { asset in
+            let marks = (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
+                + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
+            return "\(asset.id)  \(asset.created.iso8601)  \(asset.cameraName)  "
+                + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)"
+        }.joined(separator: "\n")
+    }
+
+    private static func count(_ operands: [String], _ args: inout CommandArguments, json: Bool,
+                              library: PhotoLibrary) throws -> String {
+        try noOperands("count", operands)
+        let total = try library.count(try query(&args))
+        return json ? "{\"count\":\(total)}" : "\(total)"
+    }
+
+    private static func show(_ operands: [String], json: Bool, library: PhotoLibrary) throws -> String {
+        guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library show ID") }
+        let asset = try resolve(operands[0], library: library)
+        if json { return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset))) }
+        var lines = [
+            "id: \(asset.id)", "file: \(library.fileURLPath(of: asset))",
+            "created: \(asset.created.iso8601)", "added: \(asset.added.iso8601)",
+            "camera: \(asset.cameraName)", "size: \(asset.pixelWidth)x\(asset.pixelHeight)",
+            "orientation: \(asset.orientation.rawValue)", "favorite: \(asset.favorite ? "yes" : "no")",
+            "file size: \(asset.fileSize) bytes", "checksum: \(asset.checksum)",
+        ]
+        if let make = asset.make { lines.append("make: \(make)") }
+        if let model = asset.model { lines.append("model: \(model)") }
+        if let exposure = asset.exposureTime { lines.append("exposure: \(exposure) s") }
+        if let iso = asset.iso { lines.append("iso: \(iso)") }
+        if let lens = asset.lensPosition { lines.append("lens position: \(lens) dioptres") }
+        if let flash = asset.flashFired { lines.append("flash: \(flash ? "fired" : "not fired")") }
+        if let gps = asset.gps { lines.append("location: \(gps.latitude), \(gps.longitude)") }
+        if asset.hidden { lines.append("hidden: yes") }
+        if let deleted = asset.deleted { lines.append("deleted: \(deleted.iso8601)") }
+        if asset.isEdited { lines.append("edit revision: \(asset.editRevision)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func fsck(_ args: inout CommandArguments, json: Bool, library: PhotoLibrary) throws -> String {
+        let report = try library.fsck(verifyChecksums: args.flag("verify"))
+        if json {
+            struct Answer: Encodable { var clean: Bool; var report: FsckReport }
+            return try LibraryJSON.encode(Answer(clean: report.isClean, report: report))
+        }
+        return report.lines.joined(separator: "\n")
+    }
+
+    // MARK: Helpers
+
+    /// The asset with this identifier or unique prefix; throws a clear error otherwise.
+    static func resolve(_ idOrPrefix: String, library: PhotoLibrary) throws -> Asset {
+        guard let asset = try library.asset(matching: idOrPrefix) else {
+            throw LibraryError.assetNotFound(id: idOrPrefix)
+        }
+        return asset
+    }
+
+    /// Throws when a command that takes no operands got some.
+    static func noOperands(_ command: String, _ operands: [String]) throws {
+        if let first = operands.first {
+            throw LibraryError.invalidRequest("library \(command) takes no operand, got '\(first)'; see `library help`")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// Opening the library's SQLite database (WAL, full sync, migrations) and setting a damaged one aside.
+
+import GRDB
+import PinholeCore
+
+/// Opening and damage handling of the index database.
+enum LibraryDatabase {
+    /// Opens (or creates) the database in WAL mode with `synchronous = FULL`, so that a
+    /// committed add survives power loss, and migrates it.
+    ///
+    /// Throws `LibraryError.schemaTooNew` for a database from a newer Pinhole, and the
+    /// original `DatabaseError` when the file is damaged (see `isDamaged`).
+    static func open(_ layout: LibraryLayout) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool = try DatabasePool(path: layout.database, configuration: configuration)
+        let migrator = LibrarySchema.migrator
+        // Touch the schema first so a damaged file fails here, before any migration.
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        if try pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw LibraryError.schemaTooNew(path: layout.database)
+        }
+        try migrator.migrate(pool)
+        return pool
+    }
+
+    /// Whether `error` means the file is not a usable database (rather than, say, full or locked).
+    static func isDamaged(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// Moves the database and its WAL files into `quarantine/`; returns the new relative name.
+    static func moveAside(_ layout: LibraryLayout, stamp: WallTime) throws -> String {
+        let name = "quarantine/library-\(stamp.secondsSince1970).sqlite"
+        do {
+            for suffix in ["", "-wal", "-shm"] where POSIXFiles.exists(layout.database + suffix) {
+                try POSIXFiles.moveDurably(layout.database + suffix, to: layout.absolute(name + suffix))
+            }
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: layout.root)
+        }
+        return name
+    }
+}

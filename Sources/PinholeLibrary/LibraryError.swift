@@ -1,0 +1,72 @@
+// The errors of the photo library, each saying what failed and what to do.
+
+/// An error from the photo library store.
+public enum LibraryError: Error, CustomStringConvertible, Equatable {
+    /// The file system is full: nothing was saved. `mount` is the file system's mount point.
+    case storageFull(mount: String, bytesLeft: Int64)
+    /// A file operation failed (not for lack of space).
+    case fileSystem(operation: String, path: String, reason: String)
+    /// The database could not be used.
+    case database(reason: String)
+    /// The database was written by a newer Pinhole whose schema this version does not know.
+    case schemaTooNew(path: String)
+    /// No asset with this identifier.
+    case assetNotFound(id: String)
+    /// No album with this identifier.
+    case albumNotFound(id: String)
+    /// No folder with this identifier.
+    case folderNotFound(id: String)
+    /// An operation that needs the asset to be in Recently Deleted (e.g. permanent deletion).
+    case notInRecentlyDeleted(id: String)
+    /// The asset has no edit to open or revert.
+    case notEdited(id: String)
+    /// A JPEG could not be read or decoded.
+    case invalidImage(path: String, reason: String)
+    /// A caller asked for something malformed (bad command, argument or value).
+    case invalidRequest(String)
+    /// The operation was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case let .storageFull(mount, bytesLeft):
+            let mb = bytesLeft / 1_000_000
+            return "storage full: the photo was not saved; free space on \(mount) (\(mb) MB left)"
+        case let .fileSystem(operation, path, reason):
+            return "library file error: \(operation) \(path) failed: \(reason); check that the library "
+                + "directory exists, is writable and that its file system is healthy"
+        case let .database(reason):
+            return "library database error: \(reason); run `pinhole library fsck` to check the library"
+        case let .schemaTooNew(path):
+            return "library database \(path) was written by a newer Pinhole; upgrade Pinhole to open it "
+                + "(it was left untouched)"
+        case let .assetNotFound(id):
+            return "no photo with id \(id) in the library; `pinhole library list` shows the ids"
+        case let .albumNotFound(id):
+            return "no album with id \(id); `pinhole library albums` shows the albums"
+        case let .folderNotFound(id):
+            return "no folder with id \(id); `pinhole library albums` shows the folders"
+        case let .notInRecentlyDeleted(id):
+            return "photo \(id) is not in Recently Deleted; delete it first, then purge it"
+        case let .notEdited(id):
+            return "photo \(id) has no edit; nothing to open or revert"
+        case let .invalidImage(path, reason):
+            return "\(path) is not a usable JPEG: \(reason)"
+        case let .invalidRequest(message):
+            return message
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+}
+
+extension LibraryError {
+    /// Converts a POSIX failure: ENOSPC/EDQUOT become `storageFull` for `libraryPath`'s file system.
+    static func from(_ failure: POSIXFailure, libraryPath: String) -> LibraryError {
+        if failure.isStorageFull {
+            return .storageFull(mount: POSIXFiles.mountPoint(of: libraryPath),
+                                bytesLeft: POSIXFiles.freeBytes(at: libraryPath) ?? 0)
+        }
+        return .fileSystem(operation: failure.operation, path: failure.path, reason: failure.description)
+    }
+}

@@ -1,0 +1,87 @@
+// JSON forms of assets, albums and reports for `library … --json`.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PinholeCore
+
+/// The JSON object of one asset, as `library list --json` and `show --json` print it.
+struct AssetJSON: Encodable {
+    var id: String
+    var path: String
+    var file: String
+    var created: String
+    var added: String
+    var modified: String
+    var camera: String
+    var cameraID: String?
+    var make: String?
+    var model: String?
+    var width: Int
+    var height: Int
+    var orientation: Int
+    var exposureTime: Double?
+    var iso: Int?
+    var fNumber: Double?
+    var focalLength: Double?
+    var lensPosition: Double?
+    var flashFired: Bool?
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var fileSize: Int64
+    var checksum: String
+    var favorite: Bool
+    var hidden: Bool
+    var deleted: String?
+    var edited: Bool
+    var editRevision: Int
+
+    init(_ asset: Asset, file: String) {
+        id = asset.id
+        path = asset.path
+        self.file = file
+        created = asset.created.iso8601
+        added = asset.added.iso8601
+        modified = asset.modified.iso8601
+        camera = asset.cameraName
+        cameraID = asset.cameraID
+        make = asset.make
+        model = asset.model
+        width = asset.pixelWidth
+        height = asset.pixelHeight
+        orientation = asset.orientation.rawValue
+        exposureTime = asset.exposureTime
+        iso = asset.iso
+        fNumber = asset.fNumber
+        focalLength = asset.focalLength
+        lensPosition = asset.lensPosition
+        flashFired = asset.flashFired
+        latitude = asset.gps?.latitude
+        longitude = asset.gps?.longitude
+        altitude = asset.gps?.altitude
+        fileSize = asset.fileSize
+        checksum = asset.checksum
+        favorite = asset.favorite
+        hidden = asset.hidden
+        deleted = asset.deleted?.iso8601
+        edited = asset.isEdited
+        editRevision = asset.editRevision
+    }
+}
+
+/// Encoding helpers for command output.
+enum LibraryJSON {
+    /// One-line JSON with sorted keys.
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw LibraryError.invalidRequest("could not encode the answer as JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+// Permanent deletion from Recently Deleted: on demand, or when the retention period expires.
+
+import GRDB
+import PinholeCore
+
+extension PhotoLibrary {
+    /// Permanently deletes photos that are in Recently Deleted: their originals, renders and
+    /// index entries. Photos not in Recently Deleted make the whole call fail
+    /// (`LibraryError.notInRecentlyDeleted`) and nothing is deleted.
+    ///
+    /// Crash safety: originals are first moved to `.purging/`, then the index is committed,
+    /// then the files are removed; the recovery pass finishes or undoes an interrupted purge.
+    public func purge(_ ids: [String]) throws {
+        let unique = Array(Set(ids)).sorted()
+        guard !unique.isEmpty else { return }
+        let records = try read { db in
+            try unique.map { id -> Asset in
+                guard let row = try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]) else {
+                    throw LibraryError.assetNotFound(id: id)
+                }
+                let asset = Asset(row: row)
+                guard asset.isDeleted else { throw LibraryError.notInRecentlyDeleted(id: id) }
+                return asset
+            }
+        }
+        var moved: [(from: String, to: String)] = []
+        do {
+            for asset in records {
+                let from = layout.absolute(asset.path)
+                let to = layout.purging + "/" + asset.id + ".jpg"
+                guard POSIXFiles.exists(from) else { continue }
+                try POSIXFiles.moveDurably(from, to: to)
+                moved.append((from, to))
+            }
+        } catch {
+            for move in moved.reversed() { try? POSIXFiles.moveDurably(move.to, to: move.from) }
+            throw mapped(error)
+        }
+        let delivery: [(UInt64, ChangeDetails)]
+        do {
+            (_, delivery) = try write { db, tracker in
+                try tracker.willChange(db, assets: unique)
+                for id in unique { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id]) }
+            }
+        } catch {
+            for move in moved.reversed() { try? POSIXFiles.moveDurably(move.to, to: move.from) }
+            throw error
+        }
+        for move in moved { try? POSIXFiles.remove(move.to) }
+        try? POSIXFiles.syncDirectory(layout.purging)
+        for asset in records {
+            removeDerivedFiles(of: asset.id)
+            POSIXFiles.removeEmptyDirectory(POSIXFiles.parentDirectory(of: layout.absolute(asset.path)))
+        }
+        deliver(delivery)
+    }
+
+    /// Permanently deletes every photo in Recently Deleted ("empty the trash"); returns their identifiers.
+    @discardableResult
+    public func emptyRecentlyDeleted() throws -> [String] {
+        let ids = try assetIDs(AssetQuery.all.trash(.only).includingHidden())
+        try purge(ids)
+        return ids
+    }
+
+    /// Permanently deletes the photos that have been in Recently Deleted longer than
+    /// `options.trashRetentionDays`; returns their identifiers. Runs at every open.
+    @discardableResult
+    public func purgeExpired() throws -> [String] {
+        let cutoff = now().adding(.seconds(-86_400 * options.trashRetentionDays)).epochNanoseconds
+        let ids = try read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM asset WHERE deleted_ns IS NOT NULL AND deleted_ns <= ? ORDER BY id",
+                                arguments: [cutoff])
+        }
+        try purge(ids)
+        return ids
+    }
+
+    /// Removes renders and cached thumbnails of an asset (derived files).
+    func removeDerivedFiles(of id: String) {
+        for directory in [layout.renders + "/" + id, layout.thumbnails + "/" + id] {
+            guard let entries = try? POSIXFiles.list(directory) else { continue }
+            for entry in entries where !entry.isDirectory { try? POSIXFiles.remove(directory + "/" + entry.name) }
+            POSIXFiles.removeEmptyDirectory(directory)
+        }
+    }
+}

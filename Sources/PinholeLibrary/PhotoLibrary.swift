@@ -1,0 +1,267 @@
+// The photo library store: opening, durable adds, queries and observation.
+
+import GRDB
+import PinholeCore
+import PinholeImaging
+import Synchronization
+
+/// Tunables of a library.
+public struct LibraryOptions: Sendable, Hashable {
+    /// Days a deleted photo stays in Recently Deleted before it is purged (at open, or by
+    /// `purgeExpired()`).
+    public var trashRetentionDays: Int
+    /// Days a photo counts as "recently added".
+    public var recentlyAddedDays: Int
+
+    /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added.
+    public init(trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30) {
+        self.trashRetentionDays = trashRetentionDays
+        self.recentlyAddedDays = recentlyAddedDays
+    }
+}
+
+/// A photo library in a directory: originals on disk, an SQLite index (WAL), albums,
+/// queries, change batches and observers.
+///
+/// Thread-safe: every method may be called from any thread (the capture path adds photos
+/// from a worker thread while the console queries). Observers are called on the thread that
+/// made the change, after it is committed; they must return quickly.
+public final class PhotoLibrary: Sendable {
+    let layout: LibraryLayout
+    let pool: DatabasePool
+    let now: @Sendable () -> WallTime
+    /// The library's options.
+    public let options: LibraryOptions
+    let observers = ObserverRegistry()
+    private let report = Mutex(RecoveryReport())
+    private let knownDirectories = Mutex<Set<String>>([])
+
+    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, now: @escaping @Sendable () -> WallTime) {
+        self.layout = layout
+        self.pool = pool
+        self.options = options
+        self.now = now
+    }
+
+    /// Opens the library in `directory` (creating it if absent) and runs the recovery pass.
+    public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
+        try open(at: directory, options: LibraryOptions(), now: now)
+    }
+
+    /// Opens the library in `directory` with `options` (creating it if absent) and runs the
+    /// recovery pass: partial files removed, unindexed originals adopted or quarantined,
+    /// missing originals reported, interrupted deletions finished or undone, expired deleted
+    /// photos purged. An unusable database is moved to `quarantine/` and the index rebuilt
+    /// from the originals; a database from a newer Pinhole is left untouched and refused.
+    public static func open(at directory: String, options: LibraryOptions,
+                            now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
+        let layout = LibraryLayout(root: directory)
+        do {
+            for path in layout.requiredDirectories { try POSIXFiles.makeDirectories(path) }
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: layout.root)
+        }
+        var report = RecoveryReport()
+        let pool: DatabasePool
+        do {
+            pool = try LibraryDatabase.open(layout)
+        } catch let error as DatabaseError where LibraryDatabase.isDamaged(error) {
+            let kept = try LibraryDatabase.moveAside(layout, stamp: now())
+            report.rebuiltIndex = "the database could not be read (\(error.message ?? "\(error)")); "
+                + "the damaged copy was kept as \(kept)"
+            do {
+                pool = try LibraryDatabase.open(layout)
+            } catch {
+                throw LibraryError.database(reason: "could not create a new database: \(error)")
+            }
+        }
+        let library = PhotoLibrary(layout: layout, pool: pool, options: options, now: now)
+        try library.recover(into: &report)
+        library.report.withLock { $0 = report }
+        return library
+    }
+
+    /// The library directory (absolute).
+    public var directory: String { layout.root }
+
+    /// What the open-time recovery pass found and did.
+    public var recoveryReport: RecoveryReport { report.withLock { $0 } }
+
+    /// Absolute path of an asset's original.
+    public func fileURLPath(of asset: Asset) -> String { layout.absolute(asset.path) }
+
+    // MARK: Adding
+
+    /// Durably stores a new original (temporary file, fsync, rename, directory fsync, then the
+    /// index entry) and returns its asset. When this returns, the photo survives a crash or
+    /// power loss; when it throws, nothing was stored.
+    ///
+    /// Throws `LibraryError.storageFull` when the file system is full.
+    public func add(jpeg: [UInt8], metadata: PhotoMetadata) throws -> Asset {
+        let (asset, delivery) = try store(jpeg: jpeg, metadata: metadata) { db, asset, tracker in
+            try tracker.willChange(db, assets: [asset.id])
+            try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
+        }
+        deliver(delivery)
+        return asset
+    }
+
+    /// Writes the original durably, then runs `index` in a write transaction; removes the file
+    /// again if indexing fails. Returns the asset and the observers' change details.
+    func store(jpeg: [UInt8], metadata: PhotoMetadata,
+               index: (Database, Asset, ChangeTracker) throws -> Void) throws -> (Asset, [(UInt64, ChangeDetails)]) {
+        let asset = try writeOriginal(jpeg: jpeg, metadata: metadata)
+        do {
+            let delivery = try write { db, tracker in try index(db, asset, tracker) }
+            return (asset, delivery.1)
+        } catch {
+            discardOriginal(asset)
+            throw error
+        }
+    }
+
+    /// Writes the original of a new asset durably and returns its (not yet indexed) record.
+    func writeOriginal(jpeg: [UInt8], metadata: PhotoMetadata, id: String? = nil) throws -> Asset {
+        let added = now()
+        let id = id ?? Identifier.make(at: added)
+        let created = metadata.captureTime ?? added
+        let relative = LibraryLayout.originalPath(id: id, created: created)
+        let absolute = layout.absolute(relative)
+        do {
+            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
+            try POSIXFiles.writeDurably(jpeg, to: absolute)
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: layout.root)
+        }
+        return Asset(id: id, path: relative, metadata: metadata, added: added,
+                     fileSize: Int64(jpeg.count), checksum: Checksum.string(for: jpeg))
+    }
+
+    /// Removes an original whose indexing failed (best effort; recovery adopts it otherwise).
+    func discardOriginal(_ asset: Asset) {
+        let absolute = layout.absolute(asset.path)
+        try? POSIXFiles.remove(absolute)
+        try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+    }
+
+    /// Creates `path` (and parents) once per process.
+    func ensureDirectory(_ path: String) throws {
+        if knownDirectories.withLock({ $0.contains(path) }) { return }
+        try POSIXFiles.makeDirectories(path)
+        knownDirectories.withLock { _ = $0.insert(path) }
+    }
+
+    // MARK: Reading
+
+    /// The assets matching `query`, in its order, limited to its page.
+    public func assets(_ query: AssetQuery) throws -> [Asset] {
+        let (sql, arguments) = QuerySQL(query).select(limit: query.limit, offset: query.offset)
+        return try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Asset.init(row:)) }
+    }
+
+    /// The identifiers of the assets matching `query`, in its order, limited to its page.
+    public func assetIDs(_ query: AssetQuery) throws -> [String] {
+        let (sql, arguments) = QuerySQL(query).selectIDs(limit: query.limit, offset: query.offset)
+        return try read { db in try String.fetchAll(db, sql: sql, arguments: arguments) }
+    }
+
+    /// The number of assets matching `query` (its limit and offset are ignored).
+    public func count(_ query: AssetQuery) throws -> Int {
+        let (sql, arguments) = QuerySQL(query).count()
+        return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    /// One page of `query`'s results (`pageSize` assets from `offset`) with the total count,
+    /// both read from the same snapshot.
+    public func page(_ query: AssetQuery, offset: Int, pageSize: Int) throws -> AssetPage {
+        let sql = QuerySQL(query)
+        let (select, selectArguments) = sql.select(limit: pageSize, offset: offset)
+        let (count, countArguments) = sql.count()
+        return try read { db in
+            let assets = try Row.fetchAll(db, sql: select, arguments: selectArguments).map(Asset.init(row:))
+            let total = try Int.fetchOne(db, sql: count, arguments: countArguments) ?? 0
+            return AssetPage(assets: assets, offset: offset, totalCount: total)
+        }
+    }
+
+    /// The asset with identifier `id` (deleted or hidden included), or nil.
+    public func asset(id: String) throws -> Asset? {
+        try read { db in
+            try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]).map(Asset.init(row:))
+        }
+    }
+
+    /// The asset whose identifier is `idOrPrefix` or uniquely starts with it (at least 4
+    /// characters), as typed on a console.
+    public func asset(matching idOrPrefix: String) throws -> Asset? {
+        if let exact = try asset(id: idOrPrefix) { return exact }
+        guard idOrPrefix.count >= 4 else { return nil }
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: Asset.selectSQL + " WHERE asset.id >= ? AND asset.id < ? LIMIT 2",
+                             arguments: [idOrPrefix, idOrPrefix + "\u{10FFFF}"])
+        }
+        return rows.count == 1 ? Asset(row: rows[0]) : nil
+    }
+
+    // MARK: Observation
+
+    /// Calls `handler` after every committed change that inserts, removes or changes assets
+    /// in `query`'s result (judged on its filters; limit and offset ignored), or that changes
+    /// albums or folders. Keep the token: the observation stops when it is cancelled or released.
+    public func observe(_ query: AssetQuery, _ handler: @escaping @Sendable (ChangeDetails) -> Void) -> ObservationToken {
+        let key = observers.add(ObserverRegistry.Observer(query: query.unpaged, handler: handler))
+        return ObservationToken { [observers] in observers.remove(key) }
+    }
+
+    // MARK: Database access
+
+    /// Runs a read, mapping database errors to `LibraryError`.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Runs `body` in one write transaction with a change tracker; returns its result and the
+    /// observers' change details (deliver them with `deliver` after the call).
+    func write<T>(_ body: (Database, ChangeTracker) throws -> T) throws -> (T, [(UInt64, ChangeDetails)]) {
+        let tracker = ChangeTracker(observers: observers.snapshot)
+        do {
+            return try pool.write { db in
+                let result = try body(db, tracker)
+                return (result, try tracker.finish(db))
+            }
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Calls the observers' handlers with their change details (after the commit).
+    func deliver(_ delivery: [(UInt64, ChangeDetails)]) {
+        guard !delivery.isEmpty else { return }
+        let current = Dictionary(observers.snapshot.map { ($0.key, $0.observer) }, uniquingKeysWith: { a, _ in a })
+        for (key, details) in delivery {
+            current[key]?.handler(details)
+        }
+    }
+
+    /// Converts database and file errors into `LibraryError`.
+    func mapped(_ error: Error) -> Error {
+        switch error {
+        case let error as LibraryError:
+            return error
+        case let failure as POSIXFailure:
+            return LibraryError.from(failure, libraryPath: layout.root)
+        case let error as DatabaseError:
+            if error.resultCode == .SQLITE_FULL {
+                return LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root),
+                                                bytesLeft: POSIXFiles.freeBytes(at: layout.root) ?? 0)
+            }
+            return LibraryError.database(reason: error.message ?? "\(error)")
+        default:
+            return error
+        }
+    }
+}

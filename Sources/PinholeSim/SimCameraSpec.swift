@@ -1,0 +1,81 @@
+// Descriptions of the simulated cameras: sensor size, lens and timing.
+
+import PinholeCore
+
+/// What a simulated camera is.
+public struct SimCameraSpec: Sendable, Hashable {
+    /// Camera id (as libcamera would report it).
+    public var id: String
+    /// Sensor model.
+    public var model: String
+    /// Where it faces.
+    public var position: CameraPosition
+    /// Pixel array size.
+    public var pixelArraySize: PixelSize
+    /// Whether the lens can be moved (reports LensPosition).
+    public var focusable: Bool
+    /// Fixed lens position in dioptres for a fixed-focus lens (hyperfocal).
+    public var fixedLensPosition: Double
+    /// Defocus blur per dioptre, as a fraction of the frame width.
+    public var blurPerDioptre: Double
+    /// Frame period at normal exposures.
+    public var frameDuration: Duration
+    /// Lens travel speed in dioptres per second.
+    public var lensSpeed: Double
+
+    /// Creates a spec.
+    public init(id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
+                focusable: Bool, fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
+                frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40) {
+        self.id = id
+        self.model = model
+        self.position = position
+        self.pixelArraySize = pixelArraySize
+        self.focusable = focusable
+        self.fixedLensPosition = fixedLensPosition
+        self.blurPerDioptre = blurPerDioptre
+        self.frameDuration = frameDuration
+        self.lensSpeed = lensSpeed
+    }
+
+    /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens.
+    public static let back = SimCameraSpec(
+        id: "/base/soc/i2c0mux/i2c@1/imx477@1a", model: "imx477", position: .back,
+        pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true)
+
+    /// The front camera: 5 MP, fixed focus.
+    public static let front = SimCameraSpec(
+        id: "/base/soc/i2c0mux/i2c@0/ov5647@36", model: "ov5647", position: .front,
+        pixelArraySize: PixelSize(width: 2592, height: 1944), focusable: false,
+        fixedLensPosition: 0.5, blurPerDioptre: 0.0015)
+
+    /// Still sizes offered: full size, then half.
+    public var stillSizes: [PixelSize] {
+        [pixelArraySize, PixelSize(width: pixelArraySize.width / 2, height: pixelArraySize.height / 2)]
+    }
+
+    /// Controls reported, by libcamera name.
+    public var controls: [String: ControlRange] {
+        var controls: [String: ControlRange] = [
+            "AeEnable": ControlRange(min: 0, max: 1, defaultValue: 1),
+            "ExposureTime": ControlRange(min: 100, max: 1_000_000, defaultValue: 20_000),
+            "AnalogueGain": ControlRange(min: 1, max: 16, defaultValue: 1),
+            "ExposureValue": ControlRange(min: -8, max: 8, defaultValue: 0),
+            "AeMeteringMode": ControlRange(min: 0, max: 2, defaultValue: 0),
+            "AeLocked": ControlRange(min: 0, max: 1, defaultValue: 0),
+            "AwbEnable": ControlRange(min: 0, max: 1, defaultValue: 1),
+            "AwbMode": ControlRange(min: 0, max: 7, defaultValue: 0),
+        ]
+        if focusable {
+            controls["LensPosition"] = ControlRange(min: 0, max: 15, defaultValue: 1)
+        }
+        return controls
+    }
+
+    /// The discovery record for this camera.
+    public var info: CameraInfo {
+        CameraInfo(id: id, model: model, position: position, pixelArraySize: pixelArraySize,
+                   stillSizes: stillSizes, viewfinderSizes: [PixelSize(width: 640, height: 480)],
+                   stillFormats: [.yuv420, .nv12], controls: controls)
+    }
+}

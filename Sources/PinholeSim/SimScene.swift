@@ -1,0 +1,123 @@
+// The synthetic scene simulated cameras look at: objects at distances, and a light level.
+
+/// One object in the simulated scene: a textured rectangle at a distance.
+public struct SimObject: Sendable, Hashable {
+    /// A name for scripts and tests.
+    public var name: String
+    /// Where it appears, in normalized frame coordinates.
+    public var rect: NormalizedRectValue
+    /// Distance from the camera in metres (the in-focus lens position is 1 / distance dioptres).
+    public var distance: Double
+    /// Mean reflectance 0…1.
+    public var reflectance: Double
+    /// Texture contrast 0…1 (stripes that blur away when out of focus).
+    public var texture: Double
+    /// Texture period as a fraction of the frame width.
+    public var period: Double
+    /// Chroma offsets (Cb, Cr) in −0.5…0.5.
+    public var chroma: (Double, Double)
+
+    /// Creates an object.
+    public init(name: String, rect: NormalizedRectValue, distance: Double, reflectance: Double,
+                texture: Double, period: Double, chroma: (Double, Double)) {
+        self.name = name
+        self.rect = rect
+        self.distance = distance
+        self.reflectance = reflectance
+        self.texture = texture
+        self.period = period
+        self.chroma = chroma
+    }
+
+    public static func == (lhs: SimObject, rhs: SimObject) -> Bool {
+        lhs.name == rhs.name && lhs.rect == rhs.rect && lhs.distance == rhs.distance
+            && lhs.reflectance == rhs.reflectance && lhs.texture == rhs.texture && lhs.period == rhs.period
+            && lhs.chroma == rhs.chroma
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(distance)
+    }
+}
+
+/// A rectangle in normalized coordinates (value type used by the simulator).
+public struct NormalizedRectValue: Sendable, Hashable {
+    /// Left.
+    public var x: Double
+    /// Top.
+    public var y: Double
+    /// Width.
+    public var width: Double
+    /// Height.
+    public var height: Double
+
+    /// Creates a rectangle.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Whether a normalized point lies inside.
+    public func contains(_ px: Double, _ py: Double) -> Bool {
+        px >= x && px < x + width && py >= y && py < y + height
+    }
+}
+
+/// The whole scene: a background, objects in front of it (later ones in front), and the light.
+public struct SimScene: Sendable, Hashable {
+    /// Scene illuminance in lux.
+    public var lux: Double
+    /// Background (at `backgroundDistance`).
+    public var background: SimObject
+    /// Objects, back to front.
+    public var objects: [SimObject]
+    /// Incremented on every scripted change, so observers can tell scenes apart.
+    public var generation: Int = 0
+
+    /// Creates a scene.
+    public init(lux: Double, background: SimObject, objects: [SimObject]) {
+        self.lux = lux
+        self.background = background
+        self.objects = objects
+    }
+
+    /// The default scene: a far background, a house at 8 m on the left, a person at 2 m in the
+    /// middle and a test chart at 0.4 m on the right, under 400 lux (a bright room).
+    public static let standard = SimScene(
+        lux: 400,
+        background: SimObject(name: "background", rect: NormalizedRectValue(x: 0, y: 0, width: 1, height: 1),
+                              distance: 50, reflectance: 0.25, texture: 0.3, period: 0.08, chroma: (0.08, -0.05)),
+        objects: [
+            SimObject(name: "house", rect: NormalizedRectValue(x: 0.05, y: 0.25, width: 0.3, height: 0.5),
+                      distance: 8, reflectance: 0.35, texture: 0.6, period: 0.03, chroma: (-0.05, 0.12)),
+            SimObject(name: "person", rect: NormalizedRectValue(x: 0.42, y: 0.2, width: 0.16, height: 0.7),
+                      distance: 2, reflectance: 0.18, texture: 0.5, period: 0.012, chroma: (-0.02, 0.05)),
+            SimObject(name: "chart", rect: NormalizedRectValue(x: 0.68, y: 0.55, width: 0.25, height: 0.35),
+                      distance: 0.4, reflectance: 0.5, texture: 0.9, period: 0.006, chroma: (0, 0)),
+        ])
+
+    /// Mean reflectance over a region, sampled on a grid (what an AE meter sees).
+    public func meanReflectance(in region: NormalizedRectValue = NormalizedRectValue(x: 0, y: 0, width: 1, height: 1))
+        -> Double {
+        var total = 0.0
+        let columns = 32
+        let rows = 24
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let x = region.x + region.width * (Double(column) + 0.5) / Double(columns)
+                let y = region.y + region.height * (Double(row) + 0.5) / Double(rows)
+                total += object(at: x, y).reflectance
+            }
+        }
+        return total / Double(columns * rows)
+    }
+
+    /// The object seen at a normalized point (the frontmost one).
+    public func object(at x: Double, _ y: Double) -> SimObject {
+        for object in objects.reversed() where object.rect.contains(x, y) { return object }
+        return background
+    }
+}

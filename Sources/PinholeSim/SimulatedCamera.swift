@@ -1,0 +1,218 @@
+// A simulated camera: frames on the loop's clock, an AE loop, a moving lens, controls by name.
+
+import PinholeCore
+
+/// A simulated camera device.
+///
+/// Frames start every frame period (longer when the exposure is longer); frame k's exposure
+/// starts at its sensor timestamp and the frame is delivered one period later. At most
+/// `bufferCount` frames may be held by the application; further frames are dropped, as a
+/// real camera without queued requests would.
+public final class SimulatedCamera: CameraDevice {
+    /// The spec this camera simulates.
+    public let spec: SimCameraSpec
+    private let loop: EventLoop
+    private let world: SimWorld
+    private var request: StreamRequest
+    private var onFrame: ((any CameraFrame) -> Void)?
+    private var timer: TimerID?
+    private var sequence: UInt64 = 0
+    private var outstanding = 0
+    /// Buffers the application may hold at once.
+    public let bufferCount = 4
+    /// Frames dropped because every buffer was held.
+    public private(set) var droppedFrames = 0
+    /// Frames delivered since creation.
+    public private(set) var deliveredFrames = 0
+    private var pending: SimulatedFrame?
+    private var closed = false
+
+    // Control state.
+    private var aeEnabled = true
+    private var manualExposure: Duration = .microseconds(20_000)
+    private var manualGain = 1.0
+    private var exposureValue = 0.0
+    private var aeLocked = false
+    private var currentProduct = 0.0
+    private var lensTarget: Double
+    private var lensPosition: Double
+    private var awbMode = 0
+    private var meteringMode = 0
+
+    init(spec: SimCameraSpec, loop: EventLoop, world: SimWorld) {
+        self.spec = spec
+        self.loop = loop
+        self.world = world
+        self.request = StreamRequest(stillSize: spec.pixelArraySize)
+        self.lensTarget = spec.focusable ? 1.0 : spec.fixedLensPosition
+        self.lensPosition = lensTarget
+        self.currentProduct = SimRenderer.targetExposureProduct(lux: world.scene.lux,
+                                                                reflectance: world.scene.meanReflectance())
+    }
+
+    public var info: CameraInfo { spec.info }
+
+    /// Whether the camera is streaming.
+    public var isRunning: Bool { timer != nil }
+
+    public func configure(_ wanted: StreamRequest) throws -> ConfigurationOutcome {
+        guard wanted.stillSize.width > 0, wanted.stillSize.height > 0 else {
+            throw CameraError.invalidConfiguration("still size \(wanted.stillSize) is empty")
+        }
+        var adjusted = wanted
+        var notes: [String] = []
+        if !spec.stillSizes.contains(wanted.stillSize) {
+            let fit = spec.stillSizes.first {
+                $0.width <= wanted.stillSize.width && $0.height <= wanted.stillSize.height
+            } ?? spec.stillSizes.last!
+            adjusted.stillSize = fit
+            notes.append("still size \(wanted.stillSize) → \(fit)")
+        }
+        if !info.stillFormats.contains(wanted.stillFormat) {
+            adjusted.stillFormat = .yuv420
+            notes.append("still format \(wanted.stillFormat.rawValue) → yuv420")
+        }
+        if !info.viewfinderSizes.contains(wanted.viewfinderSize) {
+            adjusted.viewfinderSize = info.viewfinderSizes[0]
+            notes.append("viewfinder size \(wanted.viewfinderSize) → \(adjusted.viewfinderSize)")
+        }
+        request = adjusted
+        return notes.isEmpty ? .valid(adjusted) : .adjusted(adjusted, notes: notes)
+    }
+
+    public func start(onFrame: @escaping (any CameraFrame) -> Void) throws {
+        guard !closed else { throw CameraError.failed("camera \(spec.id) is closed") }
+        guard timer == nil else { return }
+        self.onFrame = onFrame
+        world.stalledCameras.remove(spec.id)
+        beginFrame()
+    }
+
+    public func stop() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        pending = nil
+        onFrame = nil
+    }
+
+    public func close() {
+        stop()
+        closed = true
+    }
+
+    public func setControls(_ controls: [String: ControlValue]) throws {
+        let supported = spec.controls
+        for (name, value) in controls {
+            guard let range = supported[name] else {
+                throw CameraError.unsupportedControl(name, camera: spec.model)
+            }
+            let number: Double
+            switch value {
+            case .bool(let flag): number = flag ? 1 : 0
+            case .int(let int): number = Double(int)
+            case .double(let double): number = double
+            case .rectangles: throw CameraError.unsupportedControl(name, camera: spec.model)
+            }
+            guard number >= range.min, number <= range.max else {
+                throw CameraError.outOfRange(control: name, value: number, range: range)
+            }
+        }
+        for (name, value) in controls {
+            let number: Double
+            switch value {
+            case .bool(let flag): number = flag ? 1 : 0
+            case .int(let int): number = Double(int)
+            case .double(let double): number = double
+            case .rectangles: continue
+            }
+            switch name {
+            case "AeEnable": aeEnabled = number != 0
+            case "ExposureTime": manualExposure = .microseconds(Int64(number))
+            case "AnalogueGain": manualGain = number
+            case "ExposureValue": exposureValue = number
+            case "AeLocked": aeLocked = number != 0
+            case "LensPosition": lensTarget = number
+            case "AwbMode": awbMode = Int(number)
+            case "AeMeteringMode": meteringMode = Int(number)
+            default: break
+            }
+        }
+    }
+
+    // MARK: Frames
+
+    private func exposureForNextFrame() -> (Duration, Double) {
+        if !aeEnabled { return (manualExposure, manualGain) }
+        if !aeLocked {
+            let target = SimRenderer.targetExposureProduct(lux: world.scene.lux, reflectance: meteredReflectance())
+                * pow2(exposureValue)
+            // Converge in log space, most of the way each frame (like an IPA's AGC filter).
+            let ratio = target / currentProduct
+            currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
+        }
+        let maxAuto = 0.030
+        let seconds = min(currentProduct, maxAuto)
+        let gain = min(16, max(1, currentProduct / seconds))
+        return (.nanoseconds(Int64(seconds * 1e9)), gain)
+    }
+
+    /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
+    /// spot (1: the central 10 %), or matrix (2: the whole frame evenly).
+    private func meteredReflectance() -> Double {
+        let scene = world.scene
+        switch meteringMode {
+        case 1: return scene.meanReflectance(in: NormalizedRectValue(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        case 2: return scene.meanReflectance()
+        default:
+            let centre = scene.meanReflectance(in: NormalizedRectValue(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
+            return (scene.meanReflectance() + 2 * centre) / 3
+        }
+    }
+
+    private func beginFrame() {
+        let start = loop.now
+        let (exposure, gain) = exposureForNextFrame()
+        let period = max(spec.frameDuration, exposure + .milliseconds(1))
+        // The lens moves during the frame at a finite speed.
+        let travel = spec.lensSpeed * period.seconds
+        if spec.focusable {
+            lensPosition += max(-travel, min(travel, lensTarget - lensPosition))
+        }
+        let scene = world.scene
+        let metadata = FrameMetadata(
+            sequence: sequence, sensorTimestamp: start, exposureTime: exposure, analogueGain: gain,
+            digitalGain: 1, lensPosition: spec.focusable ? lensPosition : nil, lux: scene.lux,
+            focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 3000 + Double(awbMode) * 500)
+        sequence += 1
+        let render = SimExposure(exposureTime: exposure, gain: gain, lensPosition: lensPosition,
+                                 blurPerDioptre: spec.blurPerDioptre, noiseSeed: metadata.sequence &+ 0x5151)
+        let frame = SimulatedFrame(metadata: metadata, scene: scene, exposure: render,
+                                   stillSize: request.stillSize, viewfinderSize: request.viewfinderSize) { [weak self] in
+            self?.outstanding -= 1
+        }
+        timer = loop.schedule(at: start + period) { [weak self] in
+            self?.deliver(frame)
+            self?.beginFrame()
+        }
+    }
+
+    private func deliver(_ frame: SimulatedFrame) {
+        guard let onFrame, !world.stalledCameras.contains(spec.id) else { return }
+        guard outstanding < bufferCount else {
+            droppedFrames += 1
+            return
+        }
+        outstanding += 1
+        deliveredFrames += 1
+        onFrame(frame)
+    }
+}
+
+@inline(__always)
+private func pow2(_ x: Double) -> Double { exp(x * 0.693_147_180_559_945_3) }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

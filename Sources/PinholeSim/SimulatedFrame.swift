@@ -1,0 +1,41 @@
+// A frame from a simulated camera: metadata now, pixels rendered only when asked for.
+
+import PinholeCore
+
+/// A simulated frame. Pixels are rendered lazily, so that only the kept still costs a
+/// full-resolution render and the simulated board stays responsive.
+public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
+    public let metadata: FrameMetadata
+    /// The scene as it was during the exposure.
+    public let scene: SimScene
+    /// The exposure and lens state it is rendered with.
+    public let exposure: SimExposure
+    private let stillSize: PixelSize
+    private let viewfinderSize: PixelSize
+    private let onRelease: () -> Void
+    private var released = false
+
+    init(metadata: FrameMetadata, scene: SimScene, exposure: SimExposure, stillSize: PixelSize,
+         viewfinderSize: PixelSize, onRelease: @escaping () -> Void) {
+        self.metadata = metadata
+        self.scene = scene
+        self.exposure = exposure
+        self.stillSize = stillSize
+        self.viewfinderSize = viewfinderSize
+        self.onRelease = onRelease
+    }
+
+    public func stillImage() throws -> RawImage {
+        SimRenderer.render(scene, size: stillSize, exposure: exposure)
+    }
+
+    public func viewfinderImage() throws -> RawImage? {
+        SimRenderer.render(scene, size: viewfinderSize, exposure: exposure)
+    }
+
+    public func release() {
+        guard !released else { return }
+        released = true
+        onRelease()
+    }
+}

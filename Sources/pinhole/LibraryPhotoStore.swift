@@ -1,0 +1,23 @@
+// Adapts the photo library to the capture pipeline's store protocol, and the encoder likewise.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeImaging
+import PinholeLibrary
+
+/// The capture pipeline's store, backed by the photo library.
+struct LibraryPhotoStore: PhotoStore {
+    let library: PhotoLibrary
+    let directory: String
+
+    func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
+        let asset = try library.add(jpeg: jpeg, metadata: metadata)
+        return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
+    }
+
+    func photoCount() throws -> Int { try library.count(.all) }
+
+    func freeBytes() -> Int64? { FileSystem.freeBytes(at: directory) }
+}
+
+extension PhotoEncoder: StillEncoder {}

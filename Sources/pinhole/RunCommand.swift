@@ -1,0 +1,168 @@
+// `pinhole run`: wires a board, its cameras, the library and the console together and runs them.
+
+import ArgumentParser
+import PinholeAppliance
+import PinholeConsole
+import PinholeCore
+import PinholeImaging
+import PinholeLibrary
+import PinholeLinux
+import PinholeSim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the appliance.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the camera appliance.",
+        discussion: """
+            With --board sim (or auto on a machine without a device tree) the simulated board runs:
+            two cameras, buttons and LEDs, the console on the terminal. When standard input is not a
+            terminal the console is in line mode: one command a line, one answer a line.
+            """)
+
+    @Option(help: "Board: auto, sim, a profile name under board/, or a path to a profile.")
+    var board: String?
+
+    @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
+    var config: String?
+
+    @Option(help: "Photo library directory.")
+    var library: String?
+
+    @Option(help: "Console: stdio, or a serial device such as /dev/ttyAMA0.")
+    var console: String?
+
+    @Option(help: "Serial speed for --console DEVICE.")
+    var baud: Int?
+
+    @Option(help: "Clock: real, or virtual (simulated board only: time jumps ahead while a command waits).")
+    var clock: ClockChoice = .real
+
+    enum ClockChoice: String, ExpressibleByArgument {
+        case real, virtual
+    }
+
+    func run() throws {
+        SignalWatcher.blockTerminationSignals()
+        let log = LineWriter.standardError
+        let settings: Configuration
+        do { settings = try Configuration.load(file: config) } catch {
+            throw ValidationError("\(error)")
+        }
+        let (profile, note): (BoardProfile, String)
+        do { (profile, note) = try BoardCatalog().resolve(board ?? settings.board ?? "auto") } catch {
+            throw ValidationError("\(error)")
+        }
+        let simulated = profile.name == "sim"
+        if clock == .virtual && !simulated {
+            throw ValidationError("--clock virtual works only with the simulated board")
+        }
+        let loop = EventLoop(mode: clock == .virtual ? .virtual(wallStart: systemWallNow()) : .realTime)
+        let libraryPath = library ?? settings.libraryPath ?? Self.defaultLibraryPath()
+        let photoLibrary: PhotoLibrary
+        do {
+            photoLibrary = try PhotoLibrary.open(at: libraryPath, now: { systemWallNow() })
+        } catch {
+            throw ValidationError("cannot open the photo library at \(libraryPath): \(error)")
+        }
+        log.write("pinhole: board \(profile.name) (\(note)), library \(libraryPath)")
+
+        let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
+        let appliance = Appliance(
+            loop: loop, board: profile, gpio: hardware.gpio, cameras: hardware.cameras,
+            encoder: PhotoEncoder(quality: settings.jpegQuality), store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
+            software: "Pinhole \(Pinhole.version)")
+        appliance.observe { event in
+            if case .problem(let message) = event { log.write("pinhole: \(message)") }
+        }
+        do { try appliance.start() } catch {
+            appliance.shutdown()
+            throw ValidationError("\(error)")
+        }
+
+        let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
+        let writer = LineWriter(fd: io.output)
+        let lineMode = LineModeConsole(
+            appliance: appliance, simulation: hardware.simulation,
+            library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
+            write: { writer.write($0) })
+        lineMode.onQuit = { loop.stop() }
+        let session = LoopBound(ConsoleSession(lineMode: lineMode, loop: loop))
+        let reader = LineReaderThread(fd: io.input, loop: loop, onLine: { line in
+            session.value.lineMode.receive(line: line)
+        }, onEnd: {
+            session.value.inputEnded()
+        })
+        SignalWatcher.start(loop: loop) { name in
+            log.write("pinhole: \(name): shutting down")
+            loop.stop()
+        }
+        reader.start()
+        loop.run(isBusy: { session.value.isBusy })
+        appliance.shutdown()
+        withExtendedLifetime(io.port) {}
+    }
+
+    private static func defaultLibraryPath() -> String {
+        if let path = getenv("PINHOLE_LIBRARY") { return String(cString: path) }
+        if let data = getenv("XDG_DATA_HOME") { return String(cString: data) + "/pinhole/library" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.local/share/pinhole/library"
+    }
+
+    private struct Hardware {
+        var gpio: any GPIOBackend
+        var cameras: any CameraProvider
+        var simulation: SimulationControl?
+    }
+
+    private static func hardware(for profile: BoardProfile, simulated: Bool, loop: EventLoop) throws -> Hardware {
+        if simulated {
+            let gpio = SimulatedGPIO(loop: loop, lineNames: profile.lineNames)
+            let world = SimWorld()
+            let cameras = SimulatedCameraProvider(loop: loop, world: world)
+            let control = SimBoardControl(gpio: gpio, world: world, board: profile, loop: loop)
+            return Hardware(gpio: gpio, cameras: cameras, simulation: control)
+        }
+        throw ValidationError("board \(profile.name): the real hardware backends are not wired in this build yet")
+    }
+
+    private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {
+        if choice == "stdio" { return (0, 1, nil) }
+        do {
+            let port = try SerialPort(device: choice, baud: baud)
+            return (port.fd, port.fd, port)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}
+
+/// The console's state on the loop: input may end while commands are still running.
+final class ConsoleSession {
+    let lineMode: LineModeConsole
+    let loop: EventLoop
+    private var ended = false
+
+    init(lineMode: LineModeConsole, loop: EventLoop) {
+        self.lineMode = lineMode
+        self.loop = loop
+    }
+
+    /// Standard input closed: stop once the queued commands are answered.
+    func inputEnded() {
+        ended = true
+        if !lineMode.isBusy { loop.stop() }
+    }
+
+    /// For the loop: whether a command is running (in virtual time, time jumps ahead then).
+    var isBusy: Bool {
+        if ended && !lineMode.isBusy { loop.stop() }
+        return lineMode.isBusy
+    }
+}

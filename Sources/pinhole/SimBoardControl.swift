@@ -1,0 +1,65 @@
+// The simulated board's scripting hooks, over the simulated GPIO chip and world.
+
+import PinholeAppliance
+import PinholeConsole
+import PinholeCore
+import PinholeSim
+
+/// Implements `sim …` console commands for the simulated board.
+final class SimBoardControl: SimulationControl {
+    let gpio: SimulatedGPIO
+    let world: SimWorld
+    let board: BoardProfile
+    let loop: EventLoop
+
+    init(gpio: SimulatedGPIO, world: SimWorld, board: BoardProfile, loop: EventLoop) {
+        self.gpio = gpio
+        self.world = world
+        self.board = board
+        self.loop = loop
+    }
+
+    private func line(_ button: ButtonFunction) throws -> String {
+        guard let wiring = board.buttons[button] else {
+            throw ConsoleError.unavailable("this board has no \(button.rawValue) button")
+        }
+        return wiring.line
+    }
+
+    func press(_ button: ButtonFunction, hold: Duration, bounce: Int) throws -> Instant {
+        gpio.press(try line(button), hold: hold, bounce: bounce)
+    }
+
+    func hold(_ button: ButtonFunction, bounce: Int) throws {
+        let name = try line(button)
+        scheduleChatter(name, ending: true, bounce: bounce)
+    }
+
+    func release(_ button: ButtonFunction, bounce: Int) throws {
+        let name = try line(button)
+        scheduleChatter(name, ending: false, bounce: bounce)
+    }
+
+    private func scheduleChatter(_ name: String, ending active: Bool, bounce: Int) {
+        var t = loop.now
+        for index in 0..<(bounce * 2) {
+            let level = index % 2 == 0 ? active : !active
+            loop.schedule(at: t) { [gpio] in gpio.drive(name, active: level) }
+            t = t + .microseconds(400)
+        }
+        loop.schedule(at: t) { [gpio] in gpio.drive(name, active: active) }
+    }
+
+    func setLux(_ lux: Double) { world.setLux(lux) }
+
+    func changeScene() { world.changeScene() }
+
+    func injectFault(_ name: String) throws {
+        switch name {
+        case "camera-timeout":
+            for spec in [SimCameraSpec.back, SimCameraSpec.front] { world.stalledCameras.insert(spec.id) }
+        default:
+            throw ConsoleError.usage("unknown fault '\(name)': camera-timeout")
+        }
+    }
+}

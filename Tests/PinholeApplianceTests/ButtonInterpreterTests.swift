@@ -1,0 +1,75 @@
+// Tests of button interpretation: debounce, first-edge timestamps, hold and repeat.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeSim
+import XCTest
+
+final class ButtonInterpreterTests: XCTestCase {
+    private func rig(debounce: Duration = .milliseconds(10)) -> (EventLoop, SimulatedGPIO, EventLog) {
+        let loop = EventLoop.virtual()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO17"])
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: debounce, holdTime: .milliseconds(800),
+                                            repeatInterval: .milliseconds(250)) { log.events.append($0) }
+        log.interpreter = interpreter
+        _ = try! gpio.requestInput(InputLineConfig(name: "GPIO17")) { interpreter.edge($0) }
+        return (loop, gpio, log)
+    }
+
+    func testBounceStormGivesOnePressStampedAtTheFirstEdge() {
+        let (loop, gpio, log) = rig()
+        loop.advance(by: .milliseconds(7))
+        gpio.press("GPIO17", hold: .milliseconds(200), bounce: 8)
+        loop.advance(by: .milliseconds(400))
+        XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(7)])
+        XCTAssertEqual(log.releases, 1)
+    }
+
+    func testHoldFiresAtTheHoldTimeThenRepeats() {
+        let (loop, gpio, log) = rig()
+        gpio.press("GPIO17", hold: .milliseconds(1400), bounce: 0)
+        loop.advance(by: .milliseconds(2000))
+        let times = log.events.compactMap { event -> Int64? in
+            switch event {
+            case .held(let at), .repeated(let at, _): return at.nanoseconds / 1_000_000
+            default: return nil
+            }
+        }
+        XCTAssertEqual(times, [800, 1050, 1300])
+        guard case .released(_, let heldFor)? = log.events.last else { return XCTFail("no release") }
+        XCTAssertEqual(heldFor, .milliseconds(1400))
+    }
+
+    func testShortGlitchShorterThanDebounceIsIgnored() {
+        let (loop, gpio, log) = rig()
+        gpio.drive("GPIO17", active: true)
+        loop.advance(by: .milliseconds(3))
+        gpio.drive("GPIO17", active: false)
+        loop.advance(by: .milliseconds(100))
+        XCTAssertTrue(log.events.isEmpty, "\(log.events)")
+        XCTAssertFalse(log.interpreter!.isPressed)
+    }
+
+    func testTwoSeparatePressesAreTwoPresses() {
+        let (loop, gpio, log) = rig()
+        gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)
+        loop.advance(by: .milliseconds(300))
+        gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)
+        loop.advance(by: .milliseconds(300))
+        XCTAssertEqual(log.presses.count, 2)
+    }
+}
+
+final class EventLog {
+    var events: [ButtonEvent] = []
+    var interpreter: ButtonInterpreter?
+
+    var presses: [Instant] {
+        events.compactMap { if case .pressed(let at) = $0 { return at } else { return nil } }
+    }
+
+    var releases: Int {
+        events.filter { if case .released = $0 { return true } else { return false } }.count
+    }
+}

@@ -1,0 +1,66 @@
+// Tests of the TOML reader: values, tables, arrays of tables, and errors with lines.
+
+import XCTest
+@testable import PinholeCore
+
+final class TOMLDocumentTests: XCTestCase {
+    func testParsesTablesValuesAndArraysOfTables() throws {
+        let text = """
+            # comment
+            title = "Pinhole"   # trailing comment
+            [board]
+            name = "Pi 5"
+            count = 1_000
+            ratio = 1.5
+            on = true
+            list = [1, 2,
+                    3]
+            inline = { line = "GPIO17", active_low = false }
+
+            [buttons.shutter]
+            line = "GPIO17"
+
+            [[cameras]]
+            match = "imx477"
+            [[cameras]]
+            match = "ov5647"
+            """
+        let root = try TOMLDocument.parse(text, file: "t.toml")
+        XCTAssertEqual(root["title"], .string("Pinhole"))
+        guard case .table(let board)? = root["board"] else { return XCTFail("no board table") }
+        XCTAssertEqual(board["count"], .integer(1000))
+        XCTAssertEqual(board["ratio"], .float(1.5))
+        XCTAssertEqual(board["on"], .bool(true))
+        XCTAssertEqual(board["list"], .array([.integer(1), .integer(2), .integer(3)]))
+        XCTAssertEqual(board.line(of: "ratio"), 6)
+        guard case .table(let inline)? = board["inline"] else { return XCTFail("no inline table") }
+        XCTAssertEqual(inline["active_low"], .bool(false))
+        guard case .table(let buttons)? = root["buttons"], case .table(let shutter)? = buttons["shutter"] else {
+            return XCTFail("no dotted table")
+        }
+        XCTAssertEqual(shutter["line"], .string("GPIO17"))
+        guard case .array(let cameras)? = root["cameras"] else { return XCTFail("no array of tables") }
+        XCTAssertEqual(cameras.count, 2)
+        guard case .table(let second) = cameras[1] else { return XCTFail("not a table") }
+        XCTAssertEqual(second["match"], .string("ov5647"))
+    }
+
+    func testErrorsNameFileAndLine() {
+        let cases: [(String, Int, String)] = [
+            ("a = 1\nb = \"open\n", 2, "not closed"),
+            ("a = 1\na = 2\n", 2, "set twice"),
+            ("[x]\n[x]\n", 2, "defined twice"),
+            ("\n\nkey value\n", 3, "expected '='"),
+            ("a = bare\n", 1, "not a value"),
+            ("a = 1 b = 2\n", 1, "one key = value per line"),
+        ]
+        for (text, line, fragment) in cases {
+            XCTAssertThrowsError(try TOMLDocument.parse(text, file: "bad.toml"), text) { error in
+                guard let error = error as? ConfigurationError else { return XCTFail("wrong error \(error)") }
+                XCTAssertEqual(error.file, "bad.toml")
+                XCTAssertEqual(error.line, line, text)
+                XCTAssertTrue(error.reason.contains(fragment), "\(error.reason) lacks \(fragment)")
+            }
+        }
+    }
+}

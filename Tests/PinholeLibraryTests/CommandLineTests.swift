@@ -1,0 +1,123 @@
+// Tests of the `library …` command language: text and JSON answers, errors.
+
+import Foundation
+import PinholeCore
+import XCTest
+
+@testable import PinholeLibrary
+
+final class CommandLineTests: XCTestCase {
+    private func makeLibrary(_ dir: TemporaryDirectory, photos: Int) throws -> (PhotoLibrary, [Asset]) {
+        let clock = ManualWallClock()
+        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        var assets: [Asset] = []
+        for seed in 0..<photos {
+            let taken = WallTime(secondsSince1970: 1_795_000_000 + Int64(seed), utcOffsetSeconds: 3600)
+            assets.append(try library.add(jpeg: TestJPEG.make(seed: seed),
+                                          metadata: testMetadata(camera: seed == 0 ? "front" : "back", taken: taken,
+                                                                 orientation: .right)))
+            clock.advance(seconds: 1)
+        }
+        return (library, assets)
+    }
+
+    func testListJSONHasTheContractFields() throws {
+        let dir = TemporaryDirectory()
+        let (library, assets) = try makeLibrary(dir, photos: 2)
+        let output = try LibraryCommandLine.execute(["list", "--json"], library: library)
+        XCTAssertFalse(output.contains("\n"))
+        let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(array.count, 2)
+        let first = array[0]
+        XCTAssertEqual(first["id"] as? String, assets[0].id)
+        XCTAssertEqual(first["path"] as? String, assets[0].path)
+        XCTAssertEqual(first["file"] as? String, dir.path + "/" + assets[0].path)
+        XCTAssertEqual(first["created"] as? String, "2026-11-18T12:06:40.000+01:00")
+        XCTAssertEqual(first["camera"] as? String, "front")
+        XCTAssertEqual(first["width"] as? Int, 64)
+        XCTAssertEqual(first["height"] as? Int, 48)
+        XCTAssertEqual(first["orientation"] as? Int, 6)
+        XCTAssertEqual(first["favorite"] as? Bool, false)
+    }
+
+    func testListFiltersAndLimits() throws {
+        let dir = TemporaryDirectory()
+        let (library, assets) = try makeLibrary(dir, photos: 3)
+        let back = try LibraryCommandLine.execute(["list", "--camera", "back", "--desc", "--limit", "1"], library: library)
+        XCTAssertEqual(back.split(separator: "\n").count, 1)
+        XCTAssertTrue(back.hasPrefix(assets[2].id), back)
+        XCTAssertEqual(try LibraryCommandLine.execute(["count", "--camera=back", "--json"], library: library), "{\"count\":2}")
+        XCTAssertEqual(try LibraryCommandLine.execute(["list", "--camera", "none"], library: library), "no photos")
+    }
+
+    func testShowAcceptsAUniquePrefixAndFsckAnswers() throws {
+        let dir = TemporaryDirectory()
+        let (library, assets) = try makeLibrary(dir, photos: 1)
+        let text = try LibraryCommandLine.execute(["show", String(assets[0].id.prefix(13))], library: library)
+        XCTAssertTrue(text.contains("id: \(assets[0].id)"), text)
+        XCTAssertTrue(text.contains("camera: front"), text)
+        let json = try LibraryCommandLine.execute(["show", assets[0].id, "--json"], library: library)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["checksum"] as? String, assets[0].checksum)
+        let fsck = try LibraryCommandLine.execute(["fsck", "--json"], library: library)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(fsck.utf8)) as? [String: Any])
+        XCTAssertEqual(report["clean"] as? Bool, true)
+        XCTAssertTrue(try LibraryCommandLine.execute(["fsck"], library: library).contains("fsck: clean; 1 photos indexed"))
+    }
+
+    func testBadInputGivesClearErrors() throws {
+        let dir = TemporaryDirectory()
+        let (library, _) = try makeLibrary(dir, photos: 0)
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["frobnicate"], library: library)) { error in
+            XCTAssertEqual("\(error)", "unknown library command 'frobnicate'; see `library help`")
+        }
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--colour"], library: library)) { error in
+            XCTAssertTrue("\(error)".contains("unknown option --colour"), "\(error)")
+        }
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--limit", "many"], library: library)) { error in
+            XCTAssertTrue("\(error)".contains("--limit needs a non-negative whole number"), "\(error)")
+        }
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["show", "0000"], library: library)) { error in
+            XCTAssertTrue("\(error)".contains("no photo with id 0000"), "\(error)")
+        }
+        XCTAssertTrue(try LibraryCommandLine.execute([], library: library).contains("library commands"))
+    }
+}
+
+final class CommandLineChangeTests: XCTestCase {
+    func testAlbumFavoriteDeleteRestoreCommands() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        let run = { (words: [String]) in try LibraryCommandLine.execute(words, library: library) }
+
+        let created = try run(["album", "create", "Holiday", "--json"])
+        let albumID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
+        XCTAssertEqual(try run(["album", "add", "Holiday", a.id]), "ok 1")
+        XCTAssertTrue(try run(["album", "list", albumID]).hasPrefix(a.id))
+        let albums = try run(["albums", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(albums.utf8)) as? [String: Any])
+        let albumList = try XCTUnwrap(object["albums"] as? [[String: Any]])
+        XCTAssertEqual(albumList.first?["title"] as? String, "Holiday")
+        XCTAssertEqual(albumList.first?["count"] as? Int, 1)
+        let smart = try XCTUnwrap(object["smart"] as? [[String: Any]])
+        XCTAssertEqual(smart.first?["title"] as? String, "All Photos")
+
+        _ = try run(["favorite", a.id])
+        XCTAssertEqual(try library.asset(id: a.id)?.favorite, true)
+        XCTAssertTrue(try run(["list", "--favorites"]).contains("favorite"))
+        _ = try run(["favorite", a.id, "--off"])
+        XCTAssertEqual(try library.asset(id: a.id)?.favorite, false)
+        _ = try run(["delete", a.id])
+        XCTAssertEqual(try run(["list"]), "no photos")
+        XCTAssertTrue(try run(["smart", "deleted"]).hasPrefix(a.id))
+        _ = try run(["restore", a.id])
+        XCTAssertEqual(try run(["count"]), "1")
+        _ = try run(["delete", a.id])
+        XCTAssertEqual(try run(["purge", "--all", "--json"]), "{\"ok\":[\"\(a.id)\"]}")
+        XCTAssertEqual(try run(["count", "--deleted"]), "0")
+        XCTAssertThrowsError(try run(["album", "add", "Nope", a.id])) { error in
+            XCTAssertTrue("\(error)".contains("no album with id Nope"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+// Test helpers: temporary directories, a manual wall clock and real JPEG files made with cjpeg.
+
+import Foundation
+import PinholeCore
+import PinholeImaging
+import Synchronization
+import XCTest
+
+@testable import PinholeLibrary
+
+/// A directory under the system temp directory, removed when released.
+final class TemporaryDirectory {
+    let path: String
+
+    init(_ name: String = "pinhole-library-test") {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).standardizedFileURL.path
+        var template = Array((base + "/\(name)-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "mkdtemp failed")
+        path = String(cString: created!)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// `path/relative`.
+    func join(_ relative: String) -> String { path + "/" + relative }
+}
+
+/// A wall clock that only moves when the test says so.
+final class ManualWallClock: Sendable {
+    private let current: Mutex<WallTime>
+
+    init(_ start: WallTime = WallTime(secondsSince1970: 1_795_000_000, utcOffsetSeconds: 3600)) {
+        current = Mutex(start)
+    }
+
+    /// The current time.
+    var time: WallTime { current.withLock { $0 } }
+
+    /// A `now` closure for `PhotoLibrary.open`.
+    var now: @Sendable () -> WallTime { { [self] in self.time } }
+
+    /// Moves the clock forward.
+    func advance(seconds: Int64) {
+        current.withLock { $0 = $0.adding(.seconds(seconds)) }
+    }
+}
+
+/// Real JPEG files for tests, made by libjpeg-turbo's `cjpeg` from a generated PPM.
+enum TestJPEG {
+    private static let cache = Mutex<[String: [UInt8]]>([:])
+
+    /// A baseline JPEG of `width`×`height` with a gradient that depends on `seed`.
+    static func make(width: Int = 64, height: Int = 48, seed: Int = 0) -> [UInt8] {
+        let key = "\(width)x\(height)/\(seed)"
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
+        ppm.reserveCapacity(ppm.count + width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                ppm.append(UInt8(truncatingIfNeeded: x * 255 / max(1, width - 1) + seed * 37))
+                ppm.append(UInt8(truncatingIfNeeded: y * 255 / max(1, height - 1) + seed * 11))
+                ppm.append(UInt8(truncatingIfNeeded: (x + y + seed * 5) & 0xFF))
+            }
+        }
+        let jpeg = run("/usr/bin/cjpeg", ["-quality", "85"], input: ppm)
+        precondition(jpeg.count > 100 && jpeg[0] == 0xFF && jpeg[1] == 0xD8, "cjpeg produced no JPEG")
+        cache.withLock { $0[key] = jpeg }
+        return jpeg
+    }
+
+    /// Decodes a JPEG file with `djpeg`; returns the PPM's width and height, or nil if it does not decode.
+    static func decodedSize(ofFile path: String) -> (Int, Int)? {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
+        let ppm = run("/usr/bin/djpeg", ["-ppm"], input: Array(bytes), allowFailure: true)
+        let header = String(decoding: ppm.prefix(32), as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == " " })
+        guard header.count >= 3, header[0] == "P6", let w = Int(header[1]), let h = Int(header[2]) else { return nil }
+        return (w, h)
+    }
+
+    /// Runs a tool with `input` on stdin and returns its stdout.
+    static func run(_ tool: String, _ arguments: [String], input: [UInt8], allowFailure: Bool = false) -> [UInt8] {
+        let inputPath = NSTemporaryDirectory() + "/pinhole-tool-input-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input))
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let stdout = Pipe()
+        process.standardInput = FileHandle(forReadingAtPath: inputPath)
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { preconditionFailure("cannot run \(tool): \(error)") }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if !allowFailure { precondition(process.terminationStatus == 0, "\(tool) failed") }
+        return process.terminationStatus == 0 ? Array(output) : []
+    }
+}
+
+/// Metadata for a test photo.
+func testMetadata(width: Int = 64, height: Int = 48, camera: String? = "cam0",
+                  taken: WallTime? = nil, orientation: Orientation = .up) -> PhotoMetadata {
+    var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height, orientation: orientation)
+    metadata.cameraID = camera
+    metadata.make = "Pinhole"
+    metadata.model = "Sim"
+    metadata.captureTime = taken
+    metadata.exposureTime = 0.01
+    metadata.iso = 200
+    metadata.lensPosition = 1.5
+    metadata.flashFired = false
+    return metadata
+}
+
+/// Writes `contents` to `path`, failing the test run if it cannot.
+func writeFile(_ path: String, contents: Data) {
+    precondition(FileManager.default.createFile(atPath: path, contents: contents), "cannot write \(path)")
+}
+
+/// The fsck report of `library` as text, for assertion messages.
+func fsckText(_ library: PhotoLibrary) -> String {
+    (try? library.fsck().lines.joined(separator: "\n")) ?? "fsck failed"
+}
+
+/// A JPEG with full EXIF made by the imaging module's photo encoder.
+func exifJPEG(width: Int = 96, height: Int = 64, metadata: PhotoMetadata, seed: Int = 0) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 3
+            bytes[i] = UInt8(truncatingIfNeeded: x * 2 + seed * 40)
+            bytes[i + 1] = UInt8(truncatingIfNeeded: y * 3)
+            bytes[i + 2] = UInt8(truncatingIfNeeded: seed * 90)
+        }
+    }
+    let image = RawImage(format: .rgb888, width: width, height: height,
+                         planes: [ImagePlane(bytes: bytes, stride: width * 3)])
+    return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
+}
