@@ -26,6 +26,7 @@ enum ImagingBenchmarks {
         let frame = syntheticFrame()
         let nv12 = nv12(from: frame)
         let cores = SystemInfo.onlineCPUs
+        if let warning = loadWarning(cores: cores) { print(warning) }
         var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height, orientation: .right)
         metadata.make = "Raspberry Pi"
         metadata.model = "Camera Module 3"
@@ -36,19 +37,24 @@ enum ImagingBenchmarks {
         metadata.focalLength = 4.74
         metadata.gps = GPSFix(latitude: 51.5, longitude: -0.12, altitude: 30)
 
-        let reference = try median(runs: 7) { _ = try ReferenceEncoder.encodeYUV420(frame, quality: quality) }
+        var photo: [UInt8] = []
+        // The encoders run interleaved with the reference, so a busy machine slows both alike.
+        let encoders: [() throws -> Void] = [
+            { _ = try ReferenceEncoder.encodeYUV420(frame, quality: quality) },
+            { _ = try JPEGEncoder(quality: quality, threads: 1).encode(frame) },
+            { _ = try JPEGEncoder(quality: quality, threads: cores).encode(frame) },
+            { _ = try JPEGEncoder(quality: quality, threads: cores).encode(nv12) },
+            { photo = try PhotoEncoder(quality: quality, threads: cores).encode(image: frame, metadata: metadata) },
+        ]
+        let times = try interleavedMedians(runs: 9, encoders)
+        let reference = times[0]
         let refText = "libjpeg-turbo single-core \(ms(reference))"
         report("imaging.encode12mp.reference", reference, "(tjCompressFromYUVPlanes, one call, one core)")
-        let single = try median(runs: 7) { _ = try JPEGEncoder(quality: quality, threads: 1).encode(frame) }
-        report("imaging.encode12mp.single", single, "(\(ratio(single, reference)) \(refText))")
-        let parallel = try median(runs: 9) { _ = try JPEGEncoder(quality: quality, threads: cores).encode(frame) }
-        report("imaging.encode12mp.parallel", parallel, "(\(ratio(parallel, reference)) \(refText); \(cores) cores)")
-        let parallelNV12 = try median(runs: 9) { _ = try JPEGEncoder(quality: quality, threads: cores).encode(nv12) }
-        report("imaging.encode12mp.nv12.parallel", parallelNV12, "(\(ratio(parallelNV12, reference)) \(refText))")
-        var photo: [UInt8] = []
-        let full = try median(runs: 7) { photo = try PhotoEncoder(quality: quality, threads: cores).encode(image: frame, metadata: metadata) }
-        report("imaging.photo12mp.total", full,
-               "(\(ratio(full, reference)) \(refText); JPEG + EXIF + thumbnail, \(photo.count / 1024) KB)")
+        report("imaging.encode12mp.single", times[1], "(\(ratio(times[1], reference)) \(refText))")
+        report("imaging.encode12mp.parallel", times[2], "(\(ratio(times[2], reference)) \(refText); \(cores) cores)")
+        report("imaging.encode12mp.nv12.parallel", times[3], "(\(ratio(times[3], reference)) \(refText))")
+        report("imaging.photo12mp.total", times[4],
+               "(\(ratio(times[4], reference)) \(refText); JPEG + EXIF + thumbnail, \(photo.count / 1024) KB)")
 
         let exifThumb = try median(runs: 15) { _ = try PhotoEncoder.exifThumbnail(of: frame) }
         report("imaging.thumbnail.exif160", exifThumb, "(\(ratio(exifThumb, reference)) \(refText); from camera planes)")
@@ -103,6 +109,40 @@ enum ImagingBenchmarks {
         }
         return RawImage(format: .nv12, width: frame.width, height: frame.height,
                         planes: [frame.planes[0], ImagePlane(bytes: uv, stride: cw * 2)])
+    }
+
+    /// Median seconds of each body over `runs` rounds; every round runs each body once, in
+    /// order, after one warm-up round.
+    static func interleavedMedians(runs: Int, _ bodies: [() throws -> Void]) throws -> [Double] {
+        for body in bodies { try body() }
+        var times = Array(repeating: [Double](), count: bodies.count)
+        for _ in 0..<runs {
+            for (index, body) in bodies.enumerated() {
+                let start = monotonicSeconds()
+                try body()
+                times[index].append(monotonicSeconds() - start)
+            }
+        }
+        return times.map { $0.sorted()[runs / 2] }
+    }
+
+    /// A warning when other work competes for the CPUs (1-minute load average above the core count).
+    static func loadWarning(cores: Int) -> String? {
+        guard let file = fopen("/proc/loadavg", "r") else { return nil }
+        defer { fclose(file) }
+        var load = 0.0
+        guard fscanf_double(file, &load), load > Double(cores) else { return nil }
+        return "imaging: load average \(load) on \(cores) cores: other work competes, parallel ratios are pessimistic"
+    }
+
+    /// Reads one floating-point number from `file`.
+    private static func fscanf_double(_ file: UnsafeMutablePointer<FILE>, _ value: inout Double) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard fgets(&buffer, 32, file) != nil else { return false }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let first = text.split(separator: " ").first, let parsed = Double(first) else { return false }
+        value = parsed
+        return true
     }
 
     /// Median seconds of `runs` calls of `body`, after one warm-up call.
