@@ -131,3 +131,41 @@ enum TJScaling {
         (size * factor.num + factor.denom - 1) / factor.denom
     }
 }
+
+extension TJHandle {
+    /// One lossless transform (`tjTransform`) with `op` (a `TJXOP`), optional crop and
+    /// `TJXOPT_*` options. The crop region is in the transformed image's coordinates.
+    func transform(_ jpeg: [UInt8], op: TJXOP, crop: PixelRect?, options: Int32) throws -> [UInt8] {
+        var transform = tjtransform()
+        transform.op = Int32(op.rawValue)
+        transform.options = options
+        if let crop {
+            transform.options |= TJXOPT_CROP
+            transform.r = tjregion(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+        }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = jpeg.withUnsafeBufferPointer { input in
+            tjTransform(raw, input.baseAddress, UInt(input.count), 1, &output, &size, &transform, 0)
+        }
+        guard status == 0, let output else {
+            let message = errorMessage
+            if let output { tjFree(output) }
+            throw ImagingError.decodeFailed(detail: "lossless transform failed: \(message)")
+        }
+        return TJBuffer(base: output, count: Int(size)).array
+    }
+}
+
+/// The iMCU size of a JPEG (`tjMCUWidth`/`tjMCUHeight` for its subsampling).
+func mcuSize(of jpeg: [UInt8]) throws -> (width: Int, height: Int) {
+    let handle = try TJHandle(.decompress)
+    var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+    let status = jpeg.withUnsafeBufferPointer {
+        tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &width, &height, &subsamp, &colorspace)
+    }
+    guard status == 0 else { throw ImagingError.decodeFailed(detail: handle.errorMessage) }
+    let widths: [Int] = [8, 16, 16, 8, 8, 32], heights: [Int] = [8, 8, 16, 8, 16, 8]  // 444 422 420 GRAY 440 411
+    guard subsamp >= 0, Int(subsamp) < widths.count else { return (16, 16) }
+    return (widths[Int(subsamp)], heights[Int(subsamp)])
+}

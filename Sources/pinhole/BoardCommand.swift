@@ -6,7 +6,7 @@ import PinholeAppliance
 /// Board profile tools.
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self])
+        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self, GPIOCheck.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {
