@@ -18,6 +18,8 @@ extension LineModeConsole {
         ("library …", "the photo library (library help)"),
         ("sim press BUTTON [--hold MS] [--bounce N]", "simulated board: press shutter|half_press|switch|torch"),
         ("sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go"),
+        ("sim tilt DEGREES [--bounce N]", "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"),
+        ("gpio status [--json]", "inputs and outputs with their current state"),
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
         ("sim wait MS", "let MS milliseconds pass"),
@@ -72,6 +74,7 @@ extension LineModeConsole {
             reply(.success(output.split(separator: "\n").joined(separator: " ")))
         case "sim":
             try simCommand(args, reply: reply)
+        case "gpio": try gpioCommand(args, json: json, reply: reply)
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
@@ -121,7 +124,7 @@ extension LineModeConsole {
             }
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
         default:
-            throw ConsoleError.usage("usage: sim press|hold|release|scene|fault|wait … (type help)")
+            throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
 }
