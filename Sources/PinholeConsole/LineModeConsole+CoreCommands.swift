@@ -7,6 +7,8 @@ extension LineModeConsole {
     /// One line per command, for `help`.
     static let commandSummary: [(String, String)] = [
         ("capture [--json]", "take a photo now; answers when it is saved"),
+        ("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)"),
+        ("capture --burst N", "N photos in a row (2-20)"),
         ("camera list [--json]", "cameras with their sizes and controls"),
         ("camera switch", "switch to the next camera"),
         ("camera select ID", "switch to a camera by id or model"),
@@ -23,6 +25,9 @@ extension LineModeConsole {
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
         ("sim wait MS", "let MS milliseconds pass"),
+        ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
+        ("log", "recent problems and events"),
+        ("shutdown", "stop the camera, close the library and exit"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -42,12 +47,15 @@ extension LineModeConsole {
             reply(.success("ok bye"))
             onQuit?()
         case "capture":
-            try expectArguments(args, count: 0, usage: "capture [--json]")
-            appliance.capture { result in
-                reply(result.map { capture in
-                    json ? jsonLine(CaptureAnswer(capture)) : "ok saved \(capture.photo.id) \(capture.photo.file)"
-                })
-            }
+            try captureCommand(args, json: json, reply: reply)
+        case "led":
+            try ledCommand(args, reply: reply)
+        case "log":
+            let lines = appliance.problems
+            reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+        case "shutdown":
+            reply(.success("ok shutting down"))
+            (onShutdown ?? onQuit)?()
         case "camera":
             try cameraCommand(args, json: json, reply: reply)
         case "torch":
@@ -78,10 +86,6 @@ extension LineModeConsole {
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
-    }
-
-    private func expectArguments(_ args: [String], count: Int, usage: String) throws {
-        guard args.count == count else { throw ConsoleError.usage("usage: \(usage)") }
     }
 
     private func cameraCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {

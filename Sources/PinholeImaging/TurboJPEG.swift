@@ -61,8 +61,7 @@ final class TJHandle {
                         strides: (Int, Int, Int), width: Int, height: Int, quality: Int) throws -> TJBuffer {
         var planes: [UnsafePointer<UInt8>?] = [y, u, v]
         var strideArray: [Int32] = [Int32(strides.0), Int32(strides.1), Int32(strides.2)]
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
+        var (output, size) = TJHandle.preallocate(width: width, height: height)
         let status = tjCompressFromYUVPlanes(raw, &planes, Int32(width), &strideArray, Int32(height),
                                              Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
@@ -71,12 +70,20 @@ final class TJHandle {
     /// Compresses packed pixels (`tjCompress2`) to 4:2:0.
     func compressPacked(_ pixels: UnsafePointer<UInt8>, width: Int, stride: Int, height: Int,
                         pixelFormat: TJPF, quality: Int, subsampling: TJSAMP = TJSAMP_420) throws -> TJBuffer {
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
+        var (output, size) = TJHandle.preallocate(width: width, height: height)
         let status = tjCompress2(raw, pixels, Int32(width), Int32(stride), Int32(height),
                                  Int32(pixelFormat.rawValue), &output, &size, Int32(subsampling.rawValue),
                                  Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
+    }
+
+    /// An output buffer big enough for a typical high-quality photo (half a byte per pixel),
+    /// so TurboJPEG rarely has to grow it by copying; it still grows when needed. Pages
+    /// that are never written cost no memory.
+    private static func preallocate(width: Int, height: Int) -> (UnsafeMutablePointer<UInt8>?, UInt) {
+        let bytes = max(16_384, width * height / 2)
+        guard bytes < Int(Int32.max), let buffer = tjAlloc(Int32(bytes)) else { return (nil, 0) }
+        return (buffer, UInt(bytes))
     }
 
     private func finish(status: Int32, output: UnsafeMutablePointer<UInt8>?, size: UInt) throws -> TJBuffer {
@@ -101,10 +108,12 @@ extension TJHandle {
     /// Decodes to packed RGB at `width`×`height`, one of the JPEG's scaled sizes
     /// (`tjDecompress2`). Warnings other than a premature end are tolerated.
     func decodeRGB(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width), Int32(width * 3),
-                          Int32(height), Int32(TJPF_RGB.rawValue), 0)
+        var status: Int32 = 0
+        // tjDecompress2 writes every row unless it fails, and then the array is discarded.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
+            status = tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width),
+                                   Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), 0)
+            count = width * height * 3
         }
         if status != 0 {
             let message = errorMessage
