@@ -17,16 +17,20 @@ public struct BlinkPattern: Sendable, Hashable {
     public var pause: Duration
     /// Groups; nil repeats the group until replaced.
     public var groups: Int?
+    /// Played as a transient pattern: the steady level to rest at when it ends (nil: the
+    /// steady state from before).
+    public var after: Bool?
 
     /// Creates a pattern.
     public init(name: String = "blink", on: Duration, off: Duration, count: Int?, pause: Duration = .zero,
-                groups: Int? = 1) {
+                groups: Int? = 1, after: Bool? = nil) {
         self.name = name
         self.on = on
         self.off = off
         self.count = count
         self.pause = pause
         self.groups = groups
+        self.after = after
     }
 
     /// Whether the pattern ever ends by itself.

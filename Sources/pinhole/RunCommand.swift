@@ -84,17 +84,18 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         defer { appliance.shutdown() }  // outputs off on every way out
-        var powerOff = false
-        appliance.onShutdownRequest = { request in
-            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
-            powerOff = request.powerOff
-            loop.stop()
-        }
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
         let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
         let writer = LineWriter(fd: io.output)
+        var powerOff = false
+        appliance.onShutdownRequest = { request in
+            writer.write("event shutdown \(request.reason)")
+            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            powerOff = request.powerOff
+            loop.stop()
+        }
         let lineMode = LineModeConsole(
             appliance: appliance, simulation: hardware.simulation,
             library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },

@@ -54,4 +54,15 @@ final class GPIOConsoleTests: XCTestCase {
         XCTAssertEqual(run.lines.first, "error 64: tilt 45: use one of 0, 90, 180, 270")
         XCTAssertEqual(run.lines.dropFirst().first, "error 64: usage: gpio status [--json]")
     }
+
+    func testTheShutdownChordEndsTheProcessCleanly() throws {
+        let library = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: library) }
+        // The last two commands are never answered: the chord stops the appliance first.
+        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+                                         input: "sim hold torch\nsim hold shutter\nsim wait 6000\nstatus\n")
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(run.lines, ["ok holding torch", "ok holding shutter", "event shutdown shutter + torch held 5 s"])
+        XCTAssertTrue(run.error.contains("pinhole: shutter + torch held 5 s: shutting down"), run.error)
+    }
 }

@@ -123,3 +123,18 @@ final class LEDStatusIndicatorTests: XCTestCase {
         XCTAssertEqual(outputs[.status]?.isOn, true)
     }
 }
+
+final class LEDRestingLevelTests: XCTestCase {
+    func testATransientPatternCanSetTheLevelToRestAt() throws {
+        let loop = EventLoop.virtual()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO23"])
+        let led = LEDController(loop: loop, line: try gpio.requestOutput(name: "GPIO23", activeLow: false))
+        led.play(BlinkPattern(on: .milliseconds(100), off: .milliseconds(100), count: 2, after: true))
+        loop.advance(by: .seconds(1))
+        XCTAssertTrue(led.isOn)
+        XCTAssertEqual(led.steady, .on)
+        led.play(BlinkPattern(on: .milliseconds(100), off: .milliseconds(100), count: 1))
+        loop.advance(by: .seconds(1))
+        XCTAssertTrue(led.isOn, "no resting level given: back to the steady state")
+    }
+}
