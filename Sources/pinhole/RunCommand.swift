@@ -114,6 +114,9 @@ struct RunCommand: ParsableCommand {
         reader.start()
         loop.run(isBusy: { session.value.isBusy })
         appliance.shutdown()
+        if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
+            log.write("pinhole: outputs at exit: " + (gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
+        }
         withExtendedLifetime(io.port) {}
         if powerOff { PowerOff.request(log: log) }
     }

@@ -105,6 +105,12 @@ final class LEDStatusIndicatorTests: XCTestCase {
 
         rig.appliance.indicator.show(.error(.storage))
         XCTAssertEqual(rig.appliance.outputs[.error]?.showing, "error-4")
+        rig.loop.advance(by: .seconds(10))
+        XCTAssertEqual(rig.history(.buzzer).count, 2 * 2 + 6, "two clicks, then three beeps for the error")
+        rig.appliance.indicator.buzzerFeedback = false
+        rig.appliance.capture()
+        rig.loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(rig.history(.buzzer).count, 10, "a silent camera")
     }
 
     func testNoCameraShowsErrorCodeTwoUntilReplaced() throws {
