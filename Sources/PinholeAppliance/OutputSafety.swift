@@ -10,7 +10,9 @@ public enum OutputSafety {
     /// drives it to its initial (off) value; the explicit write makes the rule independent of
     /// the backend. On failure every line requested so far is released (off) and the error
     /// is thrown.
-    public static func requestAllOff(board: BoardProfile, gpio: any GPIOBackend) throws -> [OutputFunction: any OutputLine] {
+    public static func requestAllOff(board: BoardProfile, gpio: any GPIOBackend) throws -> [OutputFunction:
+        any OutputLine]
+    {
         var lines: [OutputFunction: any OutputLine] = [:]
         do {
             for (function, wiring) in board.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

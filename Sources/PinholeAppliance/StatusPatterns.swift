@@ -47,7 +47,8 @@ public final class StatusIndicator {
     /// A click on the buzzer when a photo is saved.
     public static let click = BlinkPattern(name: "click", on: .milliseconds(30), off: .zero, count: 1)
     /// Three beeps on the buzzer when something failed.
-    public static let alarm = BlinkPattern(name: "alarm", on: .milliseconds(120), off: .milliseconds(120), count: 3)
+    public static let alarm = BlinkPattern(
+        name: "alarm", on: .milliseconds(120), off: .milliseconds(120), count: 3)
 
     /// Creates an indicator over the board's output controllers.
     public init(outputs: [OutputFunction: LEDController]) {

@@ -12,7 +12,8 @@ struct BoardCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate a board profile (a board.toml file or its directory).",
-            discussion: "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
+            discussion:
+                "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
 
         @Argument(help: "Profile file or directory.")
         var path: String
@@ -35,24 +36,31 @@ struct BoardCommand: ParsableCommand {
             for (function, wiring) in profile.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 let kernel = wiring.kernelDebounce ? " (kernel too)" : " (software only)"
                 let repeats = wiring.repeatInterval.map { ", repeat \(Int($0.milliseconds)) ms" } ?? ""
-                lines.append("  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
-                    + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms\(kernel),"
-                    + " hold \(Int(wiring.holdTime.milliseconds)) ms\(repeats)")
+                lines.append(
+                    "  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
+                        + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms\(kernel),"
+                        + " hold \(Int(wiring.holdTime.milliseconds)) ms\(repeats)")
             }
             for (function, wiring) in profile.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                lines.append("  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
+                lines.append(
+                    "  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
             }
             for chord in profile.chords {
-                lines.append("  chord \(chord.action.rawValue): \(chord.buttons.map(\.rawValue).sorted().joined(separator: " + "))"
-                    + " held \(Int(chord.hold.milliseconds)) ms\(chord.powerOff ? ", then power off" : "")")
+                lines.append(
+                    "  chord \(chord.action.rawValue): \(chord.buttons.map(\.rawValue).sorted().joined(separator: " + "))"
+                        + " held \(Int(chord.hold.milliseconds)) ms\(chord.powerOff ? ", then power off" : "")"
+                )
             }
             if let tilt = profile.tilt {
-                lines.append("  tilt: a0_b0 \(tilt.rotation(a: false, b: false))°, a1_b0 \(tilt.rotation(a: true, b: false))°,"
-                    + " a1_b1 \(tilt.rotation(a: true, b: true))°, a0_b1 \(tilt.rotation(a: false, b: true))°")
+                lines.append(
+                    "  tilt: a0_b0 \(tilt.rotation(a: false, b: false))°, a1_b0 \(tilt.rotation(a: true, b: false))°,"
+                        + " a1_b1 \(tilt.rotation(a: true, b: true))°, a0_b1 \(tilt.rotation(a: false, b: true))°"
+                )
             }
             for camera in profile.cameras {
-                lines.append("  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
-                    + "\(camera.torch ? ", torch" : ""), mount rotation \(camera.mountRotation)°")
+                lines.append(
+                    "  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
+                        + "\(camera.torch ? ", torch" : ""), mount rotation \(camera.mountRotation)°")
             }
             lines.append("  console \(profile.consoleDevice ?? "stdio") at \(profile.consoleBaud) baud")
             return lines

@@ -21,11 +21,14 @@ final class BoardCheckTests: XCTestCase {
         let directory = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("board.toml")
-        try "[board]\nname = \"bad\"\n\n[buttons.shutter]\nline = \"17\"\n".write(to: file, atomically: true, encoding: .utf8)
+        try "[board]\nname = \"bad\"\n\n[buttons.shutter]\nline = \"17\"\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let run = try PinholeProcess.run(["board", "check", directory.path])
         XCTAssertEqual(run.status, 65)
-        XCTAssertEqual(run.error.split(separator: "\n").first.map(String.init),
-                       "error: \(file.path):5: line \"17\" is a number: lines are found by name (gpioinfo lists them), e.g. \"GPIO17\"")
+        XCTAssertEqual(
+            run.error.split(separator: "\n").first.map(String.init),
+            "error: \(file.path):5: line \"17\" is a number: lines are found by name (gpioinfo lists them), e.g. \"GPIO17\""
+        )
         XCTAssertEqual(run.output, "")
     }
 }

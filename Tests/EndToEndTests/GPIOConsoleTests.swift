@@ -18,8 +18,9 @@ final class GPIOConsoleTests: XCTestCase {
             quit
 
             """
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-                                         input: script)
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: script)
         XCTAssertEqual(run.status, 0, run.error)
         let lines = run.lines
         XCTAssertEqual(lines.count, 7, run.output)
@@ -49,8 +50,9 @@ final class GPIOConsoleTests: XCTestCase {
     func testTiltOnABadAngleIsAUsageError() throws {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path],
-                                         input: "sim tilt 45\ngpio status --verbose\nquit\n")
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path],
+            input: "sim tilt 45\ngpio status --verbose\nquit\n")
         XCTAssertEqual(run.lines.first, "error 64: tilt 45: use one of 0, 90, 180, 270")
         XCTAssertEqual(run.lines.dropFirst().first, "error 64: usage: gpio status [--json]")
     }
@@ -59,10 +61,12 @@ final class GPIOConsoleTests: XCTestCase {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
         // The last two commands are never answered: the chord stops the appliance first.
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-                                         input: "sim hold torch\nsim hold shutter\nsim wait 6000\nstatus\n")
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: "sim hold torch\nsim hold shutter\nsim wait 6000\nstatus\n")
         XCTAssertEqual(run.status, 0, run.error)
-        XCTAssertEqual(run.lines, ["ok holding torch", "ok holding shutter", "event shutdown shutter + torch held 5 s"])
+        XCTAssertEqual(
+            run.lines, ["ok holding torch", "ok holding shutter", "event shutdown shutter + torch held 5 s"])
         XCTAssertTrue(run.error.contains("pinhole: shutter + torch held 5 s: shutting down"), run.error)
     }
 

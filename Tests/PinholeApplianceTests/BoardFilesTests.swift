@@ -6,7 +6,9 @@ import PinholeCore
 import XCTest
 
 /// Runs a tool and returns its status and output.
-private func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+private func runTool(_ path: String, _ arguments: [String]) throws -> (
+    status: Int32, output: String, error: String
+) {
     guard FileManager.default.isExecutableFile(atPath: path) else {
         throw XCTSkip("\(path) is not installed (tools/setup installs it): skipping")
     }
@@ -21,7 +23,10 @@ private func runTool(_ path: String, _ arguments: [String]) throws -> (status: I
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let error = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: output, as: UTF8.self),
+        String(decoding: error, as: UTF8.self)
+    )
 }
 
 final class BoardOverlayTests: XCTestCase {
@@ -29,7 +34,9 @@ final class BoardOverlayTests: XCTestCase {
     private var scratch = ""
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-dtbo-\(UUID().uuidString)").path
+        scratch =
+            FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-dtbo-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }
 
@@ -38,7 +45,8 @@ final class BoardOverlayTests: XCTestCase {
     /// Compiles an overlay with `dtc -@ -I dts -O dtb` and returns the .dtbo's path.
     private func compile(_ name: String) throws -> String {
         let output = "\(scratch)/\(name).dtbo"
-        let run = try runTool("/usr/bin/dtc", ["-@", "-I", "dts", "-O", "dtb", "-o", output, "\(overlays)/\(name).dts"])
+        let run = try runTool(
+            "/usr/bin/dtc", ["-@", "-I", "dts", "-O", "dtb", "-o", output, "\(overlays)/\(name).dts"])
         XCTAssertEqual(run.status, 0, "\(name).dts: \(run.error)")
         XCTAssertEqual(run.error, "", "\(name).dts compiles without warnings")
         return output
@@ -55,15 +63,21 @@ final class BoardOverlayTests: XCTestCase {
     }
 
     func testEveryOverlayCompilesWithDtc() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: overlays).filter { $0.hasSuffix(".dts") }.sorted()
-        XCTAssertEqual(names, ["pinhole-buttons-pi5.dts", "pinhole-buttons.dts", "pinhole-uart-pi5.dts", "pinhole-uart.dts"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: overlays).filter {
+            $0.hasSuffix(".dts")
+        }.sorted()
+        XCTAssertEqual(
+            names,
+            ["pinhole-buttons-pi5.dts", "pinhole-buttons.dts", "pinhole-uart-pi5.dts", "pinhole-uart.dts"])
         for name in names { _ = try compile(String(name.dropLast(4))) }
     }
 
     /// BCM numbers of the profile's button and output lines ("GPIO17" → 17).
     private func numbers(_ profile: BoardProfile) -> (buttons: Set<Int>, outputs: Set<Int>) {
-        (Set(profile.buttons.values.compactMap { Int($0.line.dropFirst(4)) }),
-         Set(profile.outputs.values.compactMap { Int($0.line.dropFirst(4)) }))
+        (
+            Set(profile.buttons.values.compactMap { Int($0.line.dropFirst(4)) }),
+            Set(profile.outputs.values.compactMap { Int($0.line.dropFirst(4)) })
+        )
     }
 
     private func profile(_ name: String) throws -> BoardProfile {
@@ -103,10 +117,14 @@ final class BoardOverlayTests: XCTestCase {
 
     func testTheUARTOverlaysPutUART0OnGPIO14And15() throws {
         let pi4 = try compile("pinhole-uart")
-        XCTAssertEqual(try get(pi4, "/fragment@0/__overlay__/pinhole_uart0_pins", "brcm,pins", type: "u"), ["14", "15"])
-        XCTAssertEqual(try get(pi4, "/fragment@0/__overlay__/pinhole_uart0_pins", "brcm,function", type: "u"), ["4"], "alt0")
+        XCTAssertEqual(
+            try get(pi4, "/fragment@0/__overlay__/pinhole_uart0_pins", "brcm,pins", type: "u"), ["14", "15"])
+        XCTAssertEqual(
+            try get(pi4, "/fragment@0/__overlay__/pinhole_uart0_pins", "brcm,function", type: "u"), ["4"],
+            "alt0")
         XCTAssertEqual(try get(pi4, "/fragment@1/__overlay__", "status", type: "s"), ["okay"])
-        XCTAssertEqual(try get(pi4, "/fragment@4/__overlay__", "serial0", type: "s"), ["/soc/serial@7e201000"])
+        XCTAssertEqual(
+            try get(pi4, "/fragment@4/__overlay__", "serial0", type: "s"), ["/soc/serial@7e201000"])
         let fixups = try properties(pi4, "/__fixups__")
         for label in ["gpio", "uart0", "bt", "uart1"] { XCTAssertTrue(fixups.contains(label), label) }
 
@@ -141,7 +159,8 @@ final class BoardServiceFilesTests: XCTestCase {
             "CapabilityBoundingSet": "", "AmbientCapabilities": "", "ProtectKernelTunables": "yes",
             "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes", "ProtectControlGroups": "yes",
             "ProtectClock": "yes", "ProtectHostname": "yes", "DevicePolicy": "closed",
-            "RestrictAddressFamilies": "AF_UNIX AF_NETLINK", "IPAddressDeny": "any", "RestrictNamespaces": "yes",
+            "RestrictAddressFamilies": "AF_UNIX AF_NETLINK", "IPAddressDeny": "any",
+            "RestrictNamespaces": "yes",
             "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes", "LockPersonality": "yes",
             "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native", "KillSignal": "SIGTERM",
             "Restart": "on-failure", "StateDirectory": "pinhole",
@@ -149,20 +168,25 @@ final class BoardServiceFilesTests: XCTestCase {
         for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(keys[key]?.first, value, key)
         }
-        XCTAssertEqual(Set(keys["DeviceAllow"] ?? []), [
-            "char-gpiochip rw", "char-video4linux rw", "char-media rw", "char-dma_heap rw", "char-ttyAMA rw",
-            "char-ttyS rw", "char-ttyUSB rw", "char-ttyACM rw",
-        ])
+        XCTAssertEqual(
+            Set(keys["DeviceAllow"] ?? []),
+            [
+                "char-gpiochip rw", "char-video4linux rw", "char-media rw", "char-dma_heap rw",
+                "char-ttyAMA rw",
+                "char-ttyS rw", "char-ttyUSB rw", "char-ttyACM rw",
+            ])
         XCTAssertEqual(keys["ExecStart"], ["/usr/local/bin/pinhole run --board auto --console auto"])
         XCTAssertNil(keys["ProcSubset"], "/proc/device-tree must stay visible for --board auto")
     }
 
     /// The unit with its binary path pointed at one that exists here, in a scratch directory.
     private func verifiableCopy() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-unit-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let text = try XCTUnwrap(FileSystem.readText(unitPath)).replacingOccurrences(of: "/usr/local/bin/pinhole",
-                                                                                      with: "/bin/true")
+        let text = try XCTUnwrap(FileSystem.readText(unitPath)).replacingOccurrences(
+            of: "/usr/local/bin/pinhole",
+            with: "/bin/true")
         let copy = directory.appendingPathComponent("pinhole.service").path
         try text.write(toFile: copy, atomically: true, encoding: .utf8)
         return copy
@@ -175,8 +199,11 @@ final class BoardServiceFilesTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
         XCTAssertEqual(run.error, "", "no unknown keys or bad values")
 
-        let security = try runTool("/usr/bin/systemd-analyze", ["security", "--offline=yes", "--no-pager", copy])
-        guard security.status == 0 else { throw XCTSkip("systemd-analyze security --offline is not supported here") }
+        let security = try runTool(
+            "/usr/bin/systemd-analyze", ["security", "--offline=yes", "--no-pager", copy])
+        guard security.status == 0 else {
+            throw XCTSkip("systemd-analyze security --offline is not supported here")
+        }
         let last = security.output.split(separator: "\n").last.map(String.init) ?? ""
         let score = last.split(separator: " ").compactMap { Double($0) }.first
         XCTAssertLessThanOrEqual(try XCTUnwrap(score, last), 2.0, "exposure level: \(last)")
@@ -203,18 +230,27 @@ final class BoardServiceFilesTests: XCTestCase {
                     XCTAssertTrue(matchKeys.contains(key), "line \(index + 1): unknown match key \(key)")
                     matches += 1
                 } else {
-                    XCTAssertTrue(assignKeys.contains(key), "line \(index + 1): unknown assignment key '\(key)' (\(op))")
+                    XCTAssertTrue(
+                        assignKeys.contains(key), "line \(index + 1): unknown assignment key '\(key)' (\(op))"
+                    )
                 }
                 rule[key] = parts[1]
             }
             XCTAssertGreaterThan(matches, 0, "line \(index + 1) matches nothing")
             rules.append(rule)
         }
-        let groups = try unitKeys()["SupplementaryGroups"]?.first?.split(separator: " ").map(String.init) ?? []
-        for rule in rules { XCTAssertTrue(groups.contains(rule["GROUP"] ?? ""), "\(rule): a group the service has") }
-        XCTAssertTrue(rules.contains { $0["SUBSYSTEM"] == "gpio" && $0["KERNEL"] == "gpiochip[0-9]*" && $0["GROUP"] == "gpio" })
+        let groups =
+            try unitKeys()["SupplementaryGroups"]?.first?.split(separator: " ").map(String.init) ?? []
+        for rule in rules {
+            XCTAssertTrue(groups.contains(rule["GROUP"] ?? ""), "\(rule): a group the service has")
+        }
+        XCTAssertTrue(
+            rules.contains {
+                $0["SUBSYSTEM"] == "gpio" && $0["KERNEL"] == "gpiochip[0-9]*" && $0["GROUP"] == "gpio"
+            })
         for subsystem in ["video4linux", "media", "dma_heap"] {
-            XCTAssertTrue(rules.contains { $0["SUBSYSTEM"] == subsystem && $0["GROUP"] == "video" }, subsystem)
+            XCTAssertTrue(
+                rules.contains { $0["SUBSYSTEM"] == subsystem && $0["GROUP"] == "video" }, subsystem)
         }
     }
 
@@ -224,9 +260,15 @@ final class BoardServiceFilesTests: XCTestCase {
         let user = try XCTUnwrap(try unitKeys()["User"]?.first)
         XCTAssertTrue(text.contains("subject.user == \"\(user)\""))
         XCTAssertTrue(text.contains("org.freedesktop.login1.power-off"))
-        let node = ["/usr/bin/node", "/usr/bin/nodejs"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let node else { throw XCTSkip("node is not installed: the rule's JavaScript syntax is not checked") }
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-polkit-\(UUID().uuidString).js").path
+        let node = ["/usr/bin/node", "/usr/bin/nodejs"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let node else {
+            throw XCTSkip("node is not installed: the rule's JavaScript syntax is not checked")
+        }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-polkit-\(UUID().uuidString).js"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: copy) }
         try text.write(toFile: copy, atomically: true, encoding: .utf8)
         let run = try runTool(node, ["--check", copy])

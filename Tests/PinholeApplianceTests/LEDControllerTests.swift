@@ -12,7 +12,8 @@ final class LEDControllerTests: XCTestCase {
         let led = LEDController(loop: loop, line: try gpio.requestOutput(name: "GPIO24", activeLow: false))
         led.play(.flash)
         loop.advance(by: .seconds(1))
-        XCTAssertEqual(gpio.history.map { "\($0.value)@\($0.time.nanoseconds / 1_000_000)" }, ["true@0", "false@150"])
+        XCTAssertEqual(
+            gpio.history.map { "\($0.value)@\($0.time.nanoseconds / 1_000_000)" }, ["true@0", "false@150"])
     }
 
     func testErrorCodeBlinksCountTimes() throws {
@@ -43,7 +44,9 @@ final class LEDPatternTests: XCTestCase {
     private func led(_ name: String = "GPIO25") throws -> (EventLoop, SimulatedGPIO, LEDController) {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: [name])
-        return (loop, gpio, LEDController(loop: loop, line: try gpio.requestOutput(name: name, activeLow: false)))
+        return (
+            loop, gpio, LEDController(loop: loop, line: try gpio.requestOutput(name: name, activeLow: false))
+        )
     }
 
     private func onTimes(_ gpio: SimulatedGPIO) -> [Int64] {
@@ -116,13 +119,17 @@ final class LEDStatusIndicatorTests: XCTestCase {
     func testNoCameraShowsErrorCodeTwoUntilReplaced() throws {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: ["A", "B"])
-        let outputs = [OutputFunction.status: LEDController(loop: loop, line: try gpio.requestOutput(name: "A", activeLow: false)),
-                       .error: LEDController(loop: loop, line: try gpio.requestOutput(name: "B", activeLow: false))]
+        let outputs = [
+            OutputFunction.status: LEDController(
+                loop: loop, line: try gpio.requestOutput(name: "A", activeLow: false)),
+            .error: LEDController(loop: loop, line: try gpio.requestOutput(name: "B", activeLow: false)),
+        ]
         let indicator = StatusIndicator(outputs: outputs)
         indicator.show(.noCamera)
         loop.advance(by: .seconds(60))
         XCTAssertEqual(outputs[.error]?.showing, "error-2")
-        XCTAssertEqual(gpio.history.filter { $0.line == "B" && $0.value }.count, 2 * 28, "2 blinks every 2.2 s")
+        XCTAssertEqual(
+            gpio.history.filter { $0.line == "B" && $0.value }.count, 2 * 28, "2 blinks every 2.2 s")
         XCTAssertEqual(outputs[.status]?.isOn, false)
         indicator.show(.ready)
         XCTAssertEqual(outputs[.error]?.showing, "off")
