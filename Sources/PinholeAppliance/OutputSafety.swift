@@ -26,4 +26,26 @@ public enum OutputSafety {
         }
         return lines
     }
+
+    /// Turns every output of `board` off and gives the lines back, for use when Pinhole is
+    /// not running (`pinhole board off`, the unit's ExecStopPost after a crash). Lines that
+    /// cannot be requested are skipped and reported; the others are still turned off.
+    /// Returns the outputs turned off and the failures, each as a sentence.
+    public static func turnAllOff(board: BoardProfile, gpio: any GPIOBackend) -> (
+        off: [String], failed: [String]
+    ) {
+        var off: [String] = []
+        var failed: [String] = []
+        for (function, wiring) in board.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            do {
+                let line = try gpio.requestOutput(name: wiring.line, activeLow: wiring.activeLow)
+                defer { line.release() }
+                try line.set(false)
+                off.append("\(function.rawValue) \(wiring.line)")
+            } catch {
+                failed.append("\(function.rawValue) \(wiring.line): \(error)")
+            }
+        }
+        return (off, failed)
+    }
 }

@@ -2,11 +2,14 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeCore
+import PinholeLinux
 
 /// Board profile tools.
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self, GPIOCheck.self])
+        commandName: "board", abstract: "Board profile tools.",
+        subcommands: [Check.self, Off.self, GPIOCheck.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {
@@ -64,6 +67,37 @@ struct BoardCommand: ParsableCommand {
             }
             lines.append("  console \(profile.consoleDevice ?? "stdio") at \(profile.consoleBaud) baud")
             return lines
+        }
+    }
+
+    /// Turns every output of a board off while Pinhole is not running.
+    struct Off: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Turn every output of the board off (LEDs, torch, flash, buzzer) while Pinhole is not running.",
+            discussion: """
+                The systemd unit runs this after Pinhole stops, so a crash never leaves the torch on.
+                Exit status 1 when an output could not be turned off (for example, another program holds it).
+                """)
+
+        @Option(help: "Board: auto, a profile name under board/, or a path to a profile.")
+        var board = "auto"
+
+        func run() throws {
+            let profile: BoardProfile
+            do { profile = try BoardCatalog().resolve(board).0 } catch {
+                LineWriter.standardError.write("error: \(error)")
+                throw ExitCode(65)
+            }
+            guard profile.name != "sim" else {
+                print("ok simulated board: its outputs live and die with pinhole run")
+                return
+            }
+            let result = OutputSafety.turnAllOff(
+                board: profile, gpio: LinuxGPIO(loop: EventLoop(mode: .realTime)))
+            if !result.off.isEmpty { print("ok off: " + result.off.joined(separator: ", ")) }
+            for failure in result.failed { LineWriter.standardError.write("error: \(failure)") }
+            if !result.failed.isEmpty { throw ExitCode(1) }
         }
     }
 }

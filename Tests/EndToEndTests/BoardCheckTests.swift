@@ -31,4 +31,18 @@ final class BoardCheckTests: XCTestCase {
         )
         XCTAssertEqual(run.output, "")
     }
+
+    func testBoardOffOnTheSimulatedBoardHasNothingToDoAndAMissingChipIsAClearError() throws {
+        let sim = try PinholeProcess.run(["board", "off", "--board", "sim"])
+        XCTAssertEqual(sim.status, 0, sim.error)
+        XCTAssertEqual(sim.lines, ["ok simulated board: its outputs live and die with pinhole run"])
+        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else {
+            throw XCTSkip("this machine has GPIO chips: not driving them from a test")
+        }
+        let pi5 = try PinholeProcess.run([
+            "board", "off", "--board", root.appendingPathComponent("board/pi5").path,
+        ])
+        XCTAssertEqual(pi5.status, 1)
+        XCTAssertTrue(pi5.error.contains("error: torch GPIO26: GPIO line 'GPIO26' not found"), pi5.error)
+    }
 }
