@@ -69,6 +69,17 @@ enum TestJPEG {
         return jpeg
     }
 
+    /// A JPEG of seeded noise (compresses badly: large files for the storage-full test).
+    static func noise(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
+        var state = seed
+        for _ in 0..<(width * height * 3) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            ppm.append(UInt8(truncatingIfNeeded: state >> 56))
+        }
+        return run("/usr/bin/cjpeg", ["-quality", "95"], input: ppm)
+    }
+
     /// Decodes a JPEG file with `djpeg`; returns the PPM's width and height, or nil if it does not decode.
     static func decodedSize(ofFile path: String) -> (Int, Int)? {
         guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
@@ -137,4 +148,24 @@ func exifJPEG(width: Int = 96, height: Int = 64, metadata: PhotoMetadata, seed: 
     let image = RawImage(format: .rgb888, width: width, height: height,
                          planes: [ImagePlane(bytes: bytes, stride: width * 3)])
     return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
+}
+
+/// Deterministic pseudo-random numbers (SplitMix64) for reproducible fault injection.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `range`.
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
 }
