@@ -60,6 +60,11 @@ library_photos() {
     find "$LIBRARY" -name '*.jpg' -path '*originals*' 2>/dev/null | sort
 }
 
+# Whether the library holds more than N photos (for wait_until).
+library_has_more_than() {
+    [ "$(library_photos | wc -l)" -gt "$1" ]
+}
+
 # Samples an output line's level from gpio-sim every few milliseconds into FILE, until killed.
 sample_level() {
     local line=$1 file=$2 value path="$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/value"
@@ -80,7 +85,7 @@ check_shutter_capture() {
     gpiosim_press_with_bounce GPIO17
     sleep 0.15
     gpiosim_release_with_bounce GPIO17
-    if ! wait_until 90000 test "$(library_photos | wc -l)" -gt "$before"; then
+    if ! wait_until 90000 library_has_more_than "$before"; then
         kill "$sampler"; wait "$sampler" 2>/dev/null
         fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17 (log: $APPLIANCE_LOG)"
         return 1
@@ -166,22 +171,22 @@ check_torch_button() {
     gpiosim_press_with_bounce GPIO22
     sleep 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 1 \
+    wait_until 10000 gpiosim_level_is GPIO26 1 \
         || { fail "torch button" "torch LED GPIO26 still off 10 s after pressing GPIO22"; return 1; }
     gpiosim_press_with_bounce GPIO22
     sleep 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 0 \
+    wait_until 10000 gpiosim_level_is GPIO26 0 \
         || { fail "torch button" "torch LED GPIO26 still on 10 s after the second press"; return 1; }
     ok "torch button: GPIO22 pressed twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
     gpiosim_press_with_bounce GPIO22  # leave the torch on for the shutdown check
     sleep 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 1
+    wait_until 10000 gpiosim_level_is GPIO26 1
 }
 
 check_sigterm() {
-    local status line last left_on=() held=()
+    local status line values torch_note="" left_on=() held=() untraced=()
     kill -TERM "$APPLIANCE_PID"
     if ! wait_until 20000 bash -c "! kill -0 $APPLIANCE_PID 2>/dev/null"; then
         fail "SIGTERM" "pinhole still running 20 s after SIGTERM"
@@ -191,15 +196,19 @@ check_sigterm() {
     wait "$APPLIANCE_PID"
     status=$?
     APPLIANCE_PID=""
+    cp "$TRACEFS/trace" /run/hil/gpio-trace.txt 2>/dev/null
     for line in "${OUTPUT_LINES[@]}"; do
-        last=$(gpio_trace_values "$line" | tail -n 1)
-        [ "${last:-0}" = 0 ] || left_on+=("$line")
+        values=$(gpio_trace_values "$line" | tr -d '\n')
+        if [ -z "$values" ]; then untraced+=("$line"); continue; fi
+        [ "${values: -1}" = 0 ] || left_on+=("$line")
         line_held_by_pinhole "$line" && held+=("$line")
     done
+    [[ "$(gpio_trace_values GPIO26 | tr -d '\n')" == *1* ]] && torch_note=" (the torch LED had been on)"
     [ "$status" -eq 0 ] || { fail "SIGTERM" "pinhole exited with status $status (log: $APPLIANCE_LOG)"; return 1; }
+    [ "${#untraced[@]}" -eq 0 ] || { fail "SIGTERM" "no value traced for ${untraced[*]} (gpio trace: /run/hil/gpio-trace.txt)"; return 1; }
     [ "${#left_on[@]}" -eq 0 ] || { fail "SIGTERM" "left on: ${left_on[*]} (last value driven, kernel trace)"; return 1; }
     [ "${#held[@]}" -eq 0 ] || { fail "SIGTERM" "still held: ${held[*]}"; return 1; }
-    ok "SIGTERM: pinhole exited 0, the last value driven on GPIO23..GPIO26 was off (torch was on), all lines released"
+    ok "SIGTERM: pinhole exited 0; the last value it drove on GPIO23..GPIO26 was off$torch_note; all lines released"
 }
 
 run_appliance_checks() {

@@ -32,12 +32,12 @@ check_gpioset() {
     local pid level_on level_off
     gpioset -c "$GPIOSIM_CHIP" GPIO24=1 &
     pid=$!
-    wait_until 3000 test "$(gpiosim_level GPIO24)" = 1
+    wait_until 3000 gpiosim_level_is GPIO24 1
     level_on=$(gpiosim_level GPIO24)
     kill "$pid"; wait "$pid" 2>/dev/null
     gpioset -c "$GPIOSIM_CHIP" GPIO24=0 &
     pid=$!
-    wait_until 3000 test "$(gpiosim_level GPIO24)" = 0
+    wait_until 3000 gpiosim_level_is GPIO24 0
     level_off=$(gpiosim_level GPIO24)
     kill "$pid"; wait "$pid" 2>/dev/null
     [ "$level_on" = 1 ] && [ "$level_off" = 0 ] \
