@@ -51,11 +51,11 @@ check_gpiomon() {
     gpiosim_drive GPIO17 high
     gpiomon -c "$GPIOSIM_CHIP" -b pull-up -e both --format='%e %S' GPIO17 > "$events" 2>&1 &
     pid=$!
-    sleep 0.5
+    nap 0.5
     gpiosim_press_with_bounce GPIO17
-    sleep 0.2
+    nap 0.2
     gpiosim_release_with_bounce GPIO17
-    sleep 0.5
+    nap 0.5
     kill "$pid"; wait "$pid" 2>/dev/null
     count=$(wc -l < "$events")
     [ "$count" -ge 2 ] || { fail "gpiomon" "only $count edges seen on GPIO17 (expected at least 2): $(tr '\n' ';' < "$events")"; return 1; }
