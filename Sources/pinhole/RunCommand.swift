@@ -83,6 +83,13 @@ struct RunCommand: ParsableCommand {
             appliance.shutdown()
             throw ValidationError("\(error)")
         }
+        defer { appliance.shutdown() }  // outputs off on every way out
+        var powerOff = false
+        appliance.onShutdownRequest = { request in
+            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            powerOff = request.powerOff
+            loop.stop()
+        }
 
         let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
@@ -106,6 +113,7 @@ struct RunCommand: ParsableCommand {
         loop.run(isBusy: { session.value.isBusy })
         appliance.shutdown()
         withExtendedLifetime(io.port) {}
+        if powerOff { PowerOff.request(log: log) }
     }
 
     private static func defaultLibraryPath() -> String {
