@@ -4,7 +4,7 @@ import CGpiod
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open GPIO chip (`gpiod_chip`), closed when the value goes away.
