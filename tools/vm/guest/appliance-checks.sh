@@ -8,6 +8,9 @@
 APPLIANCE_PID=""
 APPLIANCE_LOG=/run/hil/pinhole.log
 LIBRARY=/tmp/lib
+# The appliance's command line (run from the repository). The console is in line mode:
+# the scenario types one command a line and reads one answer a line.
+APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1)
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
     "console reports the photo" "console status --json" "console AF mode" "torch button" "SIGTERM")
@@ -27,8 +30,7 @@ line_held_by_pinhole() {
 # this build cannot run the VM board yet (reported as pending, not failed).
 start_appliance() {
     local pinhole=$1 line status why
-    (cd "$HIL_REPO" && exec "$pinhole" run --board board/vm --library "$LIBRARY" --console /dev/ttyS1) \
-        > "$APPLIANCE_LOG" 2>&1 &
+    (cd "$HIL_REPO" && exec "$pinhole" "${APPLIANCE_ARGS[@]}") > "$APPLIANCE_LOG" 2>&1 &
     APPLIANCE_PID=$!
     for line in GPIO17 GPIO27 GPIO22 "${OUTPUT_LINES[@]}"; do
         wait_until 90000 appliance_holds "$line"
@@ -38,7 +40,7 @@ start_appliance() {
             APPLIANCE_PID=""
             why=$(grep -m1 -E 'rror|not (wired|available|supported)' "$APPLIANCE_LOG" || tail -n 1 "$APPLIANCE_LOG")
             if grep -qiE 'not (wired|available|supported) in this build' "$APPLIANCE_LOG"; then
-                pending "appliance start" "pinhole run --board board/vm exited ($status): $why"
+                pending "appliance start" "pinhole ${APPLIANCE_ARGS[*]} exited ($status): $why"
                 return 2
             fi
             fail "appliance start" "pinhole run exited with status $status: $why (log: $APPLIANCE_LOG)"
@@ -47,7 +49,7 @@ start_appliance() {
         line_held_by_pinhole "$line" \
             || { fail "appliance start" "pinhole did not request $line within 90 s (log: $APPLIANCE_LOG)"; return 1; }
     done
-    ok "appliance running on board/vm: pinhole holds GPIO17 GPIO27 GPIO22 and GPIO23..GPIO26"
+    ok "appliance running: pinhole ${APPLIANCE_ARGS[*]} holds GPIO17 GPIO27 GPIO22 and GPIO23..GPIO26"
 }
 
 appliance_holds() {
