@@ -36,6 +36,20 @@ public final class Appliance {
         self.store = store
         self.engine = CaptureEngine(loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
                                     software: software)
+        engine.onEvent = { [weak self] event in self?.engineEvent(event) }
+    }
+
+    private func engineEvent(_ event: CaptureEngineEvent) {
+        switch event {
+        case .cameraRestarted(let camera, let silence):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) sent no frame for \(Int(silence.milliseconds)) ms: restarted it")
+        case .restartFailed(let camera, let reason):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) could not be restarted (\(reason)): retrying")
+        case .focus(let text):
+            emit(.focus(text))
+        }
     }
 
     /// Adds an observer of events.
@@ -69,6 +83,13 @@ public final class Appliance {
             interpreters[function] = interpreter
         }
         started = true
+        if outputs[.torch] != nil {
+            // The torch LED doubles as the flash; after a flash it returns to the torch setting.
+            engine.flashDriver = { [weak self] lit in
+                guard let self else { return }
+                self.outputs[.torch]?.set(lit || self.torchOn)
+            }
+        }
         do {
             try engine.start()
             outputs[.status]?.set(true)
@@ -207,12 +228,15 @@ public final class Appliance {
                                         pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
                                         pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
         }
-        return ApplianceStatus(
-            board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn, flash: "off",
+        var status = ApplianceStatus(
+            board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn,
+            flash: engine.flash.mode.rawValue,
             exposureTimeUs: frame.map { Int($0.exposureTime.nanoseconds / 1000) }, gain: frame?.totalGain,
-            lensPosition: frame?.lensPosition, afMode: engine.current?.hasFocusControl == true ? "manual" : "fixed",
-            afState: "idle", lux: frame?.lux, photos: try? store.photoCount(), storageFreeBytes: store.freeBytes(),
+            lensPosition: frame?.lensPosition, afMode: engine.focus.status.mode,
+            afState: engine.focus.status.state.rawValue, lux: frame?.lux, photos: try? store.photoCount(), storageFreeBytes: store.freeBytes(),
             lastCapture: last, busy: isBusy, frames: engine.framesReceived, problems: problems)
+        engine.fillStatus(&status)
+        return status
     }
 }
 
