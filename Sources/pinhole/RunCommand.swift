@@ -129,7 +129,13 @@ struct RunCommand: ParsableCommand {
             let control = SimBoardControl(gpio: gpio, world: world, board: profile, loop: loop)
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }
-        throw ValidationError("board \(profile.name): the real hardware backends are not wired in this build yet")
+        // Real boards: cameras through libcamera, buttons and LEDs through libgpiod v2.
+        return Hardware(gpio: try linuxGPIO(for: profile), cameras: LibcameraProvider(loop: loop), simulation: nil)
+    }
+
+    /// The GPIO backend of a real board (the libgpiod v2 backend, `LibgpiodBackend`, plugs in here).
+    private static func linuxGPIO(for profile: BoardProfile) throws -> any GPIOBackend {
+        throw ValidationError("board \(profile.name): the GPIO backend (libgpiod) is not wired in this build yet")
     }
 
     private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {
