@@ -61,7 +61,9 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "PinholeBench",
                           dependencies: ["PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                                         "PinholeAppliance"],
+                                         "PinholeAppliance",
+                                         // The library benchmarks' raw-SQLite reference.
+                                         .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Sources/PinholeBench", swiftSettings: swift6),
 
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),

@@ -7,6 +7,8 @@ extension LineModeConsole {
     /// One line per command, for `help`.
     static let commandSummary: [(String, String)] = [
         ("capture [--json]", "take a photo now; answers when it is saved"),
+        ("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)"),
+        ("capture --burst N", "N photos in a row (2-20)"),
         ("camera list [--json]", "cameras with their sizes and controls"),
         ("camera switch", "switch to the next camera"),
         ("camera select ID", "switch to a camera by id or model"),
@@ -18,9 +20,14 @@ extension LineModeConsole {
         ("library …", "the photo library (library help)"),
         ("sim press BUTTON [--hold MS] [--bounce N]", "simulated board: press shutter|half_press|switch|torch"),
         ("sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go"),
+        ("sim tilt DEGREES [--bounce N]", "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"),
+        ("gpio status [--json]", "inputs and outputs with their current state"),
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
         ("sim wait MS", "let MS milliseconds pass"),
+        ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
+        ("log", "recent problems and events"),
+        ("shutdown", "stop the camera, close the library and exit"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -40,12 +47,15 @@ extension LineModeConsole {
             reply(.success("ok bye"))
             onQuit?()
         case "capture":
-            try expectArguments(args, count: 0, usage: "capture [--json]")
-            appliance.capture { result in
-                reply(result.map { capture in
-                    json ? jsonLine(CaptureAnswer(capture)) : "ok saved \(capture.photo.id) \(capture.photo.file)"
-                })
-            }
+            try captureCommand(args, json: json, reply: reply)
+        case "led":
+            try ledCommand(args, reply: reply)
+        case "log":
+            let lines = appliance.problems
+            reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+        case "shutdown":
+            reply(.success("ok shutting down"))
+            (onShutdown ?? onQuit)?()
         case "camera":
             try cameraCommand(args, json: json, reply: reply)
         case "torch":
@@ -72,13 +82,10 @@ extension LineModeConsole {
             reply(.success(output.split(separator: "\n").joined(separator: " ")))
         case "sim":
             try simCommand(args, reply: reply)
+        case "gpio": try gpioCommand(args, json: json, reply: reply)
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
-    }
-
-    private func expectArguments(_ args: [String], count: Int, usage: String) throws {
-        guard args.count == count else { throw ConsoleError.usage("usage: \(usage)") }
     }
 
     private func cameraCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
@@ -121,7 +128,7 @@ extension LineModeConsole {
             }
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
         default:
-            throw ConsoleError.usage("usage: sim press|hold|release|scene|fault|wait … (type help)")
+            throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
 }

@@ -1,4 +1,4 @@
-// `pinhole board check PATH`: validates a board profile.
+// `pinhole board check PATH`: validates a board profile and prints what it wires.
 
 import ArgumentParser
 import PinholeAppliance
@@ -6,12 +6,13 @@ import PinholeAppliance
 /// Board profile tools.
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self])
+        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self, GPIOCheck.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate a board profile (a board.toml file or its directory).")
+            abstract: "Validate a board profile (a board.toml file or its directory).",
+            discussion: "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
 
         @Argument(help: "Profile file or directory.")
         var path: String
@@ -20,20 +21,41 @@ struct BoardCommand: ParsableCommand {
             let file = path.hasSuffix(".toml") ? path : path + "/board.toml"
             let profile: BoardProfile
             do { profile = try BoardCatalog().load(file: file) } catch {
-                throw ValidationError("\(error)")
+                LineWriter.standardError.write("error: \(error)")
+                throw ExitCode(65)
             }
-            print("ok \(file): \(profile.description)")
+            for line in Self.describe(profile, file: file) { print(line) }
+        }
+
+        /// The lines printed for a valid profile.
+        static func describe(_ profile: BoardProfile, file: String) -> [String] {
+            var lines = ["ok \(file): \(profile.description)"]
+            if let model = profile.model { lines.append("  model \(model)") }
+            if let chip = profile.gpioChip { lines.append("  gpio chip \(chip)") }
             for (function, wiring) in profile.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                print("  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
-                    + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms")
+                let kernel = wiring.kernelDebounce ? " (kernel too)" : " (software only)"
+                let repeats = wiring.repeatInterval.map { ", repeat \(Int($0.milliseconds)) ms" } ?? ""
+                lines.append("  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
+                    + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms\(kernel),"
+                    + " hold \(Int(wiring.holdTime.milliseconds)) ms\(repeats)")
             }
             for (function, wiring) in profile.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                print("  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
+                lines.append("  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
+            }
+            for chord in profile.chords {
+                lines.append("  chord \(chord.action.rawValue): \(chord.buttons.map(\.rawValue).sorted().joined(separator: " + "))"
+                    + " held \(Int(chord.hold.milliseconds)) ms\(chord.powerOff ? ", then power off" : "")")
+            }
+            if let tilt = profile.tilt {
+                lines.append("  tilt: a0_b0 \(tilt.rotation(a: false, b: false))°, a1_b0 \(tilt.rotation(a: true, b: false))°,"
+                    + " a1_b1 \(tilt.rotation(a: true, b: true))°, a0_b1 \(tilt.rotation(a: false, b: true))°")
             }
             for camera in profile.cameras {
-                print("  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
+                lines.append("  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
                     + "\(camera.torch ? ", torch" : ""), mount rotation \(camera.mountRotation)°")
             }
+            lines.append("  console \(profile.consoleDevice ?? "stdio") at \(profile.consoleBaud) baud")
+            return lines
         }
     }
 }

@@ -83,6 +83,13 @@ struct RunCommand: ParsableCommand {
             appliance.shutdown()
             throw ValidationError("\(error)")
         }
+        defer { appliance.shutdown() }  // outputs off on every way out
+        var powerOff = false
+        appliance.onShutdownRequest = { request in
+            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            powerOff = request.powerOff
+            loop.stop()
+        }
 
         let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
@@ -106,6 +113,7 @@ struct RunCommand: ParsableCommand {
         loop.run(isBusy: { session.value.isBusy })
         appliance.shutdown()
         withExtendedLifetime(io.port) {}
+        if powerOff { PowerOff.request(log: log) }
     }
 
     private static func defaultLibraryPath() -> String {
@@ -130,12 +138,7 @@ struct RunCommand: ParsableCommand {
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }
         // Real boards: cameras through libcamera, buttons and LEDs through libgpiod v2.
-        return Hardware(gpio: try linuxGPIO(for: profile), cameras: LibcameraProvider(loop: loop), simulation: nil)
-    }
-
-    /// The GPIO backend of a real board (the libgpiod v2 backend, `LibgpiodBackend`, plugs in here).
-    private static func linuxGPIO(for profile: BoardProfile) throws -> any GPIOBackend {
-        throw ValidationError("board \(profile.name): the GPIO backend (libgpiod) is not wired in this build yet")
+        return Hardware(gpio: LinuxGPIO(loop: loop), cameras: LibcameraProvider(loop: loop), simulation: nil)
     }
 
     private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {

@@ -49,6 +49,18 @@ final class SimBoardControl: SimulationControl {
         scheduleChatter(name, ending: false, bounce: bounce)
     }
 
+    func tilt(degrees: Int, bounce: Int) throws {
+        guard let mapping = board.tilt, let a = board.buttons[.tiltA], let b = board.buttons[.tiltB] else {
+            throw ConsoleError.unavailable("this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
+        }
+        guard let states = mapping.states(for: degrees) else {
+            throw ConsoleError.usage("tilt \(degrees): use one of \(Set(mapping.rotations).sorted().map(String.init).joined(separator: ", "))")
+        }
+        for (line, closed) in [(a.line, states.a), (b.line, states.b)] where gpio.logical(line) != closed {
+            scheduleChatter(line, ending: closed, bounce: bounce)
+        }
+    }
+
     private func scheduleChatter(_ name: String, ending active: Bool, bounce: Int) {
         var t = loop.now
         for index in 0..<(bounce * 2) {
