@@ -302,7 +302,8 @@ public final class CaptureEngine {
         metadata.model = camera.model
         metadata.software = software
         metadata.captureTime = loop.wallTime(at: frame.sensorTimestamp)
-        metadata.exposureTime = frame.exposureTime.seconds
+        // A camera that does not report its exposure (no IPA metadata) leaves the tag out.
+        metadata.exposureTime = frame.exposureTime > .zero ? frame.exposureTime.seconds : nil
         metadata.iso = Int((frame.totalGain * 100).rounded())
         metadata.fNumber = fitting?.fNumber
         metadata.focalLength = fitting?.focalLength
