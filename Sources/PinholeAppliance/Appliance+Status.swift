@@ -23,14 +23,16 @@ extension Appliance {
                 pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
                 pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
         }
-        return ApplianceStatus(
-            board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn, flash: "off",
+        var status = ApplianceStatus(
+            board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn,
+            flash: engine.flash.mode.rawValue,
             exposureTimeUs: frame.map { Int($0.exposureTime.nanoseconds / 1000) }, gain: frame?.totalGain,
-            lensPosition: frame?.lensPosition,
-            afMode: engine.current?.hasFocusControl == true ? "manual" : "fixed",
-            afState: "idle", lux: frame?.lux, photos: try? store.photoCount(),
-            storageFreeBytes: store.freeBytes(),
-            lastCapture: last, busy: isBusy, frames: engine.framesReceived, problems: problems)
+            lensPosition: frame?.lensPosition, afMode: engine.focus.status.mode,
+            afState: engine.focus.status.state.rawValue, lux: frame?.lux, photos: try? store.photoCount(),
+            storageFreeBytes: store.freeBytes(), lastCapture: last, busy: isBusy, frames: engine.framesReceived,
+            problems: problems)
+        engine.fillStatus(&status)
+        return status
     }
 
     /// Every input and output with its current state, for `gpio status`.

@@ -57,9 +57,22 @@ public final class Appliance {
         self.board = board
         self.gpio = gpio
         self.store = store
-        self.engine = CaptureEngine(
-            loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
-            software: software)
+        self.engine = CaptureEngine(loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
+                                    software: software)
+        engine.onEvent = { [weak self] event in self?.engineEvent(event) }
+    }
+
+    private func engineEvent(_ event: CaptureEngineEvent) {
+        switch event {
+        case .cameraRestarted(let camera, let silence):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) sent no frame for \(Int(silence.milliseconds)) ms: restarted it")
+        case .restartFailed(let camera, let reason):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) could not be restarted (\(reason)): retrying")
+        case .focus(let text):
+            emit(.focus(text))
+        }
     }
 
     /// Adds an observer of events.
@@ -92,6 +105,13 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
+        if outputs[.torch] != nil {
+            // The torch LED doubles as the flash; after a flash it returns to the torch setting.
+            engine.flashDriver = { [weak self] lit in
+                guard let self else { return }
+                self.outputs[.torch]?.set(lit || self.torchOn)
+            }
+        }
         do {
             try requestButtons()
         } catch {

@@ -142,7 +142,8 @@ struct RunCommand: ParsableCommand {
             let control = SimBoardControl(gpio: gpio, world: world, board: profile, loop: loop)
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }
-        throw ValidationError("board \(profile.name): the real hardware backends are not wired in this build yet")
+        // Real boards: cameras through libcamera, buttons and LEDs through libgpiod v2.
+        return Hardware(gpio: LinuxGPIO(loop: loop), cameras: LibcameraProvider(loop: loop), simulation: nil)
     }
 
     private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {

@@ -17,6 +17,15 @@ final class SimBoardControl: SimulationControl {
         self.world = world
         self.board = board
         self.loop = loop
+        // The torch LED lights the simulated scene: flash and torch really change the frames.
+        if let torch = board.outputs[.torch]?.line {
+            world.torchIsLit = { [gpio] in gpio.outputValue(torch) ?? false }
+        }
+    }
+
+    /// Every simulated camera this board may have.
+    private var cameraIDs: [String] {
+        [SimCameraSpec.back, .front, .backWithAutofocus].map(\.id)
     }
 
     private func line(_ button: ButtonFunction) throws -> String {
@@ -72,7 +81,7 @@ final class SimBoardControl: SimulationControl {
     func injectFault(_ name: String) throws {
         switch name {
         case "camera-timeout":
-            for spec in [SimCameraSpec.back, SimCameraSpec.front] { world.stalledCameras.insert(spec.id) }
+            world.stallCameras(cameraIDs)
         default:
             throw ConsoleError.usage("unknown fault '\(name)': camera-timeout")
         }
