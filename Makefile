@@ -1,5 +1,6 @@
 # Pinhole: build, run and test. `make run` and `make test` set the machine up first if needed.
 
+SHELL := /bin/bash
 SWIFT ?= swift
 BOARD ?= auto
 LIBRARY ?=
@@ -25,10 +26,11 @@ run: build
 # Every test: unit and end-to-end tests, then the real-kernel VM test (skipped with a
 # message where QEMU cannot run).
 test: unit-test hil
+	@tools/test-summary .build/unit-test.log
 
 unit-test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	set -o pipefail; $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/unit-test.log
 
 hil: build
 	@if [ -x tools/hil ]; then tools/hil; else echo 'hil: skipped: tools/hil is not in this checkout'; fi
@@ -36,7 +38,7 @@ hil: build
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 bench: setup
 	$(SWIFT) build -c release
-	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench
+	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench $(SECTIONS)
 
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

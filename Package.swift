@@ -64,7 +64,9 @@ let package = Package(
                           swiftSettings: swift6),
         .executableTarget(name: "PinholeBench",
                           dependencies: ["PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                                         "PinholeAppliance"],
+                                         "PinholeAppliance",
+                                         // The library benchmarks' raw-SQLite reference.
+                                         .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Sources/PinholeBench", swiftSettings: swift6),
 
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
@@ -79,6 +81,9 @@ let package = Package(
                     dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
                     swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        .testTarget(name: "PinholeLinuxTests",
+                    dependencies: ["PinholeLinux", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+                    swiftSettings: swift6),
     ],
     cxxLanguageStandard: .cxx17
 )

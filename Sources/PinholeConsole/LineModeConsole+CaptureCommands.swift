@@ -63,8 +63,8 @@ extension LineModeConsole {
         guard let controller = appliance.outputs[function] else {
             throw ConsoleError.unavailable("this board has no \(function.rawValue) output")
         }
-        let wasOn = controller.isOn
-        controller.play(BlinkPattern(on: .milliseconds(200), off: .milliseconds(200), count: 3, after: wasOn))
+        // A transient pattern: the output's steady state resumes when it ends.
+        controller.play(BlinkPattern(name: "test", on: .milliseconds(200), off: .milliseconds(200), count: 3))
         appliance.loop.schedule(after: .milliseconds(1200)) {
             reply(.success("ok blinked \(function.rawValue) 3 times"))
         }

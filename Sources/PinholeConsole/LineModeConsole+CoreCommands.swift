@@ -14,18 +14,23 @@ extension LineModeConsole {
         ("camera select ID", "switch to a camera by id or model"),
         ("torch on|off", "the torch LED (cameras with a torch)"),
         ("lens DIOPTRES", "manual lens position (0 = infinity)"),
+        ("af mode manual|auto|continuous | af point X Y | af trigger", "autofocus (trigger answers with the state)"),
+        ("af range normal|macro|full | af speed normal|fast", "autofocus search range and speed"),
+        ("metering centre|spot|matrix | awb MODE | flash off|on|auto", "metering, white balance, flash"),
         ("exposure auto | exposure manual TIME_US GAIN", "exposure control"),
         ("ev STOPS", "exposure compensation"),
         ("status [--json]", "camera, exposure, torch, photos, storage, last capture"),
         ("library …", "the photo library (library help)"),
         ("sim press BUTTON [--hold MS] [--bounce N]", "simulated board: press shutter|half_press|switch|torch"),
         ("sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go"),
+        ("sim tilt DEGREES [--bounce N]", "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"),
+        ("gpio status [--json]", "inputs and outputs with their current state"),
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
         ("sim wait MS", "let MS milliseconds pass"),
         ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
         ("log", "recent problems and events"),
-        ("shutdown", "stop the camera, close the library and exit"),
+        ("shutdown [--poweroff]", "stop the camera, close the library and exit (and power the board off)"),
         ("menu", "switch to the interactive menu (on a terminal)"),
         ("unlock PIN", "unlock the library and settings (when a PIN is set)"),
         ("lock", "lock the library and settings again"),
@@ -59,8 +64,10 @@ extension LineModeConsole {
             reply(.success("ok menu"))
             onMenu()
         case "shutdown":
-            reply(.success("ok shutting down"))
-            (onShutdown ?? onQuit)?()
+            guard args.isEmpty || args == ["--poweroff"] else { throw ConsoleError.usage("usage: shutdown [--poweroff]") }
+            let powerOff = args == ["--poweroff"]
+            reply(.success(powerOff ? "ok shutting down and powering off" : "ok shutting down"))
+            if let onShutdown { onShutdown(powerOff) } else { onQuit?() }
         case "camera":
             try cameraCommand(args, json: json, reply: reply)
         case "torch":
@@ -91,6 +98,7 @@ extension LineModeConsole {
             reply(.success(json || line.hasPrefix("ok") ? line : "ok " + line))
         case "sim":
             try simCommand(args, reply: reply)
+        case "gpio": try gpioCommand(args, json: json, reply: reply)
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
@@ -136,7 +144,7 @@ extension LineModeConsole {
             }
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
         default:
-            throw ConsoleError.usage("usage: sim press|hold|release|scene|fault|wait … (type help)")
+            throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
 }
@@ -187,6 +195,9 @@ struct CaptureAnswer: Encodable {
     var iso: Int?
     var lensPosition: Double?
     var pressToSavedMs: Double
+    var gain: Double
+    var flashFired: Bool?
+    var afState: String
 
     init(_ capture: CaptureResult) {
         id = capture.photo.id
@@ -197,5 +208,8 @@ struct CaptureAnswer: Encodable {
         iso = capture.metadata.iso
         lensPosition = capture.frame.lensPosition
         pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        gain = capture.gain
+        flashFired = capture.flashFired
+        afState = capture.afState.rawValue
     }
 }

@@ -14,8 +14,9 @@ public final class LineModeConsole {
     let write: (String) -> Void
     /// Called after `quit` has been answered.
     public var onQuit: (() -> Void)?
-    /// Called after `shutdown` has been answered (nil: shutdown stops like quit).
-    public var onShutdown: (() -> Void)?
+    /// Called after `shutdown` has been answered, with whether to power off too (nil:
+    /// shutdown stops like quit).
+    public var onShutdown: ((_ powerOff: Bool) -> Void)?
     /// Switches to the interactive menu (nil: the console is not a terminal).
     public var onMenu: (() -> Void)?
     /// Called when a line has been dealt with (answered, or blank): readers use it to keep
@@ -99,6 +100,7 @@ public final class LineModeConsole {
         case .cameraChanged(let camera): text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
+        case .focus(let what): text = what
         case .button: return
         }
         if running { collected.append(text) } else { write("event \(text)") }

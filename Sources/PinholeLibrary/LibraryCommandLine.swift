@@ -6,7 +6,7 @@ public enum LibraryCommandLine {
     /// Options that take a value, for every subcommand.
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
-        "format", "title", "index",
+        "degrees", "rect",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -62,9 +62,11 @@ public enum LibraryCommandLine {
           fsck [--verify]              check index and files (--verify reads every file)
           import DIR                   copy the JPEGs of DIR into the library
           export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
-          thumbnail ID --size WxH [--mode fit|fill] --out FILE   write a thumbnail JPEG
+          thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]
+                                       render (or reuse the cached) thumbnail; prints its file
           edit show|revert ID          show or revert a photo's edit
-          edit rotate ID [--index 90|180|270]   rotate losslessly (a new edit revision)
+          edit rotate ID [--degrees 90|180|270]   rotate further, losslessly (a new edit revision)
+          edit crop ID --rect X,Y,W,H  crop the rotated photo, losslessly
         """
     }
 

@@ -90,6 +90,14 @@ enum LibrarySchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-time-offsets") { db in
+            // v1 (already on main) kept album, folder and edit times without their UTC offset.
+            try db.execute(sql: """
+                ALTER TABLE edit ADD COLUMN updated_offset INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE album ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -63,9 +63,14 @@ enum POSIXFiles {
                 }
             }
             try check("fsync", temp) { fsync(fd) }
-            try check("close", temp) { close(fd) }
         } catch {
             _ = close(fd)
+            _ = unlink(temp)
+            throw error
+        }
+        do {
+            try check("close", temp) { close(fd) }
+        } catch {
             _ = unlink(temp)
             throw error
         }
@@ -79,6 +84,31 @@ enum POSIXFiles {
             throw error
         }
         try syncDirectory(directory)
+    }
+
+    /// Writes `bytes` to `path` atomically but without fsync (for disposable caches): a
+    /// uniquely named temporary file renamed onto `path`, so readers never see a partial file.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let directory = parentDirectory(of: path)
+        let name = String(path.dropFirst(directory.count + 1))
+        let temp = directory + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+        let fd = try check("open", temp) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        var isOpen = true
+        do {
+            try bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    offset += try check("write", temp) { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                }
+            }
+            isOpen = false
+            try check("close", temp) { close(fd) }
+            try check("rename", temp) { rename(temp, path) }
+        } catch {
+            if isOpen { _ = close(fd) }
+            _ = unlink(temp)
+            throw error
+        }
     }
 
     /// The temporary name used while writing `path`: `.<name>.tmp` in the same directory.

@@ -12,11 +12,16 @@ public struct LibraryOptions: Sendable, Hashable {
     public var trashRetentionDays: Int
     /// Days a photo counts as "recently added".
     public var recentlyAddedDays: Int
+    /// Free space kept in reserve: a new photo that would leave less is refused with
+    /// `LibraryError.storageFull`, so the index stays writable (to delete photos and free
+    /// space) when the file system is full.
+    public var reservedBytes: Int64
 
-    /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added.
-    public init(trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30) {
+    /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added, 8 MB reserve.
+    public init(trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30, reservedBytes: Int64 = 8_000_000) {
         self.trashRetentionDays = trashRetentionDays
         self.recentlyAddedDays = recentlyAddedDays
+        self.reservedBytes = reservedBytes
     }
 }
 
@@ -121,12 +126,15 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Writes the original of a new asset durably and returns its (not yet indexed) record.
-    func writeOriginal(jpeg: [UInt8], metadata: PhotoMetadata) throws -> Asset {
+    func writeOriginal(jpeg: [UInt8], metadata: PhotoMetadata, id: String? = nil) throws -> Asset {
         let added = now()
-        let id = Identifier.make(at: added)
+        let id = id ?? Identifier.make(at: added)
         let created = metadata.captureTime ?? added
         let relative = LibraryLayout.originalPath(id: id, created: created)
         let absolute = layout.absolute(relative)
+        if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes {
+            throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
+        }
         do {
             try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
             try POSIXFiles.writeDurably(jpeg, to: absolute)

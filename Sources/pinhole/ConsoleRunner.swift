@@ -86,6 +86,17 @@ final class ConsoleRunner {
         }
     }
 
+    /// Called when a console asks for a safe shutdown, with whether to power off.
+    var onShutdown: ((Bool) -> Void)? {
+        didSet { lineMode.onShutdown = onShutdown }
+    }
+
+    /// Reports something that happened outside a command (`event …` in line mode, the log in
+    /// the menu).
+    func event(_ text: String) {
+        if inMenu { menu.note(text) } else { writeLine("event " + text) }
+    }
+
     /// Starts reading and, in menu mode, draws the menu.
     func start() {
         if inMenu { enterMenu() }

@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Photo library directory.")
     var library: String?
 
-    @Option(help: "Console: stdio, or a serial device such as /dev/ttyAMA0.")
+    @Option(help: "Console: stdio, a serial device such as /dev/ttyAMA0, or auto (the configured device, else the board profile's).")
     var console: String?
 
     @Option(help: "Serial speed for --console DEVICE.")
@@ -86,19 +86,32 @@ struct RunCommand: ParsableCommand {
             appliance.shutdown()
             throw ValidationError("\(error)")
         }
+        defer { appliance.shutdown() }  // outputs off on every way out
 
+        var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
+        var powerOff = false
         let runner: ConsoleRunner
         do {
             runner = try ConsoleRunner(
                 appliance: appliance, simulation: hardware.simulation,
                 library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
-                choice: console ?? settings.consoleDevice ?? "stdio",
+                choice: consoleChoice,
                 baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
                 settings: settings, log: { log.write($0) })
         } catch {
-            appliance.shutdown()
             throw ValidationError("\(error)")
+        }
+        runner.onShutdown = { off in
+            powerOff = off && !simulated
+            loop.stop()
+        }
+        appliance.onShutdownRequest = { request in
+            runner.event("shutdown \(request.reason)")
+            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            powerOff = request.powerOff
+            loop.stop()
         }
         SignalWatcher.start(loop: loop) { name in
             log.write("pinhole: \(name): shutting down")
@@ -108,6 +121,10 @@ struct RunCommand: ParsableCommand {
         loop.run(isBusy: { runner.isBusy })
         runner.finish()
         appliance.shutdown()
+        if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
+            log.write("pinhole: outputs at exit: " + (gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
+        }
+        if powerOff { PowerOff.request(log: log) }
     }
 
     private static func defaultLibraryPath() -> String {
@@ -131,6 +148,7 @@ struct RunCommand: ParsableCommand {
             let control = SimBoardControl(gpio: gpio, world: world, board: profile, loop: loop)
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }
-        throw ValidationError("board \(profile.name): the real hardware backends are not wired in this build yet")
+        // Real boards: cameras through libcamera, buttons and LEDs through libgpiod v2.
+        return Hardware(gpio: LinuxGPIO(loop: loop), cameras: LibcameraProvider(loop: loop), simulation: nil)
     }
 }

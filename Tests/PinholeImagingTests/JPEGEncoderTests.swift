@@ -6,7 +6,8 @@ import XCTest
 
 final class JPEGEncoderTests: XCTestCase {
     /// Odd on both sides, to exercise edge padding.
-    let source = TestImages.yuv420(width: 333, height: 251)
+    static let sharedSource = TestImages.yuv420(width: 333, height: 251)
+    var source: RawImage { Self.sharedSource }
 
     func testYUV420EncodeDecodesCloseToSource() throws {
         let jpeg = try JPEGEncoder(quality: 93, threads: 1).encode(source)

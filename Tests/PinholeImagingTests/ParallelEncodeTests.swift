@@ -6,7 +6,8 @@ import PinholeCore
 import XCTest
 
 final class ParallelEncodeTests: XCTestCase {
-    let source = TestImages.yuv420(width: 1012, height: 760)
+    static let sharedSource = TestImages.yuv420(width: 1012, height: 760)
+    var source: RawImage { Self.sharedSource }
 
     func testBandPlanCoversTheImageInWholeMCURows() {
         let plan = BandPlan(width: 4056, height: 3040, bands: 4)

@@ -83,3 +83,41 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(try LibraryCommandLine.execute([], library: library).contains("library commands"))
     }
 }
+
+final class CommandLineChangeTests: XCTestCase {
+    func testAlbumFavoriteDeleteRestoreCommands() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        let run = { (words: [String]) in try LibraryCommandLine.execute(words, library: library) }
+
+        let created = try run(["album", "create", "Holiday", "--json"])
+        let albumID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
+        XCTAssertEqual(try run(["album", "add", "Holiday", a.id]), "ok 1")
+        XCTAssertTrue(try run(["album", "list", albumID]).hasPrefix(a.id))
+        let albums = try run(["albums", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(albums.utf8)) as? [String: Any])
+        let albumList = try XCTUnwrap(object["albums"] as? [[String: Any]])
+        XCTAssertEqual(albumList.first?["title"] as? String, "Holiday")
+        XCTAssertEqual(albumList.first?["count"] as? Int, 1)
+        let smart = try XCTUnwrap(object["smart"] as? [[String: Any]])
+        XCTAssertEqual(smart.first?["title"] as? String, "All Photos")
+
+        _ = try run(["favorite", a.id])
+        XCTAssertEqual(try library.asset(id: a.id)?.favorite, true)
+        XCTAssertTrue(try run(["list", "--favorites"]).contains("favorite"))
+        _ = try run(["favorite", a.id, "--off"])
+        XCTAssertEqual(try library.asset(id: a.id)?.favorite, false)
+        _ = try run(["delete", a.id])
+        XCTAssertEqual(try run(["list"]), "no photos")
+        XCTAssertTrue(try run(["smart", "deleted"]).hasPrefix(a.id))
+        _ = try run(["restore", a.id])
+        XCTAssertEqual(try run(["count"]), "1")
+        _ = try run(["delete", a.id])
+        XCTAssertEqual(try run(["purge", "--all", "--json"]), "{\"ok\":[\"\(a.id)\"]}")
+        XCTAssertEqual(try run(["count", "--deleted"]), "0")
+        XCTAssertThrowsError(try run(["album", "add", "Nope", a.id])) { error in
+            XCTAssertTrue("\(error)".contains("no album with id Nope"), "\(error)")
+        }
+    }
+}

@@ -106,6 +106,20 @@ final class RecoveryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join("library.sqlite")))
     }
 
+    func testAVersion1DatabaseIsMigratedWithItsData() throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
+        try LibrarySchema.migrator.migrate(queue, upTo: "v1")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO album (id, title, folder_id, position, created_ns) VALUES ('a', 'Old', NULL, 0, 5)")
+        }
+        try queue.close()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(try library.albums().map(\.title), ["Old"])
+        XCTAssertEqual(try library.album(id: "a")?.created.utcOffsetSeconds, 0)
+    }
+
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         let dir = TemporaryDirectory()
         writeFile(dir.join("plain"), contents: Data([1]))

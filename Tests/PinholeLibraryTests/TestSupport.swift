@@ -69,6 +69,17 @@ enum TestJPEG {
         return jpeg
     }
 
+    /// A JPEG of seeded noise (compresses badly: large files for the storage-full test).
+    static func noise(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
+        var state = seed
+        for _ in 0..<(width * height * 3) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            ppm.append(UInt8(truncatingIfNeeded: state >> 56))
+        }
+        return run("/usr/bin/cjpeg", ["-quality", "95"], input: ppm)
+    }
+
     /// Decodes a JPEG file with `djpeg`; returns the PPM's width and height, or nil if it does not decode.
     static func decodedSize(ofFile path: String) -> (Int, Int)? {
         guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
@@ -116,4 +127,45 @@ func testMetadata(width: Int = 64, height: Int = 48, camera: String? = "cam0",
 /// Writes `contents` to `path`, failing the test run if it cannot.
 func writeFile(_ path: String, contents: Data) {
     precondition(FileManager.default.createFile(atPath: path, contents: contents), "cannot write \(path)")
+}
+
+/// The fsck report of `library` as text, for assertion messages.
+func fsckText(_ library: PhotoLibrary) -> String {
+    (try? library.fsck().lines.joined(separator: "\n")) ?? "fsck failed"
+}
+
+/// A JPEG with full EXIF made by the imaging module's photo encoder.
+func exifJPEG(width: Int = 96, height: Int = 64, metadata: PhotoMetadata, seed: Int = 0) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 3
+            bytes[i] = UInt8(truncatingIfNeeded: x * 2 + seed * 40)
+            bytes[i + 1] = UInt8(truncatingIfNeeded: y * 3)
+            bytes[i + 2] = UInt8(truncatingIfNeeded: seed * 90)
+        }
+    }
+    let image = RawImage(format: .rgb888, width: width, height: height,
+                         planes: [ImagePlane(bytes: bytes, stride: width * 3)])
+    return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
+}
+
+/// Deterministic pseudo-random numbers (SplitMix64) for reproducible fault injection.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `range`.
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
 }

@@ -1,0 +1,75 @@
+// Measures the appliance's resident memory idle and at its peak during a 12 MP capture.
+
+import Foundation
+
+/// Runs `pinhole run --board sim` as a child, reads /proc/PID/status around a capture.
+enum ApplianceMemoryBenchmark {
+    /// One 12.3 MP YUV 4:2:0 frame, the unit peak memory is reported in.
+    static let fullFrameBytes = 4056 * 3040 * 3 / 2
+
+    static func run() {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("pinhole")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("appliance.memory  skipped: \(binary.path) is not built (make bench builds it)")
+            return
+        }
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: library) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            print("appliance.memory  failed to start pinhole: \(error)")
+            return
+        }
+        let reader = output.fileHandleForReading
+        func ask(_ line: String) -> String {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            var answer = Data()
+            while true {
+                let byte = reader.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data([10]) { break }
+                answer.append(byte)
+            }
+            return String(decoding: answer, as: UTF8.self)
+        }
+        _ = ask("status")  // started and idle
+        let pid = process.processIdentifier
+        let idle = statusField(pid, "VmRSS")
+        let idlePrivate = statusField(pid, "RssAnon")
+        let idlePeak = statusField(pid, "VmHWM")
+        let answer = ask("capture")
+        let peak = statusField(pid, "VmHWM")
+        let shared = statusField(pid, "RssFile") ?? 0
+        _ = ask("quit")
+        process.waitUntilExit()
+        guard let idle, let peak, answer.hasPrefix("ok saved") else {
+            print("appliance.memory  failed: \(answer)")
+            return
+        }
+        let mb = { (kb: Int) in String(format: "%.1f MB", Double(kb) / 1024) }
+        let frames = Double(peak * 1024) / Double(fullFrameBytes)
+        let captureCost = Double((peak - (idlePeak ?? idle)) * 1024) / Double(fullFrameBytes)
+        print("appliance.memory.idle        \(mb(idle)) resident, of which \(mb(idlePrivate ?? 0)) private"
+            + " and the rest shared library pages (aim < 25 MB)")
+        print("appliance.memory.peak.private \(mb(peak - shared))  (peak resident less shared library pages)")
+        print("appliance.memory.peak        \(mb(peak))  (\(String(format: "%.2f", frames))x one 12 MP YUV frame of "
+            + "\(mb(fullFrameBytes / 1024)); aim < 3x)")
+        print("appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak")
+    }
+
+    /// A `kB` field of /proc/PID/status.
+    static func statusField(_ pid: Int32, _ name: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,187 @@
+// Photo library benchmarks at scale: add, index rebuild, open, queries; ratios against raw SQLite and POSIX.
+
+import GRDB
+import PinholeCore
+import PinholeImaging
+import PinholeLibrary
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Benchmarks of the photo library. Every figure is reported with a reference measured in the
+/// same run on the same machine (raw SQLite through GRDB, raw POSIX writes), as a ratio.
+///
+/// `PINHOLE_BENCH_PHOTOS` sets the library size (default 100,000).
+enum LibraryBenchmarks {
+    /// Runs all library benchmarks and prints one line per figure.
+    static func run() throws {
+        let photos = Int(String(cString: getenv("PINHOLE_BENCH_PHOTOS") ?? strdup("100000"))) ?? 100_000
+        let root = LibraryBench.makeTemporaryDirectory()
+        defer { LibraryBench.removeTree(root) }
+        print("library: \(photos) photos in \(root)")
+        let jpeg = try sampleJPEG()
+        let clock = LibraryBench.BenchClock()
+
+        // 1. Durable adds on an empty library vs raw write+fsync+rename+dirfsync + one SQLite commit each.
+        let addCount = 200
+        let emptyAdd = try measureAdds(count: addCount, jpeg: jpeg, root: root + "/empty", clock: clock)
+        let rawAdd = try measureRawDurableAdds(count: addCount, jpeg: jpeg, root: root + "/raw-add")
+        LibraryBench.report("add (durable, empty library)", emptyAdd, per: addCount, reference: rawAdd, referenceName: "raw fsync+insert")
+
+        // 2. Index rebuild: `photos` originals on disk, no index; open adopts them all.
+        let big = root + "/big"
+        let ids = try writeOriginals(count: photos, jpeg: jpeg, root: big)
+        var library: PhotoLibrary?
+        let rebuild = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        let rawInsert = try measureRawInsert(ids: ids, path: root + "/raw.sqlite")
+        LibraryBench.report("open + adopt (index rebuild)", rebuild, per: photos, reference: rawInsert, referenceName: "raw SQLite insert of the same rows")
+        guard let filled = library, filled.recoveryReport.adoptedAssets.count == photos else {
+            throw LibraryBench.BenchFailure("the rebuild adopted \(library?.recoveryReport.adoptedAssets.count ?? 0) of \(photos) photos")
+        }
+        library = nil
+
+        // 3. Opening a clean library of `photos` (recovery pass included) vs raw open + scan of the ids.
+        //    The first open after the rebuild also gathers planner statistics (ANALYZE).
+        let firstOpen = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        library = nil
+        let open = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        let rawOpen = try LibraryBench.time {
+            let queue = try DatabaseQueue(path: big + "/library.sqlite")
+            _ = try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") }
+        }
+        LibraryBench.report("open (\(photos) photos, first, with ANALYZE)", firstOpen, per: 1, reference: rawOpen,
+                            referenceName: "raw open + SELECT id")
+        LibraryBench.report("open (\(photos) photos, recovery pass)", open, per: 1, reference: rawOpen,
+                            referenceName: "raw open + SELECT id")
+        guard let lib = library else { return }
+
+        // 4. Queries at scale vs the same SQL through GRDB directly.
+        _ = try lib.performChanges { batch in
+            batch.setFavorite(Array(ids.prefix(photos / 100)), true)
+            let album = batch.createAlbum(title: "Bench")
+            batch.addAssets(Array(ids.suffix(1000)), to: album)
+        }
+        let raw = try DatabaseQueue(path: big + "/library.sqlite")
+        try compare("count all", repeats: 20, raw: raw,
+                    library: { _ = try lib.count(.all) },
+                    sql: "SELECT COUNT(*) FROM asset WHERE deleted_ns IS NULL AND hidden = 0")
+        try compare("newest 100", repeats: 20, raw: raw,
+                    library: { _ = try lib.assets(AssetQuery.all.sorted(by: .created, ascending: false).limit(100)) },
+                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns DESC LIMIT 100")
+        try compare("page 100 at offset \(photos / 2)", repeats: 5, raw: raw,
+                    library: { _ = try lib.page(.all, offset: photos / 2, pageSize: 100) },
+                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns LIMIT 100 OFFSET \(photos / 2)")
+        try compare("favorites (1%)", repeats: 5, raw: raw,
+                    library: { _ = try lib.assets(lib.query(for: .favorites)) },
+                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 AND favorite = 1 ORDER BY created_ns")
+        let albumID = try lib.albums()[0].id
+        try compare("album of 1000 in order", repeats: 5, raw: raw,
+                    library: { _ = try lib.assets(lib.albumQuery(albumID)) },
+                    sql: "SELECT asset.* FROM asset JOIN album_asset ON asset_id = asset.id WHERE album_id = '\(albumID)' "
+                        + "AND deleted_ns IS NULL AND hidden = 0 ORDER BY position")
+        try raw.close()
+
+        // 5. Durable adds into the full library vs into the empty one.
+        let fullAdd = try LibraryBench.time { for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: metadata()) } }
+        LibraryBench.report("add (durable, \(photos)-photo library)", fullAdd, per: addCount, reference: emptyAdd, referenceName: "add into an empty library")
+
+    }
+
+    // MARK: Measurements
+
+    private static func measureAdds(count: Int, jpeg: [UInt8], root: String, clock: LibraryBench.BenchClock) throws -> Duration {
+        let library = try PhotoLibrary.open(at: root, now: clock.now)
+        return try LibraryBench.time { for _ in 0..<count { _ = try library.add(jpeg: jpeg, metadata: metadata()) } }
+    }
+
+    /// The same durability by hand: temp file, write, fsync, rename, directory fsync, one
+    /// SQLite transaction (WAL, synchronous=FULL) with one row.
+    private static func measureRawDurableAdds(count: Int, jpeg: [UInt8], root: String) throws -> Duration {
+        LibraryBench.makeDirectory(root)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: root + "/raw.sqlite", configuration: configuration)
+        try pool.write { db in try db.execute(sql: "CREATE TABLE photo (id TEXT PRIMARY KEY, path TEXT, size INTEGER)") }
+        return try LibraryBench.time {
+            for index in 0..<count {
+                let path = root + "/\(index).jpg"
+                try LibraryBench.rawDurableWrite(jpeg, to: path, directory: root)
+                try pool.write { db in
+                    try db.execute(sql: "INSERT INTO photo VALUES (?, ?, ?)", arguments: ["\(index)", path, jpeg.count])
+                }
+            }
+        }
+    }
+
+    /// Raw SQLite insert of the same rows the rebuild adopted (same columns, one transaction, no indexes).
+    private static func measureRawInsert(ids: [String], path: String) throws -> Duration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE asset (id TEXT PRIMARY KEY, path TEXT, created_ns INTEGER, width INTEGER, height INTEGER,
+                                    orientation INTEGER, file_size INTEGER, checksum TEXT)
+                """)
+        }
+        return try LibraryBench.time {
+            try pool.write { db in
+                let statement = try db.makeStatement(sql: "INSERT INTO asset VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                for (index, id) in ids.enumerated() {
+                    try statement.execute(arguments: [id, "originals/\(id).jpg", index, 64, 48, 1, 1600, "crc32:00000000"])
+                }
+            }
+        }
+    }
+
+    private static func compare(_ name: String, repeats: Int, raw: DatabaseQueue, library: () throws -> Void,
+                                sql: String) throws {
+        try library()  // warm the page cache for both
+        let ours = try LibraryBench.time { for _ in 0..<repeats { try library() } }
+        let reference = try LibraryBench.time {
+            for _ in 0..<repeats { _ = try raw.read { db in try Row.fetchAll(db, sql: sql) } }
+        }
+        LibraryBench.report("query: \(name)", ours, per: repeats, reference: reference, referenceName: "same SQL through GRDB")
+    }
+
+    // MARK: Setup
+
+    /// Writes `count` originals (no fsync: this is setup) under date directories; returns their ids.
+    private static func writeOriginals(count: Int, jpeg: [UInt8], root: String) throws -> [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(count)
+        var generator = LibraryBench.SplitMix64(seed: 0x5EED)
+        let start: Int64 = 1_700_000_000_000  // milliseconds
+        var made: Set<String> = []
+        for index in 0..<count {
+            let millis = start + Int64(index) * 300_000  // one photo every 5 minutes
+            let id = LibraryBench.uuid7(millis: millis, random: &generator)
+            let date = WallTime(secondsSince1970: millis / 1000).local
+            let directory = root + "/originals/\(date.year)/\(twoDigits(date.month))/\(twoDigits(date.day))"
+            if made.insert(directory).inserted { LibraryBench.makeDirectory(directory) }
+            try LibraryBench.rawWrite(jpeg, to: directory + "/\(id).jpg")
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private static func metadata() -> PhotoMetadata {
+        var metadata = PhotoMetadata(pixelWidth: 64, pixelHeight: 48)
+        metadata.cameraID = "bench"
+        return metadata
+    }
+
+    /// A small real JPEG with EXIF (what the rebuild reads back).
+    private static func sampleJPEG() throws -> [UInt8] {
+        let width = 64, height = 48
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for index in 0..<pixels.count { pixels[index] = UInt8(truncatingIfNeeded: index * 7) }
+        let image = RawImage(format: .rgb888, width: width, height: height,
+                             planes: [ImagePlane(bytes: pixels, stride: width * 3)])
+        var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height)
+        metadata.make = "Pinhole"
+        metadata.model = "Bench"
+        return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
+    }
+}

@@ -1,0 +1,137 @@
+// `library` commands that move files in and out: import, export, thumbnails and edits.
+
+import PinholeCore
+import PinholeImaging
+
+extension LibraryCommandLine {
+    /// Runs import, export, thumbnail and edit commands.
+    static func executeTransfer(_ command: String, _ operands: [String], _ args: inout CommandArguments,
+                                json: Bool, library: PhotoLibrary) throws -> String {
+        switch command {
+        case "import":
+            guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library import DIR") }
+            guard POSIXFiles.isDirectory(operands[0]) else {
+                throw LibraryError.invalidRequest("library import: \(operands[0]) is not a directory")
+            }
+            let report = try library.importFolder(operands[0])
+            if json { return try LibraryJSON.encode(report) }
+            var lines = ["imported \(report.imported.count), duplicates \(report.duplicates.count), "
+                         + "failed \(report.failures.count)"]
+            lines += report.failures.sorted { $0.key < $1.key }.map { "failed: \($0.key): \($0.value)" }
+            return lines.joined(separator: "\n")
+        case "export":
+            guard operands.count == 1 else {
+                throw LibraryError.invalidRequest("usage: library export DIR [--album ID] [--rendered] [filters of list]")
+            }
+            var query = try Self.query(&args)
+            if let album = query.filters.compactMap({ filter -> String? in
+                if case let .album(id) = filter { return id } else { return nil }
+            }).first {
+                let resolved = try resolveAlbum(album, library: library).id
+                query.filters = query.filters.map { filter in
+                    if case .album = filter { return .album(resolved) } else { return filter }
+                }
+            }
+            let version: ExportVersion = args.flag("rendered") ? .current : .original
+            let report = try library.export(query, to: operands[0], version: version)
+            if json { return try LibraryJSON.encode(report) }
+            return "exported \(report.written.count), skipped \(report.skipped.count) (already there)"
+        case "edit":
+            return try edit(operands, &args, json: json, library: library)
+        case "thumbnail":
+            return try thumbnail(operands, &args, json: json, library: library)
+        default:
+            throw LibraryError.invalidRequest("unknown library command '\(command)'; see `library help`")
+        }
+    }
+
+    private static func edit(_ operands: [String], _ args: inout CommandArguments, json: Bool,
+                             library: PhotoLibrary) throws -> String {
+        let usage = "usage: library edit show|revert|rotate|crop ID [--degrees N] [--rect X,Y,W,H]"
+        guard operands.count == 2 else { throw LibraryError.invalidRequest(usage) }
+        let asset = try resolve(operands[1], library: library)
+        switch operands[0] {
+        case "rotate", "crop":
+            guard var recipe = try library.adjustments(of: asset.id) else {
+                throw LibraryError.invalidRequest("photo \(asset.id) was edited by another editor; revert it first")
+            }
+            if operands[0] == "rotate" {
+                let degrees = try args.integer("degrees") ?? 90
+                guard degrees % 90 == 0 else { throw LibraryError.invalidRequest("--degrees must be 90, 180 or 270") }
+                recipe.rotation = (recipe.rotation + degrees) % 360
+            } else {
+                guard let text = args.option("rect") else { throw LibraryError.invalidRequest(usage) }
+                let numbers = text.split(separator: ",").compactMap { Int($0) }
+                guard numbers.count == 4 else {
+                    throw LibraryError.invalidRequest("--rect needs X,Y,W,H in pixels, not '\(text)'")
+                }
+                recipe.crop = PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+            }
+            let edit = try library.applyAdjustments(recipe, to: asset.id)
+            let file = library.directory + "/" + edit.renderPath
+            if json {
+                return try LibraryJSON.encode(EditAnswer(id: asset.id, revision: edit.revision, file: file,
+                                                         width: edit.renderSize.width, height: edit.renderSize.height))
+            }
+            return "revision \(edit.revision): \(file) (\(edit.renderSize.width)x\(edit.renderSize.height))"
+        case "show":
+            guard let edit = try library.edit(of: asset.id) else { throw LibraryError.notEdited(id: asset.id) }
+            struct Answer: Encodable {
+                var id: String, revision: Int, format: String, version: String, render: String, width: Int, height: Int
+            }
+            let answer = Answer(id: asset.id, revision: edit.revision, format: edit.adjustment.formatIdentifier,
+                                version: edit.adjustment.formatVersion, render: library.directory + "/" + edit.renderPath,
+                                width: edit.renderSize.width, height: edit.renderSize.height)
+            if json { return try LibraryJSON.encode(answer) }
+            return "revision \(answer.revision), \(answer.format) v\(answer.version), render \(answer.render) "
+                + "(\(answer.width)x\(answer.height))"
+        case "revert":
+            try library.revertEdit(of: asset.id)
+            return json ? try LibraryJSON.encode(["ok": [asset.id]]) : "ok 1"
+        default:
+            throw LibraryError.invalidRequest(usage)
+        }
+    }
+
+    private static func thumbnail(_ operands: [String], _ args: inout CommandArguments, json: Bool,
+                                  library: PhotoLibrary) throws -> String {
+        let usage = "usage: library thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]"
+        guard operands.count == 1, let sizeText = args.option("size") else { throw LibraryError.invalidRequest(usage) }
+        let parts = sizeText.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2 else { throw LibraryError.invalidRequest("--size needs WIDTHxHEIGHT, not '\(sizeText)'") }
+        let mode: ContentMode
+        switch args.option("mode") ?? "fit" {
+        case "fit": mode = .aspectFit
+        case "fill": mode = .aspectFill
+        case let other: throw LibraryError.invalidRequest("--mode must be fit or fill, not '\(other)'")
+        }
+        let asset = try resolve(operands[0], library: library)
+        let thumbnail = try library.thumbnail(of: asset, size: PixelSize(width: parts[0], height: parts[1]), mode: mode,
+                                              version: args.flag("original") ? .original : .current,
+                                              quality: try args.integer("quality") ?? 85)
+        var file = thumbnail.file
+        if let out = args.option("out") {
+            do {
+                try POSIXFiles.writeDurably(thumbnail.jpeg, to: POSIXFiles.absolute(out), replace: true)
+            } catch {
+                throw library.mapped(error)
+            }
+            file = POSIXFiles.absolute(out)
+        }
+        if json {
+            struct Answer: Encodable { var file: String; var width: Int; var height: Int; var cached: Bool }
+            return try LibraryJSON.encode(Answer(file: file, width: thumbnail.size.width, height: thumbnail.size.height,
+                                                 cached: thumbnail.fromCache))
+        }
+        return "\(file) \(thumbnail.size.width)x\(thumbnail.size.height)\(thumbnail.fromCache ? " (cached)" : "")"
+    }
+}
+
+/// JSON answer of `library edit rotate|crop`.
+struct EditAnswer: Encodable {
+    var id: String
+    var revision: Int
+    var file: String
+    var width: Int
+    var height: Int
+}

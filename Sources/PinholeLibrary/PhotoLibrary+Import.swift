@@ -1,0 +1,105 @@
+// Importing a folder of JPEGs: EXIF read, duplicates skipped, batches committed with progress.
+
+import GRDB
+import PinholeImaging
+
+/// Progress of an import or export, reported after each file.
+public struct TransferProgress: Sendable, Hashable {
+    /// Files handled so far.
+    public var completed: Int
+    /// Files to handle in total.
+    public var total: Int
+    /// The file just handled.
+    public var file: String
+}
+
+/// What an import did.
+public struct ImportReport: Sendable, Hashable, Codable {
+    /// Identifiers of the photos imported, in file name order.
+    public var imported: [String] = []
+    /// Files skipped because the library already has the same bytes.
+    public var duplicates: [String] = []
+    /// Files that could not be imported, with the reason.
+    public var failures: [String: String] = [:]
+    /// True when the import stopped early because progress asked it to.
+    public var cancelled = false
+}
+
+extension PhotoLibrary {
+    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) of `directory`, recursively, in name
+    /// order. Each photo's metadata comes from its EXIF; files whose bytes are already in
+    /// the library are skipped. Photos are committed in batches of `batchSize`, each batch
+    /// atomic and durable. `progress` is called after every file; return false to stop
+    /// (batches already committed stay).
+    public func importFolder(_ directory: String, batchSize: Int = 32,
+                             progress: (TransferProgress) -> Bool = { _ in true }) throws -> ImportReport {
+        var files: [String] = []
+        do {
+            try collectJPEGs(in: POSIXFiles.absolute(directory), into: &files)
+        } catch {
+            throw mapped(error)
+        }
+        files.sort()
+        var report = ImportReport()
+        var pending: [(file: String, jpeg: [UInt8], metadata: PhotoMetadata)] = []
+        var seen: Set<String> = []
+
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let batch = pending
+            pending = []
+            let result = try performChanges { changes in
+                for item in batch { changes.createAsset(jpeg: item.jpeg, metadata: item.metadata) }
+            }
+            report.imported += result.createdAssetIDs
+        }
+
+        for (index, file) in files.enumerated() {
+            do {
+                let jpeg = try POSIXFiles.read(file)
+                let checksum = Checksum.string(for: jpeg)
+                let key = checksum + "/\(jpeg.count)"
+                if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
+                    report.duplicates.append(file)
+                } else {
+                    let metadata = try OriginalReader.metadata(of: jpeg, path: file)
+                    seen.insert(key)
+                    pending.append((file, jpeg, metadata))
+                }
+            } catch let error as LibraryError {
+                if case .storageFull = error { throw error }
+                report.failures[file] = error.description
+            } catch let failure as POSIXFailure {
+                report.failures[file] = failure.description
+            }
+            if pending.count >= batchSize { try flush() }
+            if !progress(TransferProgress(completed: index + 1, total: files.count, file: file)) {
+                report.cancelled = index + 1 < files.count
+                break
+            }
+        }
+        try flush()
+        return report
+    }
+
+    /// Whether an original with this checksum and size is already indexed.
+    private func isStored(checksum: String, size: Int) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE checksum = ? AND file_size = ? LIMIT 1",
+                              arguments: [checksum, size]) != nil
+        }
+    }
+
+    /// Appends the absolute paths of the JPEG files under `directory` (hidden entries skipped).
+    private func collectJPEGs(in directory: String, into files: inout [String]) throws {
+        for entry in try POSIXFiles.list(directory) where !entry.name.hasPrefix(".") {
+            let path = directory + "/" + entry.name
+            if entry.isDirectory {
+                try collectJPEGs(in: path, into: &files)
+            } else {
+                let lower = entry.name.lowercased()
+                if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { files.append(path) }
+            }
+        }
+    }
+}

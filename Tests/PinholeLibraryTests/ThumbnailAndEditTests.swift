@@ -1,0 +1,118 @@
+// Tests of cached, cancellable thumbnails and lossless rotate/crop edits.
+
+import Foundation
+import PinholeCore
+import PinholeImaging
+import XCTest
+
+@testable import PinholeLibrary
+
+final class ThumbnailAndEditTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var library: PhotoLibrary!
+
+    override func setUpWithError() throws {
+        dir = TemporaryDirectory()
+        library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    }
+
+    override func tearDown() {
+        library = nil
+        dir = nil
+    }
+
+    /// Red at the top centre and bottom centre of a decoded JPEG.
+    private func redTopAndBottom(_ jpeg: [UInt8]) throws -> (Int, Int) {
+        let image = try JPEGDecoder.decode(jpeg)
+        let bytes = image.planes[0].bytes, stride = image.planes[0].stride
+        let x = image.width / 2
+        return (Int(bytes[x * 3]), Int(bytes[(image.height - 1) * stride + x * 3]))
+    }
+
+    func testThumbnailsFitOrFillUprightAndAreCached() throws {
+        // Stored 64x48, red growing left to right; orientation 6 turns it to 48x64 with red growing downwards.
+        let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(orientation: .right))
+        let fit = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        XCTAssertEqual(fit.size, PixelSize(width: 24, height: 32))
+        XCTAssertFalse(fit.fromCache)
+        XCTAssertEqual(try JPEGDecoder.header(fit.jpeg), PixelSize(width: 24, height: 32))
+        let (top, bottom) = try redTopAndBottom(fit.jpeg)
+        XCTAssertLessThan(top + 100, bottom, "orientation applied: red grows downwards")
+        XCTAssertTrue(fit.file.hasPrefix(dir.path + "/cache/thumbnails/\(asset.id)/"))
+
+        let again = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        XCTAssertTrue(again.fromCache)
+        XCTAssertEqual(again.jpeg, fit.jpeg)
+
+        let fill = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFill)
+        XCTAssertEqual(fill.size, PixelSize(width: 32, height: 32))
+        XCTAssertNotEqual(fill.file, fit.file)
+        XCTAssertEqual(try library.clearThumbnailCache(), 2)
+        XCTAssertFalse(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache)
+        XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 0, height: 10), mode: .aspectFit))
+        XCTAssertTrue(try library.fsck().isClean)
+    }
+
+    func testCancelledRequestsThrowAndCacheNothing() async throws {
+        let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        let cancellation = Cancellation()
+        cancellation.cancel()
+        XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit,
+                                                   cancellation: cancellation)) { error in
+            XCTAssertEqual(error as? LibraryError, .cancelled)
+        }
+        let library = self.library!
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit)
+        }
+        let result = await task.result
+        XCTAssertThrowsError(try result.get()) { error in XCTAssertEqual(error as? LibraryError, .cancelled) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.join("cache/thumbnails/\(asset.id)")))
+        let done = try await library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFill)
+        XCTAssertEqual(done.size, PixelSize(width: 16, height: 16))
+    }
+
+    func testLosslessRotateAndCropEditsReopenAndRevert() throws {
+        let original = TestJPEG.make()
+        let asset = try library.add(jpeg: original, metadata: testMetadata())
+        let before = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        XCTAssertEqual(before.size, PixelSize(width: 32, height: 24))
+
+        let rotated = try library.applyAdjustments(PinholeAdjustments(rotation: 90), to: asset.id)
+        XCTAssertEqual(rotated.renderSize, PixelSize(width: 48, height: 64))
+        XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments(rotation: 90))
+        let edited = try XCTUnwrap(library.asset(id: asset.id))
+        let after = try library.thumbnail(of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        XCTAssertEqual(after.size, PixelSize(width: 24, height: 32), "thumbnails show the edit")
+        XCTAssertEqual(try library.thumbnail(of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit,
+                                             version: .original).size, PixelSize(width: 32, height: 24))
+        XCTAssertEqual(try library.originalData(of: edited), original)
+
+        // Reopen from the command line: rotate further, then crop.
+        let answer = try LibraryCommandLine.execute(["edit", "rotate", asset.id, "--degrees", "90", "--json"], library: library)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        XCTAssertEqual(object["revision"] as? Int, 2)
+        XCTAssertEqual(object["width"] as? Int, 64)
+        XCTAssertEqual(try library.adjustments(of: asset.id)?.rotation, 180)
+        let cropped = try LibraryCommandLine.execute(["edit", "crop", asset.id, "--rect", "16,16,32,32"], library: library)
+        XCTAssertTrue(cropped.hasSuffix("(32x32)"), cropped)
+
+        XCTAssertThrowsError(try library.applyAdjustments(PinholeAdjustments(exposure: 1), to: asset.id)) { error in
+            XCTAssertTrue("\(error)".contains("need a pixel renderer"), "\(error)")
+        }
+        try library.revertEdit(of: asset.id)
+        XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments())
+        XCTAssertTrue(try library.fsck().isClean)
+    }
+
+    func testThumbnailCommandWritesAFile() throws {
+        let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        let out = dir.join("thumb.jpg")
+        let text = try LibraryCommandLine.execute(["thumbnail", String(asset.id.prefix(30)), "--size", "20x20", "--mode", "fill",
+                                                   "--out", out], library: library)
+        XCTAssertEqual(text, "\(out) 20x20")
+        XCTAssertEqual(TestJPEG.decodedSize(ofFile: out).map { [$0.0, $0.1] }, [20, 20])
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["thumbnail", asset.id, "--size", "big"], library: library))
+    }
+}
