@@ -55,6 +55,9 @@ public final class InteractiveConsole {
         self.write = write
         self.menu = ConsoleMenu(width: width, height: height)
         self.renderer = VT100Renderer(colour: colour)
+        if let library = commands.library {
+            loadLibrary = { request in LibraryLoader.load(request, run: library) }
+        }
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
 
@@ -99,10 +102,15 @@ public final class InteractiveConsole {
     public func receive(_ bytes: [UInt8]) {
         guard !stopped else { return }
         commands.noteActivity()
-        let keys = decoder.feed(bytes)
-        var effects: [MenuEffect] = []
-        for key in keys { effects += menu.handle(.key(key)) }
-        perform(effects.coalescingBells())
+        // Each key's effects are performed before the next key is handled (a page's data is
+        // loaded before the next key acts on it); a flood rings the bell at most once.
+        var rang = false
+        for key in decoder.feed(bytes) {
+            var effects = menu.handle(.key(key))
+            if rang { effects.removeAll { $0 == .bell } }
+            rang = rang || effects.contains(.bell)
+            perform(effects)
+        }
         if let timer = escapeTimer { loop.cancel(timer) }
         escapeTimer = nil
         if decoder.isPending {
@@ -213,17 +221,5 @@ public final class InteractiveConsole {
         guard !stopped else { return }
         let bytes = renderer.render(menu.screen())
         if !bytes.isEmpty { write(bytes) }
-    }
-}
-
-extension [MenuEffect] {
-    /// At most one bell per batch of input: a flood of bad keys must not flood the line back.
-    func coalescingBells() -> [MenuEffect] {
-        var rang = false
-        return filter { effect in
-            guard effect == .bell else { return true }
-            defer { rang = true }
-            return !rang
-        }
     }
 }

@@ -46,11 +46,11 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testLineModeGatesLibraryAndSettingsButNotCaptureOrStatus() throws {
-        let harness = try ConsoleHarness { commands in
+        let harness = try ConsoleHarness(configure: { commands in
             commands.access = AccessControl(pinHash: "$test$4321", idleTimeout: .seconds(120), maximumFailures: 2,
                                             lockout: .seconds(10))
             commands.pinHashing = testHashing
-        }
+        })
         let ask = { (line: String) -> String in
             harness.commands.receive(line: line)
             harness.loop.advance(by: .seconds(1))
@@ -76,10 +76,10 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testMenuAsksForThePINThenOpensTheLibraryAndLeavesItWhenIdle() throws {
-        let harness = try ConsoleHarness { commands in
+        let harness = try ConsoleHarness(configure: { commands in
             commands.access = AccessControl(pinHash: "$test$4321", idleTimeout: .seconds(60))
             commands.pinHashing = testHashing
-        }
+        })
         XCTAssertTrue(harness.terminal.line(0).hasSuffix("[sim] [locked]") || harness.terminal.line(0).hasSuffix("[locked]"))
         XCTAssertTrue(harness.terminal.text.contains("Library (PIN)"))
         harness.type("4")

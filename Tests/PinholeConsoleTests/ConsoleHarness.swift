@@ -58,7 +58,8 @@ final class ConsoleHarness {
     let lines = Sink<String>()
     let terminal = TerminalEmulator()
 
-    init(colour: Bool = false, configure: (LineModeConsole) -> Void = { _ in }) throws {
+    init(colour: Bool = false, library: (([String]) throws -> String)? = nil,
+         configure: (LineModeConsole) -> Void = { _ in }) throws {
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         // Small sensors: the simulated renderer draws every still in full, and these tests
@@ -72,7 +73,7 @@ final class ConsoleHarness {
                               store: MemoryStore())
         try appliance.start()
         let lines = self.lines
-        commands = LineModeConsole(appliance: appliance, simulation: nil, library: nil) { lines.items.append($0) }
+        commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) { lines.items.append($0) }
         configure(commands)
         let written = self.written
         console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) { written.items += $0 }
