@@ -85,8 +85,11 @@ public struct Configuration: Sendable, Hashable {
         return configuration
     }
 
+    /// The configuration file on a device.
+    public static let defaultFile = "/etc/pinhole/pinhole.toml"
+
     /// Reads `file`; a missing default file gives the defaults, a missing named file is an error.
-    public static func load(file: String?, defaultFile: String = "/etc/pinhole/pinhole.toml") throws -> Configuration {
+    public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws -> Configuration {
         let path = file ?? defaultFile
         guard let text = FileSystem.readText(path) else {
             if file == nil { return Configuration() }

@@ -92,6 +92,12 @@ public final class InteractiveConsole {
         }
     }
 
+    /// Whether the viewfinder uses half blocks (else ASCII shades).
+    public var unicode: Bool {
+        get { menu.unicode }
+        set { menu.unicode = newValue }
+    }
+
     /// A line the console logs (events, notes) for the Logs page.
     public func note(_ line: String) {
         log.append(line)
@@ -196,6 +202,10 @@ public final class InteractiveConsole {
         snapshot.outputs = appliance.outputs.keys.sorted { $0.rawValue < $1.rawValue }
             .map { ($0.rawValue, appliance.outputs[$0]?.isOn ?? false) }
         snapshot.log = log
+        if let store = commands.settingsStore {
+            snapshot.settings = store.values
+            snapshot.settingsFile = store.file
+        }
         snapshot.canSwitchToLineMode = lineModeOffered
         decorate?(&snapshot)
         _ = menu.handle(.snapshot(snapshot))

@@ -32,6 +32,9 @@ extension LineModeConsole {
         ("log", "recent problems and events"),
         ("shutdown [--poweroff]", "stop the camera, close the library and exit (and power the board off)"),
         ("menu", "switch to the interactive menu (on a terminal)"),
+        ("settings [--json]", "the settings saved in the configuration file (needs the PIN)"),
+        ("set KEY VALUE", "change a setting and save it (needs the PIN)"),
+        ("pin set NEW_PIN | pin clear", "change or remove the console PIN (needs the PIN)"),
         ("unlock PIN", "unlock the library and settings (when a PIN is set)"),
         ("lock", "lock the library and settings again"),
         ("help", "this list"),
@@ -89,6 +92,8 @@ extension LineModeConsole {
                 reply(.success("ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
                     + (status.busy ? ", busy" : "") + ", access \(access)"))
             }
+        case "settings", "set", "pin":
+            try settingsCommand(command, args, json: json, reply: reply)
         case "unlock", "lock":
             try accessCommand(command, args, reply: reply)
         case "library":

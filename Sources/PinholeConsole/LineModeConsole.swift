@@ -39,6 +39,8 @@ public final class LineModeConsole {
     public var access = AccessControl(pinHash: nil)
     /// How PINs are hashed and checked (nil: `unlock` and `pin set` are unavailable).
     public var pinHashing: PINHashing?
+    /// Settings saved to the configuration file (nil: `settings`, `set`, `pin` unavailable).
+    public var settingsStore: ConsoleSettings?
     /// Access as the menu shows it.
     public var accessSummary: AccessSummary { access.summary(at: appliance.loop.now) }
 

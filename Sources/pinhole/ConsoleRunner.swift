@@ -69,6 +69,16 @@ final class ConsoleRunner {
                                         idleTimeout: .seconds(settings.consoleIdleLockSeconds),
                                         maximumFailures: settings.consoleMaxPINFailures,
                                         lockout: .seconds(settings.consoleLockoutSeconds))
+        menu.unicode = settings.consoleUnicode
+        let store = ConsoleSettings(configuration: settings, file: settings.file ?? Configuration.defaultFile)
+        store.onChange = { [unowned self, device] saved in
+            menu.colour = saved.consoleColour ?? (device == nil && Self.terminalHasColour())
+            menu.unicode = saved.consoleUnicode
+            lineMode.access.idleTimeout = .seconds(saved.consoleIdleLockSeconds)
+            lineMode.access.maximumFailures = saved.consoleMaxPINFailures
+            lineMode.access.lockout = .seconds(saved.consoleLockoutSeconds)
+        }
+        lineMode.settingsStore = store
         let hasher = CryptPINHasher()
         lineMode.pinHashing = PINHashing(hash: { try hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
         sink.value.write = { [unowned self] line in writeLine(line) }

@@ -6,8 +6,8 @@ import PinholeCore
 import XCTest
 
 /// Stand-in hashing for tests (the real one is crypt(3), exercised end to end).
-let testHashing = PINHashing(hash: { "$test$" + String($0.reversed()) },
-                             verify: { pin, hash in hash == "$test$" + String(pin.reversed()) })
+let testHashing = PINHashing(hash: { "$test$" + String($0.reversed()) + "$not-a-real-hash" },
+                             verify: { pin, hash in hash == "$test$" + String(pin.reversed()) + "$not-a-real-hash" })
 
 final class AccessControlTests: XCTestCase {
     private let t0 = Instant(nanoseconds: 1_000_000_000)
@@ -46,8 +46,8 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testLineModeGatesLibraryAndSettingsButNotCaptureOrStatus() throws {
-        let harness = try ConsoleHarness(configure: { commands in
-            commands.access = AccessControl(pinHash: "$test$4321", idleTimeout: .seconds(120), maximumFailures: 2,
+        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
+            commands.access = AccessControl(pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(120), maximumFailures: 2,
                                             lockout: .seconds(10))
             commands.pinHashing = testHashing
         })
@@ -76,8 +76,8 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testMenuAsksForThePINThenOpensTheLibraryAndLeavesItWhenIdle() throws {
-        let harness = try ConsoleHarness(configure: { commands in
-            commands.access = AccessControl(pinHash: "$test$4321", idleTimeout: .seconds(60))
+        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
+            commands.access = AccessControl(pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(60))
             commands.pinHashing = testHashing
         })
         XCTAssertTrue(harness.terminal.line(0).hasSuffix("[sim] [locked]") || harness.terminal.line(0).hasSuffix("[locked]"))

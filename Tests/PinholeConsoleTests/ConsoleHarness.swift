@@ -58,7 +58,7 @@ final class ConsoleHarness {
     let lines = Sink<String>()
     let terminal = TerminalEmulator()
 
-    init(colour: Bool = false, library: (([String]) throws -> String)? = nil,
+    init(quietFocus: Bool = false, colour: Bool = false, library: (([String]) throws -> String)? = nil,
          configure: (LineModeConsole) -> Void = { _ in }) throws {
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
@@ -75,6 +75,13 @@ final class ConsoleHarness {
         let lines = self.lines
         commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) { lines.items.append($0) }
         configure(commands)
+        if quietFocus {
+            // Continuous AF renders viewfinder frames to measure sharpness; tests that let
+            // minutes of virtual time pass do not need it.
+            commands.receive(line: "af mode manual")
+            loop.advance(by: .milliseconds(10))
+            _ = lines.take()
+        }
         let written = self.written
         console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) { written.items += $0 }
         console.start()

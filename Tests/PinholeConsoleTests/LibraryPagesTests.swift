@@ -41,7 +41,7 @@ final class FakeLibrary {
 final class LibraryPagesTests: XCTestCase {
     func testBrowseAllPhotosPageByPageOpenAPhotoAndFavoriteIt() throws {
         let library = FakeLibrary()
-        let harness = try ConsoleHarness(library: { try library.run($0) })
+        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) })
         harness.type("4")  // Library (no PIN set: open)
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Library"), harness.terminal.line(0))
         XCTAssertTrue(harness.terminal.line(3).hasPrefix(" 1  All photos"), harness.terminal.text)
@@ -68,7 +68,7 @@ final class LibraryPagesTests: XCTestCase {
 
     func testDeleteAsksFirstAndBrokenAnswersShowAReason() throws {
         let library = FakeLibrary()
-        let harness = try ConsoleHarness(library: { words in
+        let harness = try ConsoleHarness(quietFocus: true, library: { words in
             if words.contains("delete") { throw ConsoleError.failed("disk full") }
             return try library.run(words)
         })
