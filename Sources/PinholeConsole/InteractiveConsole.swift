@@ -14,7 +14,7 @@ public final class InteractiveConsole {
     /// How often the status line refreshes.
     public static let refreshInterval: Duration = .seconds(1)
     /// How often a viewfinder frame is drawn while the Viewfinder page is open.
-    public static let previewInterval: Duration = .milliseconds(250)
+    public static let previewInterval: Duration = .milliseconds(333)
     /// At most this many commands wait at once; more keys that would run one ring the bell.
     public static let maximumWaiting = 8
 
@@ -37,6 +37,9 @@ public final class InteractiveConsole {
     public var loadLibrary: ((LibraryRequest) -> LibraryData)?
     /// Supplies the next viewfinder frame as cells (nil: no preview available).
     public var previewFrame: ((_ width: Int, _ height: Int, _ unicode: Bool) -> [[ScreenCell]]?)?
+    /// Whether output is still waiting to go out (a slow serial line): preview frames are
+    /// skipped until it has drained, so the preview never floods the line.
+    public var outputBusy: (() -> Bool)?
     /// Called when the user leaves the console.
     public var onQuit: (() -> Void)?
     /// Called when the user asks for line mode (nil: not offered).
@@ -55,6 +58,12 @@ public final class InteractiveConsole {
         self.write = write
         self.menu = ConsoleMenu(width: width, height: height)
         self.renderer = VT100Renderer(colour: colour)
+        previewFrame = { [engine = appliance.engine] columns, rows, unicode in
+            engine.latestViewfinderImage().map {
+                ViewfinderPreview.cells(from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                                        unicode: unicode)
+            }
+        }
         if let library = commands.library {
             loadLibrary = { request in LibraryLoader.load(request, run: library) }
         }
@@ -173,7 +182,7 @@ public final class InteractiveConsole {
         previewTimer = nil
         guard !stopped, menu.page == .viewfinder else { return }
         let rows = menu.height - 8
-        if let frame = previewFrame?(menu.width, rows, menu.unicode) {
+        if outputBusy?() != true, let frame = previewFrame?(menu.width, rows, menu.unicode) {
             _ = menu.handle(.preview(frame))
             draw()
         }

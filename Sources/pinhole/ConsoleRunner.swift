@@ -89,6 +89,7 @@ final class ConsoleRunner {
             menu.onLineMode = { [unowned self] in enterLineMode() }
         }
         menu.onQuit = { [unowned self] in loop.stop() }
+        menu.outputBusy = { [unowned self] in (output?.pendingBytes ?? 0) > 0 }
         lineMode.onQuit = { [unowned self] in loop.stop() }
         inMenu = mode == .menu || (mode == .auto && isTerminal)
         if mode == .menu && !isTerminal {

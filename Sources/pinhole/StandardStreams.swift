@@ -121,6 +121,9 @@ final class OutputPump: @unchecked Sendable {
         }
     }
 
+    /// Bytes queued and not yet written.
+    var pendingBytes: Int { monitor.locked { queue.count } }
+
     /// Whether output was dropped since the last call (or the descriptor failed).
     func takeOverflow() -> Bool {
         monitor.locked {
