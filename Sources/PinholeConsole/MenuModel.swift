@@ -134,7 +134,9 @@ public struct ConsoleMenu: Sendable {
             stack = [.main]
             return wasPreviewing ? [.preview(false)] : []
         case .character(let character):
-            if let digit = character.wholeNumberValue, digit >= 1 {
+            // ASCII digits only: other scripts' digits (a stray UTF-8 pair) must not choose items.
+            if let ascii = character.asciiValue, ascii >= UInt8(ascii: "1"), ascii <= UInt8(ascii: "9") {
+                let digit = Int(ascii - UInt8(ascii: "0"))
                 let numbered = items.indices.filter { items[$0].action != nil }
                 guard digit <= numbered.count else { return [.bell] }
                 selections[page] = numbered[digit - 1]

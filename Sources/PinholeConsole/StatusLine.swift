@@ -5,16 +5,27 @@ import PinholeAppliance
 
 /// Formats the menu's status line.
 public enum StatusLine {
-    /// The status line for `status`, at most `width` columns.
+    /// The status line for `status`, at most `width` columns: the full form when it fits,
+    /// else a compact one that still names every item.
     public static func format(_ status: ApplianceStatus?, width: Int = 80) -> String {
         guard let status else { return String("status: waiting for the appliance…".prefix(width)) }
+        let full = parts(status, compact: false)
+        for (parts, separator) in [(full, " | "), (full, "|"), (parts(status, compact: true), "|")] {
+            let line = (status.busy ? "* " : "") + parts.joined(separator: separator)
+            if line.count <= width { return line }
+        }
+        return String(((status.busy ? "* " : "") + parts(status, compact: true).joined(separator: "|")).prefix(width))
+    }
+
+    private static func parts(_ status: ApplianceStatus, compact: Bool) -> [String] {
         var parts: [String] = []
         if let camera = status.camera {
-            parts.append("\(camera.model) \(camera.position)")
+            parts.append(compact ? camera.model : "\(camera.model) \(camera.position)")
         } else {
             parts.append("no camera")
         }
-        parts.append("AF \(status.afMode)/\(status.afState)")
+        let mode = compact ? String(status.afMode.prefix(4)) : status.afMode
+        parts.append("AF \(mode)/\(status.afState)")
         if let time = status.exposureTimeUs {
             var exposure = shutter(microseconds: time)
             if let gain = status.gain { exposure += " ISO\(Int((gain * 100).rounded()))" }
@@ -24,17 +35,12 @@ public enum StatusLine {
         }
         parts.append("torch \(status.torch ? "on" : "off")")
         parts.append("flash \(status.flash)")
-        parts.append("\(status.photos.map(String.init) ?? "?") photos")
-        parts.append("\(status.storageFreeBytes.map(bytes) ?? "?") free")
+        parts.append("\(status.photos.map(String.init) ?? "?")" + (compact ? " ph" : " photos"))
+        parts.append("\(status.storageFreeBytes.map(bytes) ?? "?")" + (compact ? "" : " free"))
         if let last = status.lastCapture {
-            parts.append("last \(last.id.prefix(8))")
+            parts.append("last \(last.id.prefix(compact ? 6 : 8))")
         }
-        var line = parts.joined(separator: " | ")
-        if status.busy { line = "* " + line }
-        if line.count > width {  // drop the least important parts first
-            line = parts.prefix(7).joined(separator: "|")
-        }
-        return String(line.prefix(width))
+        return parts
     }
 
     /// An exposure time as photographers write it: 1/120, 0.5s, 2s.

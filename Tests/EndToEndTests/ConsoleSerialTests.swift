@@ -46,7 +46,7 @@ final class ConsoleSerialTests: XCTestCase {
         try ConsoleTestTools.wait(for: "picocom to start") { pane.isAlive }
         try pane.send("C-l")  // picocom may have connected after the first screen: redraw
         try pane.waitFor("Pinhole  Main menu")
-        XCTAssertTrue(pane.screen.contains("imx477 back"), pane.screen)
+        XCTAssertTrue(pane.screen.contains("imx477|"), pane.screen)
         XCTAssertTrue(pane.screen.contains(" 1  Capture"), pane.screen)
         XCTAssertFalse(pane.screen.contains("Quit"), "a serial console does not offer to stop the appliance")
 
@@ -54,7 +54,7 @@ final class ConsoleSerialTests: XCTestCase {
         try pane.waitFor("Main menu > Capture")
         try pane.send("Enter")
         try pane.waitFor("ok saved ")
-        try pane.waitFor("1 photos")
+        try pane.waitFor("|1 ph|")
 
         try pane.send("Escape")  // a lone ESC (picocom passes it through) goes back
         try pane.waitFor(" Pinhole  Main menu  ")
@@ -99,6 +99,34 @@ final class ConsoleSerialTests: XCTestCase {
         XCTAssertTrue(try end.readLine(containing: "ok camera").hasPrefix("ok camera imx477"))
     }
 
+    func testMenuOnASerialLineSurvivesAFloodOfGarbageAndUnterminatedSequences() throws {
+        let dir = try directory()
+        let (appliance, terminal, _) = try ptys(in: dir)
+        let process = try pinhole(["--console", appliance.path], in: dir)
+        var end = try RawTTY(path: terminal.path)
+        defer { end.close() }
+        try end.ask("\u{0C}", untilScreenShows: " Pinhole  Main menu")
+        // Random bytes at full speed, but none that could choose an item (digits, y, Enter)
+        // and no ESC (keypad Enter is ESC O M): the menu must stay put and keep answering.
+        var generator = SystemRandomNumberGenerator()
+        let excluded: Set<UInt8> = Set(Array("0123456789yY\r\n".utf8) + [0x1B])
+        for _ in 0..<50 {
+            var chunk: [UInt8] = []
+            while chunk.count < 4096 {
+                let byte = UInt8.random(in: 0...255, using: &generator)
+                if !excluded.contains(byte) { chunk.append(byte) }
+            }
+            try end.write(bytes: chunk)
+            end.drain()
+        }
+        for _ in 0..<100 { try end.write("\u{1B}[1;2;3") }  // unterminated sequences
+        end.drain()
+        XCTAssertTrue(process.process.isRunning, process.errors)
+        try end.ask("\u{03}\u{0C}", untilScreenShows: " Pinhole  Main menu")
+        try end.write("1")
+        try end.ask("\r", untilScreenShows: "ok saved ")
+    }
+
     func testMenuOnAStandardInputTerminalQuitsAndRestoresTheTerminal() throws {
         let dir = try directory()
         let binary = try PinholeProcess.binary()
@@ -133,6 +161,43 @@ struct RawTTY {
     }
 
     func write(_ text: String) throws { try handle?.write(contentsOf: Data(text.utf8)) }
+
+    func write(bytes: [UInt8]) throws { try handle?.write(contentsOf: Data(bytes)) }
+
+    /// Reads and drops whatever output is waiting (so the far end never blocks on us).
+    mutating func drain() {
+        guard let handle else { return }
+        var pollfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while poll(&pollfd, 1, 0) > 0 {
+            let count = read(handle.fileDescriptor, &chunk, chunk.count)
+            if count <= 0 { return }
+        }
+        buffer.removeAll()
+    }
+
+    /// Sends `text` every second until the output (screen updates, not lines) contains `text`.
+    mutating func ask(_ text: String, untilScreenShows expected: String) throws {
+        guard let handle else { throw ConsoleTestTools.TimedOut(what: "a closed tty") }
+        buffer.removeAll()
+        for _ in 0..<60 {
+            try write(text)
+            let deadline = Date().addingTimeInterval(1)
+            while Date() < deadline {
+                var pollfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&pollfd, 1, 100) > 0 {
+                    var chunk = [UInt8](repeating: 0, count: 65536)
+                    let count = read(handle.fileDescriptor, &chunk, chunk.count)
+                    if count > 0 { buffer += chunk[0..<count] }
+                }
+                if String(decoding: buffer, as: UTF8.self).contains(expected) {
+                    buffer.removeAll()
+                    return
+                }
+            }
+        }
+        throw ConsoleTestTools.TimedOut(what: "'\(expected)' on the screen")
+    }
 
     /// Sends `text` every second until a line containing `answer` arrives (60 s at most).
     mutating func ask(_ text: String, until answer: String) throws -> String {

@@ -38,19 +38,29 @@ enum ConsoleTestTools {
         throw XCTSkip("\(name) is not installed: run tools/setup")
     }
 
-    /// Runs a command to completion and returns its standard output.
+    /// Runs a command to completion and returns its standard output. Spawned directly with
+    /// its output in a temporary file, not a pipe: tmux hands a client's descriptors to its
+    /// server, which would hold a pipe open (and Foundation's Process has been seen waiting
+    /// forever on such a client).
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
+        let outputPath = capture ? NSTemporaryDirectory() + "pinhole-run-\(UUID().uuidString)" : "/dev/null"
+        defer { if capture { unlink(outputPath) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(.init(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard capture else { return "" }
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
     /// Polls `condition` every 50 ms until it holds or `timeout` passes (a readiness wait
@@ -92,7 +102,7 @@ final class TmuxPane {
         tmux = try ConsoleTestTools.tool("tmux")
         name = "pinhole-test-\(UUID().uuidString.prefix(8))"
         try ConsoleTestTools.run(tmux, ["new-session", "-d", "-s", name, "-x", "80", "-y", "24",
-                                        "env TERM=xterm " + command])
+                                        "env TERM=xterm " + command], capture: false)
     }
 
     /// The pane's text, one line per row.
@@ -100,7 +110,7 @@ final class TmuxPane {
 
     /// Sends tmux key names ("Enter", "Down", "C-l") or literal text with `literal`.
     func send(_ keys: String..., literal: Bool = false) throws {
-        try ConsoleTestTools.run(tmux, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
+        try ConsoleTestTools.run(tmux, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys, capture: false)
     }
 
     /// Waits until the screen contains `text`.
@@ -112,5 +122,5 @@ final class TmuxPane {
         (try? ConsoleTestTools.run(tmux, ["list-panes", "-t", name, "-F", "#{pane_dead}"]))?.contains("0") ?? false
     }
 
-    func close() { _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name]) }
+    func close() { _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name], capture: false) }
 }

@@ -70,6 +70,12 @@ final class ConsoleMenuTests: XCTestCase {
         for row in 0..<24 { XCTAssertLessThanOrEqual(screen.line(row).count, 80) }
     }
 
+    func testOnlyASCIIDigitsChooseItems() {
+        var menu = ConsoleMenu()
+        XCTAssertEqual(keys(&menu, .character("٣"), .character("³"), .character("８")), [.bell, .bell, .bell])
+        XCTAssertEqual(menu.page, .main)
+    }
+
     func testSelectionSkipsInformationRowsAndWrapsNowhere() {
         var menu = ConsoleMenu()
         _ = keys(&menu, .character("5"))  // System: four information rows first

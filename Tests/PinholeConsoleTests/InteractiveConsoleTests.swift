@@ -13,6 +13,7 @@ final class InteractiveConsoleTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("torch off"), lines[1])
         XCTAssertTrue(lines[1].contains("0 photos"), lines[1])
         XCTAssertTrue(lines[1].contains("5.0G free"), lines[1])
+        XCTAssertLessThanOrEqual(lines[1].count, 80)
         XCTAssertTrue(lines[3].hasPrefix(" 1  Capture"), lines[3])
         XCTAssertEqual(harness.terminal.scrolled, 0)
         XCTAssertEqual(harness.terminal.unknown, [])
@@ -31,7 +32,8 @@ final class InteractiveConsoleTests: XCTestCase {
         harness.type("1")
         harness.type("1", settle: .seconds(1))
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok saved photo1 "), harness.terminal.line(22))
-        XCTAssertTrue(harness.terminal.line(1).contains("1 photos"), harness.terminal.line(1))
+        XCTAssertTrue(harness.terminal.line(1).contains("|1 ph|"), harness.terminal.line(1))
+        XCTAssertTrue(harness.terminal.line(1).hasSuffix("|last photo1"), "every item, compacted to 80 columns")
         XCTAssertTrue(harness.terminal.text.contains("Last photo"), "the Capture page shows the last photo")
     }
 
