@@ -98,6 +98,20 @@ enum LibrarySchema {
                 ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v3-verified-directories") { db in
+            // Lets the open-time recovery pass skip directories unchanged since last verified.
+            try db.execute(sql: """
+                CREATE TABLE verified_directory (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    has_subdirectories INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE library_state (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

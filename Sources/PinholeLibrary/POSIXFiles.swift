@@ -185,6 +185,25 @@ enum POSIXFiles {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Modification time of `path` in nanoseconds since the epoch, or nil when it does not exist.
+    static func modificationTime(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+    }
+
+    /// The file system's notion of now (CLOCK_REALTIME) in nanoseconds since the epoch, to
+    /// compare with modification times (not the library's injected clock).
+    static func realtimeNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     /// Size in bytes of the file at `path`, or nil when it does not exist.
     static func fileSize(_ path: String) -> Int64? {
         var info = stat()

@@ -1,0 +1,93 @@
+// Tests of the open-time recovery pass skipping directories unchanged since they were verified.
+
+import Foundation
+import GRDB
+import PinholeCore
+import XCTest
+
+@testable import PinholeLibrary
+
+final class IncrementalRecoveryTests: XCTestCase {
+    /// Sets the modification time of every directory under `originals/` an hour back, as if
+    /// the photos had been taken long ago (recent directories are never recorded as verified).
+    private func ageDirectories(_ root: String) throws {
+        let enumerator = FileManager.default.enumerator(atPath: root + "/originals")
+        var directories = [root + "/originals"]
+        while let relative = enumerator?.nextObject() as? String {
+            let path = root + "/originals/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                directories.append(path)
+            }
+        }
+        let past = Date(timeIntervalSinceNow: -3600)
+        for path in directories {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: path)
+        }
+    }
+
+    private func verifiedDirectories(_ library: PhotoLibrary) throws -> [String] {
+        try library.read { db in try String.fetchAll(db, sql: "SELECT path FROM verified_directory ORDER BY path") }
+    }
+
+    private func makeLibrary(_ dir: TemporaryDirectory, days: [Int64]) throws -> [Asset] {
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        return try days.enumerated().map { index, day in
+            let taken = WallTime(secondsSince1970: 1_700_000_000 + day * 86_400)
+            return try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(taken: taken))
+        }
+    }
+
+    func testVerifiedDirectoriesAreSkippedButChangesInThemAreFound() throws {
+        let dir = TemporaryDirectory()
+        let assets = try makeLibrary(dir, days: [0, 0, 1, 2])
+        try ageDirectories(dir.path)
+        let first = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertTrue(first.recoveryReport.isClean)
+        XCTAssertEqual(try verifiedDirectories(first), [
+            "originals", "originals/2023", "originals/2023/11", "originals/2023/11/14", "originals/2023/11/15",
+            "originals/2023/11/16",
+        ])
+
+        // Removing a file changes its directory's time: the next pass lists it again.
+        try FileManager.default.removeItem(atPath: dir.join(assets[1].path))
+        // Removing a whole verified directory: its rows are found missing too.
+        try FileManager.default.removeItem(atPath: dir.join("originals/2023/11/16"))
+        let second = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(second.recoveryReport.missingFiles, [assets[1].id, assets[3].id].sorted())
+        XCTAssertFalse(try verifiedDirectories(second).contains("originals/2023/11/14"), "a directory with problems is not verified")
+        // Problems are reported at every open until fixed.
+        let third = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(third.recoveryReport.missingFiles, [assets[1].id, assets[3].id].sorted())
+    }
+
+    func testAPhotoInADirectoryNeverVerifiedIsStillChecked() throws {
+        let dir = TemporaryDirectory()
+        let assets = try makeLibrary(dir, days: [0])
+        try ageDirectories(dir.path)
+        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        // A new photo in a new (recent, so unverified) directory, whose directory then disappears.
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let late = try library.add(jpeg: TestJPEG.make(seed: 9),
+                                   metadata: testMetadata(taken: WallTime(secondsSince1970: 1_710_000_000)))
+        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        try FileManager.default.removeItem(atPath: dir.join(POSIXFiles.parentDirectory(of: late.path)))
+        let reopened = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(reopened.recoveryReport.missingFiles, [late.id])
+        XCTAssertNotNil(try reopened.asset(id: assets[0].id))
+    }
+
+    func testAFileSlippedIntoAVerifiedDirectoryWithItsTimeRestoredIsLeftToFsck() throws {
+        let dir = TemporaryDirectory()
+        let assets = try makeLibrary(dir, days: [0])
+        try ageDirectories(dir.path)
+        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let folder = POSIXFiles.parentDirectory(of: dir.join(assets[0].path))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+        writeFile(folder + "/stray.txt", contents: Data("x".utf8))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: folder)
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertTrue(library.recoveryReport.isClean, "the open-time pass trusts the directory's time")
+        XCTAssertEqual(try library.fsck().orphanFiles, ["originals/2023/11/14/stray.txt"], "fsck lists everything")
+    }
+}
