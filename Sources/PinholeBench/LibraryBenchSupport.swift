@@ -92,6 +92,14 @@ enum LibraryBench {
         }
     }
 
+    /// Sets the modification time of `directories` an hour back (photos taken long ago: the
+    /// library only trusts directories whose time has settled).
+    static func ageDirectories(_ directories: [String]) {
+        let past = Glibc.time(nil) - 3600
+        var times = [timeval(tv_sec: past, tv_usec: 0), timeval(tv_sec: past, tv_usec: 0)]
+        for directory in directories { _ = utimes(directory, &times) }
+    }
+
     /// rm -rf (benchmark scratch only).
     static func removeTree(_ path: String) {
         guard let dir = opendir(path) else { _ = unlink(path); return }

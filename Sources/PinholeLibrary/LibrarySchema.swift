@@ -112,6 +112,18 @@ enum LibrarySchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v4-smart-album-indexes") { db in
+            // Partial indexes led by the columns every default query constrains (hidden,
+            // deleted), so SQLite's planner prefers them to scanning all photos in date order.
+            try db.execute(sql: """
+                DROP INDEX asset_favorites;
+                DROP INDEX asset_edited;
+                DROP INDEX asset_by_camera;
+                CREATE INDEX asset_favorites_visible ON asset(hidden, deleted_ns, created_ns) WHERE favorite = 1;
+                CREATE INDEX asset_edited_visible ON asset(hidden, deleted_ns, created_ns) WHERE edit_revision > 0;
+                CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
+                """)
+        }
         return migrator
     }
 }
