@@ -113,6 +113,21 @@ enum LibraryBench {
         _ = rmdir(path)
     }
 
+    /// Reads a whole file (the reference for cached thumbnails).
+    static func rawRead(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw BenchFailure("cannot open \(path)") }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+
     /// Writes a file without syncing (setup only).
     static func rawWrite(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
