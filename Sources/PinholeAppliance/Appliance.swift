@@ -12,30 +12,67 @@ public final class Appliance {
     public let board: BoardProfile
     /// The capture engine.
     public let engine: CaptureEngine
-    private let gpio: any GPIOBackend
-    private let store: any PhotoStore
-    private var inputs: [ButtonFunction: any InputLine] = [:]
-    private var interpreters: [ButtonFunction: ButtonInterpreter] = [:]
+    let gpio: any GPIOBackend
+    let store: any PhotoStore
+    var inputs: [ButtonFunction: any InputLine] = [:]
+    var interpreters: [ButtonFunction: ButtonInterpreter] = [:]
     /// Output controllers by function.
     public private(set) var outputs: [OutputFunction: LEDController] = [:]
+    /// The named status patterns shown on the outputs.
+    public private(set) var indicator = StatusIndicator(outputs: [:])
+    var chords: ChordDetector?
     private var observers: [(ApplianceEvent) -> Void] = []
+    /// The two-stage shutter's state.
+    public internal(set) var shutter = TwoStageShutter()
+    /// The tilt sensor, when the board has one.
+    public internal(set) var tilt: TiltSensor?
     /// Whether the torch is on.
     public private(set) var torchOn = false
     /// The last capture.
     public private(set) var lastCapture: CaptureResult?
     /// Problems seen since start (most recent last, at most 20).
     public private(set) var problems: [String] = []
+    /// Called when a chord asks for a safe shutdown, after every output has been turned off.
+    /// The executable stops its loop (and powers off when the request says so).
+    public var onShutdownRequest: ((ShutdownRequest) -> Void)?
+    /// The shutdown asked for by a chord, if any.
+    public private(set) var shutdownRequest: ShutdownRequest?
+    /// Free bytes under which storage counts as low (status LED blinks slowly).
+    public var lowStorageBytes: Int64 = 256 << 20
+    /// Burst shots are skipped while this many captures are still waiting or being saved.
+    public var maxCapturesInFlight = 3
+    /// Burst shots skipped because earlier ones were still being saved.
+    public internal(set) var burstSkipped = 0
+    /// Burst shots taken since start.
+    public internal(set) var burstShotsTaken = 0
+    private(set) var capturesInFlight = 0
     private var started = false
 
     /// Creates an appliance.
-    public init(loop: EventLoop, board: BoardProfile, gpio: any GPIOBackend, cameras: any CameraProvider,
-                encoder: any StillEncoder, store: any PhotoStore, software: String = "Pinhole") {
+    public init(
+        loop: EventLoop, board: BoardProfile, gpio: any GPIOBackend, cameras: any CameraProvider,
+        encoder: any StillEncoder, store: any PhotoStore, software: String = "Pinhole"
+    ) {
         self.loop = loop
         self.board = board
         self.gpio = gpio
         self.store = store
         self.engine = CaptureEngine(loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
                                     software: software)
+        engine.onEvent = { [weak self] event in self?.engineEvent(event) }
+    }
+
+    private func engineEvent(_ event: CaptureEngineEvent) {
+        switch event {
+        case .cameraRestarted(let camera, let silence):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) sent no frame for \(Int(silence.milliseconds)) ms: restarted it")
+        case .restartFailed(let camera, let reason):
+            outputs[.error]?.play(.errorCode(4))
+            problem("camera \(camera) could not be restarted (\(reason)): retrying")
+        case .focus(let text):
+            emit(.focus(text))
+        }
     }
 
     /// Adds an observer of events.
@@ -43,59 +80,97 @@ public final class Appliance {
         observers.append(observer)
     }
 
-    private func emit(_ event: ApplianceEvent) {
+    func emit(_ event: ApplianceEvent) {
         for observer in observers { observer(event) }
     }
 
-    private func problem(_ message: String) {
+    func problem(_ message: String) {
         problems.append(message)
         if problems.count > 20 { problems.removeFirst() }
         emit(.problem(message))
     }
 
-    /// Requests the lines, starts the camera and shows "ready". A missing camera is reported
-    /// (error LED, event) but the appliance still runs, so the console stays usable.
+    /// Drives every output off (before anything else: a crashed predecessor may have left a
+    /// torch on), requests the buttons, starts the camera and shows "ready". A missing camera
+    /// is reported (error code on the error LED, event) but the appliance still runs, so the
+    /// console stays usable. A line that cannot be requested is an error; every line
+    /// requested so far is then released, off.
     public func start() throws {
-        for (function, wiring) in board.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let line = try gpio.requestOutput(name: wiring.line, activeLow: wiring.activeLow)
-            outputs[function] = LEDController(loop: loop, line: line)
-        }
-        for (function, wiring) in board.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let interpreter = ButtonInterpreter(loop: loop, debounce: wiring.debounce) { [weak self] event in
-                self?.buttonEvent(function, event)
-            }
-            let config = InputLineConfig(name: wiring.line, activeLow: wiring.activeLow, bias: wiring.bias)
-            inputs[function] = try gpio.requestInput(config) { edge in interpreter.edge(edge) }
-            interpreters[function] = interpreter
+        guard !started else { return }
+        let lines = try OutputSafety.requestAllOff(board: board, gpio: gpio)
+        outputs = lines.mapValues { LEDController(loop: loop, line: $0) }
+        indicator = StatusIndicator(outputs: outputs)
+        tilt = board.tilt.map { TiltSensor(mapping: $0) }
+        chords = ChordDetector(loop: loop, chords: board.chords) { [weak self] chord in
+            self?.chordCompleted(chord)
         }
         started = true
+        if outputs[.torch] != nil {
+            // The torch LED doubles as the flash; after a flash it returns to the torch setting.
+            engine.flashDriver = { [weak self] lit in
+                guard let self else { return }
+                self.outputs[.torch]?.set(lit || self.torchOn)
+            }
+        }
+        do {
+            try requestButtons()
+        } catch {
+            shutdown()
+            throw error
+        }
+        installOrientation()
         do {
             try engine.start()
-            outputs[.status]?.set(true)
+            indicator.show(.ready)
             if let camera = engine.current { emit(.cameraChanged(camera)) }
         } catch {
-            outputs[.error]?.play(.errorCode(2))
+            indicator.show(.noCamera)
             problem("\(error)")
+        }
+        checkStorage()
+    }
+
+    private func requestButtons() throws {
+        for (function, wiring) in board.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let interpreter = ButtonInterpreter(
+                loop: loop, debounce: wiring.debounce, holdTime: wiring.holdTime,
+                repeatInterval: wiring.repeatInterval
+            ) { [weak self] event in
+                self?.buttonEvent(function, event)
+            }
+            let line = try gpio.requestInput(wiring.inputConfig) { edge in interpreter.edge(edge) }
+            inputs[function] = line
+            interpreters[function] = interpreter
+            // A button already down is not a press; a tilt switch already closed is a state.
+            if (try? line.read()) == true {
+                interpreter.seed(pressed: true)
+                tilt?.set(function, closed: true)
+            }
         }
     }
 
-    /// Turns every output off, stops the camera and releases the lines.
+    /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
     public func shutdown() {
         engine.stop()
-        for controller in outputs.values { controller.shutdown() }
-        for line in inputs.values { line.release() }
-        for controller in outputs.values { controller.line.release() }
+        chords?.reset()
         for interpreter in interpreters.values { interpreter.reset() }
+        for line in inputs.values { line.release() }
+        for controller in outputs.values {
+            controller.shutdown()
+            controller.line.release()
+        }
         inputs.removeAll()
         interpreters.removeAll()
         outputs.removeAll()
+        indicator = StatusIndicator(outputs: [:])
+        shutter = TwoStageShutter()
         torchOn = false
         started = false
     }
 
     /// Whether a button is settling or a capture is in progress.
     public var isBusy: Bool {
-        engine.isBusy || interpreters.values.contains { $0.isSettling }
+        engine.isBusy || capturesInFlight > 0 || interpreters.values.contains { $0.isSettling }
     }
 
     /// Whether a button is currently held down (debounced).
@@ -104,23 +179,36 @@ public final class Appliance {
     // MARK: Actions
 
     /// Takes a photo of the frame exposing at `pressedAt` (now when nil).
-    public func capture(pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil) {
-        outputs[.status]?.play(.busy)
+    public func capture(
+        pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil
+    ) {
+        capturesInFlight += 1
+        indicator.show(.busy(true))
         engine.capture(pressedAt: pressedAt) { [weak self] result in
             guard let self else { return }
-            self.outputs[.status]?.set(self.engine.current != nil)
+            self.capturesInFlight -= 1
+            self.indicator.show(.busy(false))
             switch result {
             case .success(let capture):
                 self.lastCapture = capture
-                self.outputs[.capture]?.play(.flash)
+                self.indicator.show(.saved)
                 self.emit(.saved(capture))
+                self.checkStorage()
             case .failure(let error):
-                self.outputs[.error]?.play(.errorCode(3))
+                self.checkStorage()
+                self.indicator.show(.error(self.indicator.lowStorage ? .storage : .captureFailed))
                 self.problem("capture failed: \(error)")
                 self.emit(.captureFailed("\(error)"))
             }
             completion?(result)
         }
+    }
+
+    /// Looks at the free space and shows "low storage" when under `lowStorageBytes`.
+    public func checkStorage() {
+        guard let free = store.freeBytes() else { return }
+        let low = free < lowStorageBytes
+        if low != indicator.lowStorage { indicator.show(.lowStorage(low)) }
     }
 
     /// Switches to the next camera; the torch follows what the new camera has.
@@ -141,6 +229,7 @@ public final class Appliance {
         if torchOn && !(engine.currentFitting?.torch ?? false) {
             setTorchLine(false)
         }
+        indicator.show(.ready)
         emit(.cameraChanged(camera))
     }
 
@@ -162,58 +251,28 @@ public final class Appliance {
         emit(.torch(on))
     }
 
-    // MARK: Buttons
+    // MARK: Shutdown chord
 
-    private func buttonEvent(_ function: ButtonFunction, _ event: ButtonEvent) {
-        emit(.button(function, event))
-        if function == .halfPress {
-            switch event {
-            case .pressed: engine.beginHalfPress()
-            case .released: engine.endHalfPress()
-            default: break
-            }
-            return
-        }
-        guard case .pressed(let at) = event else { return }
-        switch function {
-        case .shutter:
-            capture(pressedAt: at)
-        case .switch:
-            do { try switchCamera() } catch { problem("camera switch failed: \(error)") }
-        case .torch:
-            do { try setTorch(!torchOn) } catch { problem("\(error)") }
-        case .halfPress, .tiltA, .tiltB:
-            break
+    private func chordCompleted(_ chord: Chord) {
+        switch chord.action {
+        case .shutdown:
+            let names = chord.buttons.map(\.rawValue).sorted().joined(separator: " + ")
+            let seconds = Double(chord.hold.milliseconds) / 1000
+            let request = ShutdownRequest(
+                reason: "\(names) held \(seconds.formatted1()) s", powerOff: chord.powerOff)
+            shutdownRequest = request
+            shutdown()
+            onShutdownRequest?(request)
         }
     }
+}
 
-    // MARK: Status
-
-    /// A snapshot for `status`.
-    public func status() -> ApplianceStatus {
-        let camera = engine.current.map { info -> ApplianceStatus.Camera in
-            let size: PixelSize
-            switch engine.configuration {
-            case .valid(let request)?, .adjusted(let request, _)?: size = request.stillSize
-            case nil: size = info.pixelArraySize
-            }
-            return ApplianceStatus.Camera(id: info.id, model: info.model,
-                                          position: engine.position(of: info).rawValue,
-                                          torch: engine.currentFitting?.torch ?? false, stillSize: size.description)
-        }
-        let frame = engine.lastFrame
-        let last = lastCapture.map {
-            ApplianceStatus.LastCapture(id: $0.photo.id, file: $0.photo.file, selection: $0.selection.rawValue,
-                                        pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
-                                        pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
-        }
-        return ApplianceStatus(
-            board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn, flash: "off",
-            exposureTimeUs: frame.map { Int($0.exposureTime.nanoseconds / 1000) }, gain: frame?.totalGain,
-            lensPosition: frame?.lensPosition, afMode: engine.current?.hasFocusControl == true ? "manual" : "fixed",
-            afState: "idle", lux: frame?.lux, photos: try? store.photoCount(), storageFreeBytes: store.freeBytes(),
-            lastCapture: last, busy: isBusy, frames: engine.framesReceived, problems: problems)
-    }
+/// A safe shutdown asked for by a chord.
+public struct ShutdownRequest: Sendable, Hashable {
+    /// Which chord, in words ("shutter + torch held 5 s").
+    public var reason: String
+    /// Whether the system should power off too.
+    public var powerOff: Bool
 }
 
 /// Errors of the appliance's own actions.
@@ -221,10 +280,20 @@ public enum ApplianceError: Error, CustomStringConvertible {
     /// The running camera has no torch.
     case noTorch(camera: String)
 
+    /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .noTorch(let camera):
             return "camera \(camera) has no torch: switch to a camera with a torch first"
         }
+    }
+}
+
+extension Double {
+    /// At most one decimal, without a trailing ".0".
+    func formatted1() -> String {
+        let tenths = (self * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0
+            ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 }

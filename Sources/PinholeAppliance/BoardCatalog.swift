@@ -3,17 +3,23 @@
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolves `--board auto|sim|NAME|PATH` to a profile.
 public struct BoardCatalog: Sendable {
     /// Directories searched for `NAME/board.toml`, in order.
     public var searchPath: [String]
+    /// The file holding the board's model name (tests point it at a fake).
+    public var modelFile: String
+
+    /// The device tree's model file on Linux.
+    public static let deviceTreeModelFile = "/proc/device-tree/model"
 
     /// Creates a catalog; `PINHOLE_BOARD_DIR`, `./board`, `/usr/share/pinhole/board` and
     /// `/etc/pinhole/board` are searched by default.
-    public init(searchPath: [String]? = nil) {
+    public init(searchPath: [String]? = nil, modelFile: String = BoardCatalog.deviceTreeModelFile) {
+        self.modelFile = modelFile
         if let searchPath {
             self.searchPath = searchPath
         } else {
@@ -31,18 +37,10 @@ public struct BoardCatalog: Sendable {
             return (try BuiltInBoards.simulated(), "simulated board")
         }
         if argument == "auto" {
-            guard let model = Self.deviceTreeModel() else {
+            guard let model = Self.deviceTreeModel(file: modelFile) else {
                 return (try BuiltInBoards.simulated(), "no device tree model: using the simulated board")
             }
-            for directory in searchPath {
-                for name in FileSystem.list(directory).sorted() {
-                    let file = "\(directory)/\(name)/board.toml"
-                    guard let text = FileSystem.readText(file),
-                          let profile = try? BoardProfile.parse(text, file: file, name: name),
-                          let prefix = profile.model, model.hasPrefix(prefix) else { continue }
-                    return (profile, "\(model) → \(file)")
-                }
-            }
+            if let (profile, file) = try match(model: model) { return (profile, "\(model) → \(file)") }
             return (try BuiltInBoards.simulated(), "no profile matches '\(model)': using the simulated board")
         }
         if argument.contains("/") || argument.hasSuffix(".toml") {
@@ -53,8 +51,10 @@ public struct BoardCatalog: Sendable {
             let file = "\(directory)/\(argument)/board.toml"
             if FileSystem.exists(file) { return (try load(file: file), file) }
         }
-        throw ConfigurationError(file: argument, line: 0, reason: "no board profile '\(argument)' in "
-            + searchPath.joined(separator: ", ") + ": use sim, auto, a name under board/ or a path")
+        throw ConfigurationError(
+            file: argument, line: 0,
+            reason: "no board profile '\(argument)' in "
+                + searchPath.joined(separator: ", ") + ": use sim, auto, a name under board/ or a path")
     }
 
     /// Loads and validates one profile file.
@@ -67,9 +67,34 @@ public struct BoardCatalog: Sendable {
         return try BoardProfile.parse(text, file: file, name: name)
     }
 
+    /// The profile whose `[board] model` is the longest prefix of `model`, searching every
+    /// directory of the search path (earlier directories win a tie). A profile that matches
+    /// but does not parse is an error, not a silent fall-back to another board.
+    public func match(model: String) throws -> (BoardProfile, file: String)? {
+        var best: (profile: BoardProfile, file: String, length: Int)?
+        for directory in searchPath {
+            for name in FileSystem.list(directory).sorted() {
+                let file = "\(directory)/\(name)/board.toml"
+                guard let text = FileSystem.readText(file), let prefix = Self.modelPrefix(in: text),
+                    model.hasPrefix(prefix), prefix.count > (best?.length ?? 0)
+                else { continue }
+                best = (try BoardProfile.parse(text, file: file, name: name), file, prefix.count)
+            }
+        }
+        return best.map { ($0.profile, $0.file) }
+    }
+
+    /// The `[board] model` of a profile's text, read leniently (nil when absent or unreadable).
+    private static func modelPrefix(in text: String) -> String? {
+        guard let root = try? TOMLDocument.parse(text, file: ""), case .table(let board)? = root["board"],
+            case .string(let model)? = board["model"], !model.isEmpty
+        else { return nil }
+        return model
+    }
+
     /// The board's model string from the device tree, without the trailing NUL.
-    public static func deviceTreeModel() -> String? {
-        guard let text = FileSystem.readText("/proc/device-tree/model") else { return nil }
+    public static func deviceTreeModel(file: String = deviceTreeModelFile) -> String? {
+        guard let text = FileSystem.readText(file) else { return nil }
         let model = String(text.prefix { $0 != "\0" })
         return model.isEmpty ? nil : model
     }

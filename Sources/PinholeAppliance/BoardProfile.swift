@@ -26,8 +26,10 @@ public enum OutputFunction: String, Sendable, CaseIterable, Codable {
     case capture
     /// Error codes.
     case error
-    /// The torch / flash LED.
+    /// The torch LED (steady light; also fired as a flash by cameras that use it so).
     case torch
+    /// A separate flash output (pulsed at capture).
+    case flash
     /// Optional buzzer.
     case buzzer
 }
@@ -40,15 +42,37 @@ public struct ButtonWiring: Sendable, Hashable {
     public var activeLow: Bool
     /// Bias.
     public var bias: LineBias
-    /// Debounce period.
+    /// Debounce period (software, always; also asked of the kernel when `kernelDebounce`).
     public var debounce: Duration
+    /// Whether the kernel is asked to debounce too. The kernel's debounced edge carries the
+    /// time its debounce completed, not the first contact, so lines whose timestamps matter
+    /// (the shutter, for zero shutter lag) default to software debounce only.
+    public var kernelDebounce: Bool
+    /// Time until a press becomes a hold.
+    public var holdTime: Duration
+    /// Interval of repeats while held (nil: none). On the shutter this is the burst rate.
+    public var repeatInterval: Duration?
 
     /// Creates a wiring.
-    public init(line: String, activeLow: Bool = true, bias: LineBias = .pullUp, debounce: Duration = .milliseconds(10)) {
+    public init(
+        line: String, activeLow: Bool = true, bias: LineBias = .pullUp,
+        debounce: Duration = .milliseconds(10),
+        kernelDebounce: Bool = true, holdTime: Duration = .milliseconds(800),
+        repeatInterval: Duration? = .milliseconds(250)
+    ) {
         self.line = line
         self.activeLow = activeLow
         self.bias = bias
         self.debounce = debounce
+        self.kernelDebounce = kernelDebounce
+        self.holdTime = holdTime
+        self.repeatInterval = repeatInterval
+    }
+
+    /// The request for this wiring: the kernel debounces only when `kernelDebounce`.
+    public var inputConfig: InputLineConfig {
+        InputLineConfig(
+            name: line, activeLow: activeLow, bias: bias, debounce: kernelDebounce ? debounce : .zero)
     }
 }
 
@@ -84,8 +108,10 @@ public struct CameraFitting: Sendable, Hashable {
     public var lensModel: String?
 
     /// Creates a fitting.
-    public init(match: String, position: CameraPosition? = nil, torch: Bool = false, mountRotation: Int = 0,
-                focalLength: Double? = nil, fNumber: Double? = nil, lensModel: String? = nil) {
+    public init(
+        match: String, position: CameraPosition? = nil, torch: Bool = false, mountRotation: Int = 0,
+        focalLength: Double? = nil, fNumber: Double? = nil, lensModel: String? = nil
+    ) {
         self.match = match
         self.position = position
         self.torch = torch
@@ -121,11 +147,20 @@ public struct BoardProfile: Sendable, Hashable {
     public var consoleDevice: String?
     /// Console baud rate.
     public var consoleBaud: Int
+    /// Label of the GPIO chip carrying the lines ("pinctrl-rp1"), when the board has one.
+    public var gpioChip: String?
+    /// Chords (buttons held together).
+    public var chords: [Chord]
+    /// The tilt sensor's mapping, when the board has tilt switches.
+    public var tilt: TiltMapping?
 
     /// Creates a profile.
-    public init(name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
-                buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
-                cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200) {
+    public init(
+        name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
+        buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
+        cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200,
+        gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil
+    ) {
         self.name = name
         self.description = description
         self.model = model
@@ -135,6 +170,9 @@ public struct BoardProfile: Sendable, Hashable {
         self.cameras = cameras
         self.consoleDevice = consoleDevice
         self.consoleBaud = consoleBaud
+        self.gpioChip = gpioChip
+        self.chords = chords
+        self.tilt = tilt
     }
 
     /// The fitting that describes `camera`, if any.

@@ -10,14 +10,18 @@ public enum BuiltInBoards {
 # Line names follow the Raspberry Pi header (BCM numbering) so scripts carry over.
 
 [board]
-name = "Simulated board (two cameras, three buttons, four LEDs)"
+name = "Simulated board (two cameras, two-stage shutter, switch, torch, tilt sensor, LEDs, buzzer)"
 make = "Pinhole"
 
+# Two-stage shutter: half press focuses and locks exposure, full press captures,
+# holding the full press bursts (first shot at hold_ms, then one every repeat_ms).
 [buttons.shutter]
 line = "GPIO17"
 active_low = true
 bias = "pull-up"
 debounce_ms = 10
+hold_ms = 800
+repeat_ms = 250
 
 [buttons.half_press]
 line = "GPIO5"
@@ -37,6 +41,19 @@ active_low = true
 bias = "pull-up"
 debounce_ms = 10
 
+# Tilt sensor: two tilt switches to ground; they chatter, so debounce longer.
+[buttons.tilt_a]
+line = "GPIO6"
+active_low = true
+bias = "pull-up"
+debounce_ms = 50
+
+[buttons.tilt_b]
+line = "GPIO13"
+active_low = true
+bias = "pull-up"
+debounce_ms = 50
+
 [leds.status]
 line = "GPIO23"
 
@@ -48,6 +65,22 @@ line = "GPIO25"
 
 [leds.torch]
 line = "GPIO26"
+
+[leds.buzzer]
+line = "GPIO12"
+
+# Torch + shutter held together for 5 s: every output off, clean exit.
+[chords.shutdown]
+buttons = ["torch", "shutter"]
+hold_ms = 5000
+power_off = false
+
+# Body rotation (degrees clockwise) for each state of the tilt switches (1 = closed).
+[tilt]
+a0_b0 = 0
+a1_b0 = 90
+a1_b1 = 180
+a0_b1 = 270
 
 [[cameras]]
 match = "imx477"

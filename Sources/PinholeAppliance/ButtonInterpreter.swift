@@ -6,7 +6,10 @@ import PinholeCore
 ///
 /// A change is accepted once the line has stayed at the new level for the debounce period;
 /// the event carries the time of the first edge of the change, so a bounce storm gives one
-/// press stamped with the moment the contact first closed.
+/// press stamped with the moment the contact first closed. The debounce runs on the loop's
+/// clock, so simulation and hardware behave the same; the kernel may debounce as well (see
+/// `ButtonWiring.kernelDebounce`), but its debounced edge is stamped when its debounce
+/// completed, which is why the shutter relies on this first-edge stamp instead.
 public final class ButtonInterpreter {
     /// Debounce period (software; the kernel may debounce as well).
     public let debounce: Duration
@@ -26,8 +29,10 @@ public final class ButtonInterpreter {
     private var repeats = 0
 
     /// Creates an interpreter delivering events to `onEvent` on the loop.
-    public init(loop: EventLoop, debounce: Duration, holdTime: Duration = .milliseconds(800),
-                repeatInterval: Duration? = .milliseconds(250), onEvent: @escaping (ButtonEvent) -> Void) {
+    public init(
+        loop: EventLoop, debounce: Duration, holdTime: Duration = .milliseconds(800),
+        repeatInterval: Duration? = .milliseconds(250), onEvent: @escaping (ButtonEvent) -> Void
+    ) {
         self.loop = loop
         self.debounce = debounce
         self.holdTime = holdTime
@@ -63,6 +68,14 @@ public final class ButtonInterpreter {
                 self.changeStarted = nil  // a glitch: the line settled back where it was
             }
         }
+    }
+
+    /// Sets the starting state from a read of the line, without an event: a button already
+    /// down when the line is requested is not a press (and a tilt switch's state is known).
+    public func seed(pressed: Bool) {
+        level = pressed
+        stable = pressed
+        changeStarted = nil
     }
 
     /// Drops any state (line released or re-requested).

@@ -1,46 +1,20 @@
-// Drives an output line with steady states and blink patterns on the loop's clock.
+// Drives an output line with a steady state and transient blink patterns on the loop's clock.
 
 import PinholeCore
 
-/// A blink pattern: `count` cycles of on/off (nil count: forever), then `after`.
-public struct BlinkPattern: Sendable, Hashable {
-    /// Time on per cycle.
-    public var on: Duration
-    /// Time off per cycle.
-    public var off: Duration
-    /// Cycles; nil repeats until replaced.
-    public var count: Int?
-    /// Level to rest at when the pattern ends.
-    public var after: Bool
-
-    /// Creates a pattern.
-    public init(on: Duration, off: Duration, count: Int?, after: Bool = false) {
-        self.on = on
-        self.off = off
-        self.count = count
-        self.after = after
-    }
-
-    /// One short flash (a photo was saved).
-    public static let flash = BlinkPattern(on: .milliseconds(150), off: .zero, count: 1)
-    /// Fast blink until replaced (busy).
-    public static let busy = BlinkPattern(on: .milliseconds(100), off: .milliseconds(100), count: nil)
-    /// Slow blink until replaced (low storage).
-    public static let slow = BlinkPattern(on: .milliseconds(500), off: .milliseconds(1500), count: nil)
-
-    /// Error code `n`: n short blinks, a pause, repeated.
-    public static func errorCode(_ n: Int) -> BlinkPattern {
-        BlinkPattern(on: .milliseconds(200), off: .milliseconds(200), count: n, after: false)
-    }
-}
-
-/// One LED (or torch, or buzzer) output with patterns.
+/// One LED (or torch, or buzzer) output.
+///
+/// The output has a steady state (off, on, or a repeating pattern) and may play a transient
+/// pattern on top; when the transient pattern ends the steady state resumes.
 public final class LEDController {
     private let loop: EventLoop
     /// The line driven.
     public let line: any OutputLine
     private var timer: TimerID?
-    private var resting = false
+    /// The state shown when no transient pattern plays.
+    public private(set) var steady: LEDState = .off
+    /// The transient pattern playing, if any.
+    public private(set) var transient: BlinkPattern?
     /// Errors writing the line (kept, not thrown: an LED must never stop the camera).
     public private(set) var lastError: Error?
 
@@ -53,47 +27,73 @@ public final class LEDController {
     /// The line's current value.
     public var isOn: Bool { line.value }
 
+    /// What the output is showing, by name ("off", "on", "busy", "error-3" …).
+    public var showing: String { transient?.name ?? steady.name }
+
     /// Steady on or off (cancels any pattern).
     public func set(_ on: Bool) {
-        cancelPattern()
-        resting = on
-        write(on)
+        setSteady(on ? .on : .off)
     }
 
-    /// Plays a pattern, then rests at `pattern.after`, or at the steady state set before.
+    /// Sets the steady state (cancels any transient pattern).
+    public func setSteady(_ state: LEDState) {
+        cancelTimer()
+        transient = nil
+        steady = state
+        resume()
+    }
+
+    /// Plays a pattern once, then returns to the steady state. A pattern that never ends
+    /// plays until `set`, `setSteady` or another `play`.
     public func play(_ pattern: BlinkPattern) {
-        cancelPattern()
-        cycle(pattern, done: 0)
+        cancelTimer()
+        transient = pattern
+        run(pattern.steps(), index: 0, repeating: !pattern.isFinite)
     }
 
     /// Turns the output off for good (shutdown).
     public func shutdown() {
-        cancelPattern()
-        resting = false
+        cancelTimer()
+        transient = nil
+        steady = .off
         write(false)
     }
 
-    private func cycle(_ pattern: BlinkPattern, done: Int) {
-        if let count = pattern.count, done >= count {
-            timer = nil
-            write(pattern.after || resting)
-            return
-        }
-        write(true)
-        timer = loop.schedule(after: pattern.on) { [weak self] in
-            guard let self else { return }
-            if pattern.off == .zero {
-                self.cycle(pattern, done: done + 1)
-                return
-            }
-            self.write(false)
-            self.timer = self.loop.schedule(after: pattern.off) { [weak self] in
-                self?.cycle(pattern, done: done + 1)
-            }
+    private func resume() {
+        switch steady {
+        case .off: write(false)
+        case .on: write(true)
+        case .pattern(let pattern): run(pattern.steps(), index: 0, repeating: !pattern.isFinite)
         }
     }
 
-    private func cancelPattern() {
+    private func run(_ steps: [(on: Bool, duration: Duration)], index: Int, repeating: Bool) {
+        guard !steps.isEmpty else { return finished() }
+        var index = index
+        if index >= steps.count {
+            guard repeating else { return finished() }
+            index = 0
+        }
+        let step = steps[index]
+        write(step.on)
+        timer = loop.schedule(after: step.duration) { [weak self] in
+            self?.run(steps, index: index + 1, repeating: repeating)
+        }
+    }
+
+    private func finished() {
+        timer = nil
+        if let pattern = transient {
+            transient = nil
+            if let after = pattern.after { steady = after ? .on : .off }
+            resume()
+        } else {
+            steady = .off  // a finite steady pattern rests off
+            write(false)
+        }
+    }
+
+    private func cancelTimer() {
         if let timer { loop.cancel(timer) }
         timer = nil
     }

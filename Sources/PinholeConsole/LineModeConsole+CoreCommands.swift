@@ -7,20 +7,30 @@ extension LineModeConsole {
     /// One line per command, for `help`.
     static let commandSummary: [(String, String)] = [
         ("capture [--json]", "take a photo now; answers when it is saved"),
+        ("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)"),
+        ("capture --burst N", "N photos in a row (2-20)"),
         ("camera list [--json]", "cameras with their sizes and controls"),
         ("camera switch", "switch to the next camera"),
         ("camera select ID", "switch to a camera by id or model"),
         ("torch on|off", "the torch LED (cameras with a torch)"),
         ("lens DIOPTRES", "manual lens position (0 = infinity)"),
+        ("af mode manual|auto|continuous | af point X Y | af trigger", "autofocus (trigger answers with the state)"),
+        ("af range normal|macro|full | af speed normal|fast", "autofocus search range and speed"),
+        ("metering centre|spot|matrix | awb MODE | flash off|on|auto", "metering, white balance, flash"),
         ("exposure auto | exposure manual TIME_US GAIN", "exposure control"),
         ("ev STOPS", "exposure compensation"),
         ("status [--json]", "camera, exposure, torch, photos, storage, last capture"),
         ("library …", "the photo library (library help)"),
         ("sim press BUTTON [--hold MS] [--bounce N]", "simulated board: press shutter|half_press|switch|torch"),
         ("sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go"),
+        ("sim tilt DEGREES [--bounce N]", "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"),
+        ("gpio status [--json]", "inputs and outputs with their current state"),
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
         ("sim wait MS", "let MS milliseconds pass"),
+        ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
+        ("log", "recent problems and events"),
+        ("shutdown", "stop the camera, close the library and exit"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -40,12 +50,15 @@ extension LineModeConsole {
             reply(.success("ok bye"))
             onQuit?()
         case "capture":
-            try expectArguments(args, count: 0, usage: "capture [--json]")
-            appliance.capture { result in
-                reply(result.map { capture in
-                    json ? jsonLine(CaptureAnswer(capture)) : "ok saved \(capture.photo.id) \(capture.photo.file)"
-                })
-            }
+            try captureCommand(args, json: json, reply: reply)
+        case "led":
+            try ledCommand(args, reply: reply)
+        case "log":
+            let lines = appliance.problems
+            reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+        case "shutdown":
+            reply(.success("ok shutting down"))
+            (onShutdown ?? onQuit)?()
         case "camera":
             try cameraCommand(args, json: json, reply: reply)
         case "torch":
@@ -72,13 +85,10 @@ extension LineModeConsole {
             reply(.success(output.split(separator: "\n").joined(separator: " ")))
         case "sim":
             try simCommand(args, reply: reply)
+        case "gpio": try gpioCommand(args, json: json, reply: reply)
         default:
             throw ConsoleError.usage("unknown command '\(command)': type help for the list")
         }
-    }
-
-    private func expectArguments(_ args: [String], count: Int, usage: String) throws {
-        guard args.count == count else { throw ConsoleError.usage("usage: \(usage)") }
     }
 
     private func cameraCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
@@ -121,7 +131,7 @@ extension LineModeConsole {
             }
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
         default:
-            throw ConsoleError.usage("usage: sim press|hold|release|scene|fault|wait … (type help)")
+            throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
 }
@@ -172,6 +182,9 @@ struct CaptureAnswer: Encodable {
     var iso: Int?
     var lensPosition: Double?
     var pressToSavedMs: Double
+    var gain: Double
+    var flashFired: Bool?
+    var afState: String
 
     init(_ capture: CaptureResult) {
         id = capture.photo.id
@@ -182,5 +195,8 @@ struct CaptureAnswer: Encodable {
         iso = capture.metadata.iso
         lensPosition = capture.frame.lensPosition
         pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        gain = capture.gain
+        flashFired = capture.flashFired
+        afState = capture.afState.rawValue
     }
 }

@@ -14,10 +14,26 @@ public final class LineModeConsole {
     let write: (String) -> Void
     /// Called after `quit` has been answered.
     public var onQuit: (() -> Void)?
+    /// Called after `shutdown` has been answered (nil: shutdown stops like quit).
+    public var onShutdown: (() -> Void)?
+    /// Called when a line has been dealt with (answered, or blank): readers use it to keep
+    /// a bounded number of lines in flight.
+    public var onLineDone: (() -> Void)?
 
-    private var queue: [String] = []
+    private enum Input {
+        case line(String)
+        case overlong(Int)
+    }
+
+    private var queue: [(input: Input, answer: ((String) -> Void)?)] = []
     private var running = false
     private var collected: [String] = []
+    /// The longest command line accepted.
+    public static let maximumLineLength = 4096
+    /// Commands running or waiting.
+    public var pendingCount: Int { queue.count + (running ? 1 : 0) }
+    /// Access as the menu shows it.
+    public var accessSummary: AccessSummary { .open }
     /// Whether a command is in progress or waiting.
     public var isBusy: Bool { running || !queue.isEmpty }
 
@@ -31,9 +47,22 @@ public final class LineModeConsole {
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
 
-    /// Feeds one line of input.
+    /// Feeds one line of input; its answer goes to `write`.
     public func receive(line: String) {
-        queue.append(line)
+        queue.append((.line(line), nil))
+        if !running { next() }
+    }
+
+    /// Runs one command line in turn with the others; its answer goes to `answer` instead of
+    /// `write` (the interactive menu uses this).
+    public func submit(_ line: String, answer: @escaping (String) -> Void) {
+        queue.append((.line(line), answer))
+        if !running { next() }
+    }
+
+    /// A line of input that was too long to be a command: answered with an error in turn.
+    public func receiveOverlong(length: Int) {
+        queue.append((.overlong(length), nil))
         if !running { next() }
     }
 
@@ -43,11 +72,12 @@ public final class LineModeConsole {
             return
         }
         running = true
-        let line = queue.removeFirst()
+        let (input, sink) = queue.removeFirst()
         collected = []
-        execute(line) { [weak self] answer in
+        execute(input) { [weak self] answer in
             guard let self else { return }
-            self.write(answer)
+            if let sink { sink(answer) } else { self.write(answer) }
+            self.onLineDone?()
             self.next()
         }
     }
@@ -60,6 +90,7 @@ public final class LineModeConsole {
         case .cameraChanged(let camera): text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
+        case .focus(let what): text = what
         case .button: return
         }
         if running { collected.append(text) } else { write("event \(text)") }
@@ -68,13 +99,22 @@ public final class LineModeConsole {
     /// Events collected during the current command (its answer may report them).
     var eventsDuringCommand: [String] { collected }
 
-    private func execute(_ line: String, answer: @escaping (String) -> Void) {
+    private func execute(_ input: Input, answer: @escaping (String) -> Void) {
+        let line: String
+        switch input {
+        case .line(let text): line = text
+        case .overlong(let length):
+            answer(Self.errorLine(ConsoleError.usage(
+                "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored")))
+            return
+        }
         let words: [String]
         do { words = try tokenize(line) } catch {
             answer(Self.errorLine(error))
             return
         }
         guard let command = words.first else {
+            onLineDone?()
             next()  // blank lines get no answer
             return
         }

@@ -12,6 +12,9 @@ public protocol SimulationControl: AnyObject {
     func hold(_ button: ButtonFunction, bounce: Int) throws
     /// Releases a held button.
     func release(_ button: ButtonFunction, bounce: Int) throws
+    /// Turns the camera body to `degrees` (0, 90, 180, 270 clockwise) by setting the tilt
+    /// switches, with `bounce` chatter transitions on each switch that changes.
+    func tilt(degrees: Int, bounce: Int) throws
     /// Sets the scene's light level.
     func setLux(_ lux: Double)
     /// Changes the scene (a new subject).

@@ -1,37 +1,50 @@
 // Joins independently encoded JPEG bands into one baseline JPEG with restart markers.
 
 /// Splices band JPEGs: the first band's headers (frame height patched, a DRI segment added),
-/// then each band's entropy-coded data followed by RST0…RST7 in turn, then EOI.
+/// then each band's entropy-coded data followed by RST0…RST7 in turn, then EOI. An EXIF
+/// APP1 payload, when given, is written right after SOI in place of the JFIF APP0, so the
+/// photo is assembled with a single copy of the image data.
 ///
 /// This is valid because every band was encoded with the same quantisation and standard
 /// Huffman tables, starts its DC prediction at zero and ends byte-aligned — exactly what a
 /// decoder expects after a restart marker — and every band but the last holds exactly one
 /// restart interval of MCUs.
 enum BandJoiner {
-    static func join(_ bands: [TJBuffer], plan: BandPlan) throws -> [UInt8] {
-        let first = bands[0].array
-        let layout = try JPEGLayout(first)
+    static func join(_ bands: [TJBuffer], plan: BandPlan, app1 payload: [UInt8]? = nil) throws -> [UInt8] {
+        if bands.count == 1 && payload == nil { return bands[0].array }
+        let first = bands[0].bytes
+        let layout = try JPEGLayout(Array(first.prefix(min(first.count, 4096))))
         guard let sos = layout.segments.last, sos.marker == 0xDA else {
             throw ImagingError.encodeFailed(detail: "band 0 has no scan header")
         }
         var output: [UInt8] = []
-        output.reserveCapacity(bands.reduce(64) { $0 + $1.count })
-        output.append(contentsOf: first[0..<sos.start])
-        // Patch the frame height to the whole image.
-        let heightOffset = layout.sofPayload.lowerBound + 1
-        output[heightOffset] = UInt8(plan.height >> 8)
-        output[heightOffset + 1] = UInt8(plan.height & 0xFF)
-        let interval = plan.restartInterval
-        output.append(contentsOf: [0xFF, 0xDD, 0x00, 0x04, UInt8(interval >> 8), UInt8(interval & 0xFF)])
-        output.append(contentsOf: first[sos.start..<layout.scanStart])
+        output.reserveCapacity(bands.reduce(64 + (payload?.count ?? 0)) { $0 + $1.count })
+        output.append(contentsOf: [0xFF, 0xD8])
+        if let payload {
+            let length = payload.count + 2
+            output.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)])
+            output.append(contentsOf: payload)
+        }
+        for segment in layout.segments.dropLast() {
+            if payload != nil && segment.marker == 0xE0 { continue }  // JFIF gives way to EXIF
+            let start = output.count
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: first[segment.start..<segment.end]))
+            if bands.count > 1 && segment.payload == layout.sofPayload {
+                // The frame is the whole image, not the first band.
+                let offset = start + (segment.payload.lowerBound - segment.start) + 1
+                output[offset] = UInt8(plan.height >> 8)
+                output[offset + 1] = UInt8(plan.height & 0xFF)
+            }
+        }
+        if bands.count > 1 {
+            let interval = plan.restartInterval
+            output.append(contentsOf: [0xFF, 0xDD, 0x00, 0x04, UInt8(interval >> 8), UInt8(interval & 0xFF)])
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: first[sos.start..<layout.scanStart]))
         for (index, band) in bands.enumerated() {
             let bytes = band.bytes
-            let scanStart: Int
-            if index == 0 {
-                scanStart = layout.scanStart
-            } else {
-                scanStart = try JPEGLayout(Array(bytes.prefix(min(bytes.count, 4096)))).scanStart
-            }
+            let scanStart = index == 0 ? layout.scanStart
+                : try JPEGLayout(Array(bytes.prefix(min(bytes.count, 4096)))).scanStart
             guard bytes.count >= scanStart + 2, bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9 else {
                 throw ImagingError.encodeFailed(detail: "band \(index) does not end with EOI")
             }

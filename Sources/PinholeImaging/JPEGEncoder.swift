@@ -26,11 +26,16 @@ public struct JPEGEncoder: Sendable {
     /// - Throws: `ImagingError.invalidImage` when the planes do not match the format and size,
     ///   `.encodeFailed` when libjpeg-turbo fails.
     public func encode(_ image: RawImage) throws -> [UInt8] {
+        try encode(image, app1: nil)
+    }
+
+    /// Encodes `image` with `app1` (an APP1 payload such as "Exif\0\0…") written right after
+    /// SOI instead of the JFIF APP0.
+    func encode(_ image: RawImage, app1: [UInt8]?) throws -> [UInt8] {
         try image.validate()
         let plan = BandPlan(width: image.width, height: image.height, bands: threads)
         let encoded = try BandEncoder.encodeBands(image, plan: plan, quality: quality)
-        if encoded.count == 1 { return encoded[0].array }
-        return try BandJoiner.join(encoded, plan: plan)
+        return try BandJoiner.join(encoded, plan: plan, app1: app1)
     }
 }
 

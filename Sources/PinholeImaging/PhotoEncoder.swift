@@ -24,12 +24,25 @@ public struct PhotoEncoder: Sendable {
     /// - Throws: `ImagingError` when the image is invalid or encoding fails.
     public func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
         try image.validate()
-        let jpeg = try encoder.encode(image)
         var metadata = metadata
         metadata.pixelWidth = image.width
         metadata.pixelHeight = image.height
-        let thumbnail = try PhotoEncoder.exifThumbnail(of: image, quality: thumbnailQuality)
-        return try ExifWriter.embed(metadata, thumbnail: thumbnail, into: jpeg)
+        return try encoder.encode(image, app1: PhotoEncoder.exifPayload(metadata, image: image,
+                                                                        quality: thumbnailQuality))
+    }
+
+    /// The EXIF block with a thumbnail of `image`; when strings make it too big for one APP1
+    /// segment the thumbnail is re-encoded smaller, and left out as a last resort.
+    static func exifPayload(_ metadata: PhotoMetadata, image: RawImage, quality: Int) throws -> [UInt8] {
+        for thumbnailQuality in [quality, 60, 30] {
+            let thumbnail = try exifThumbnail(of: image, quality: thumbnailQuality)
+            do {
+                return try ExifWriter.exifPayload(metadata, thumbnail: thumbnail)
+            } catch ImagingError.exifTooLarge {
+                continue
+            }
+        }
+        return try ExifWriter.exifPayload(metadata, thumbnail: nil)
     }
 
     /// A 160×120 JPEG of `image`, letterboxed in black when its aspect ratio is not 4:3.

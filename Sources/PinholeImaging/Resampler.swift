@@ -41,27 +41,29 @@ public enum Resampler {
         // Source coordinates of each sample column and row.
         let xs = sampleCoordinates(count: dst.width, samples: nx, origin: src.x, length: src.width, limit: image.width)
         let ys = sampleCoordinates(count: dst.height, samples: ny, origin: src.y, length: src.height, limit: image.height)
-        let n = Int32(nx * ny)
-        let sampler = PixelSampler(image)
+        let grid = SampleGrid(xs: xs, ys: ys, nx: nx, ny: ny, destination: dst, canvas: canvas)
+        let p = image.planes
         out.withUnsafeMutableBufferPointer { o in
-            for oy in 0..<dst.height {
-                let cy = dst.y + oy
-                guard cy >= 0, cy < canvas.height else { continue }
-                for ox in 0..<dst.width {
-                    let cx = dst.x + ox
-                    guard cx >= 0, cx < canvas.width else { continue }
-                    var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0
-                    for sy in 0..<ny {
-                        let y = ys[oy * ny + sy]
-                        for sx in 0..<nx {
-                            let p = sampler.rgb(x: xs[ox * nx + sx], y: y)
-                            r += p.0; g += p.1; b += p.2
+            let target = o.baseAddress!
+            p[0].bytes.withUnsafeBufferPointer { b0 in
+                let base0 = b0.baseAddress!
+                switch image.format {
+                case .rgb888:
+                    grid.run(PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 3, red: 0, blue: 2), into: target)
+                case .xrgb8888:
+                    grid.run(PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 4, red: 2, blue: 0), into: target)
+                case .yuv420:
+                    p[1].bytes.withUnsafeBufferPointer { b1 in
+                        p[2].bytes.withUnsafeBufferPointer { b2 in
+                            grid.run(PlanarSource(y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b2.baseAddress!,
+                                                  uStride: p[1].stride, vStride: p[2].stride, step: 1), into: target)
                         }
                     }
-                    let i = (cy * canvas.width + cx) * 3
-                    o[i] = UInt8((r + n / 2) / n)
-                    o[i + 1] = UInt8((g + n / 2) / n)
-                    o[i + 2] = UInt8((b + n / 2) / n)
+                case .nv12:
+                    p[1].bytes.withUnsafeBufferPointer { b1 in
+                        grid.run(PlanarSource(y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b1.baseAddress! + 1,
+                                              uStride: p[1].stride, vStride: p[1].stride, step: 2), into: target)
+                    }
                 }
             }
         }
@@ -135,5 +137,76 @@ struct PixelSampler {
         let g = y - (22_554 * cb + 46_802 * cr - 32_768) >> 16
         let b = y + (116_130 * cb + 32_768) >> 16
         return (min(255, max(0, r)), min(255, max(0, g)), min(255, max(0, b)))
+    }
+}
+
+/// A source of pixel triples: RGB, or YCbCr that is converted after averaging.
+protocol SampleSource {
+    /// Whether the triples are YCbCr (converted to RGB once per output pixel).
+    var isYCbCr: Bool { get }
+    /// The triple at (x, y).
+    func sample(x: Int, y: Int) -> (Int32, Int32, Int32)
+}
+
+/// Packed RGB888 or XRGB8888 (B, G, R, X in memory).
+struct PackedSource: SampleSource {
+    let base: UnsafePointer<UInt8>
+    let stride: Int, bytesPerPixel: Int, red: Int, blue: Int
+    var isYCbCr: Bool { false }
+    @inline(__always)
+    func sample(x: Int, y: Int) -> (Int32, Int32, Int32) {
+        let p = base + y * stride + x * bytesPerPixel
+        return (Int32(p[red]), Int32(p[1]), Int32(p[blue]))
+    }
+}
+
+/// Planar 4:2:0 (step 1) or NV12 (U and V interleaved, step 2).
+struct PlanarSource: SampleSource {
+    let y: UnsafePointer<UInt8>, yStride: Int
+    let u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>
+    let uStride: Int, vStride: Int, step: Int
+    var isYCbCr: Bool { true }
+    @inline(__always)
+    func sample(x: Int, y row: Int) -> (Int32, Int32, Int32) {
+        let c = (x / 2) * step
+        return (Int32(y[row * yStride + x]), Int32(u[(row / 2) * uStride + c]), Int32(v[(row / 2) * vStride + c]))
+    }
+}
+
+/// Where each output pixel samples its source, and the loop that averages the samples.
+struct SampleGrid {
+    let xs: [Int], ys: [Int]
+    let nx: Int, ny: Int
+    let destination: PixelRect
+    let canvas: PixelSize
+
+    func run<S: SampleSource>(_ source: S, into out: UnsafeMutablePointer<UInt8>) {
+        let n = Int32(nx * ny)
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                for oy in 0..<destination.height {
+                    let cy = destination.y + oy
+                    guard cy >= 0, cy < canvas.height else { continue }
+                    for ox in 0..<destination.width {
+                        let cx = destination.x + ox
+                        guard cx >= 0, cx < canvas.width else { continue }
+                        var a: Int32 = 0, b: Int32 = 0, c: Int32 = 0
+                        for sy in 0..<ny {
+                            let y = ys[oy * ny + sy]
+                            for sx in 0..<nx {
+                                let t = source.sample(x: xs[ox * nx + sx], y: y)
+                                a += t.0; b += t.1; c += t.2
+                            }
+                        }
+                        var pixel = ((a + n / 2) / n, (b + n / 2) / n, (c + n / 2) / n)
+                        if source.isYCbCr { pixel = PixelSampler.convert(pixel.0, pixel.1, pixel.2) }
+                        let i = (cy * canvas.width + cx) * 3
+                        out[i] = UInt8(pixel.0)
+                        out[i + 1] = UInt8(pixel.1)
+                        out[i + 2] = UInt8(pixel.2)
+                    }
+                }
+            }
+        }
     }
 }

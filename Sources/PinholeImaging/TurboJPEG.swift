@@ -61,8 +61,7 @@ final class TJHandle {
                         strides: (Int, Int, Int), width: Int, height: Int, quality: Int) throws -> TJBuffer {
         var planes: [UnsafePointer<UInt8>?] = [y, u, v]
         var strideArray: [Int32] = [Int32(strides.0), Int32(strides.1), Int32(strides.2)]
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
+        var (output, size) = TJHandle.preallocate(width: width, height: height)
         let status = tjCompressFromYUVPlanes(raw, &planes, Int32(width), &strideArray, Int32(height),
                                              Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
@@ -71,12 +70,20 @@ final class TJHandle {
     /// Compresses packed pixels (`tjCompress2`) to 4:2:0.
     func compressPacked(_ pixels: UnsafePointer<UInt8>, width: Int, stride: Int, height: Int,
                         pixelFormat: TJPF, quality: Int, subsampling: TJSAMP = TJSAMP_420) throws -> TJBuffer {
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
+        var (output, size) = TJHandle.preallocate(width: width, height: height)
         let status = tjCompress2(raw, pixels, Int32(width), Int32(stride), Int32(height),
                                  Int32(pixelFormat.rawValue), &output, &size, Int32(subsampling.rawValue),
                                  Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
+    }
+
+    /// An output buffer big enough for a typical high-quality photo (half a byte per pixel),
+    /// so TurboJPEG rarely has to grow it by copying; it still grows when needed. Pages
+    /// that are never written cost no memory.
+    private static func preallocate(width: Int, height: Int) -> (UnsafeMutablePointer<UInt8>?, UInt) {
+        let bytes = max(16_384, width * height / 2)
+        guard bytes < Int(Int32.max), let buffer = tjAlloc(Int32(bytes)) else { return (nil, 0) }
+        return (buffer, UInt(bytes))
     }
 
     private func finish(status: Int32, output: UnsafeMutablePointer<UInt8>?, size: UInt) throws -> TJBuffer {
@@ -91,20 +98,25 @@ final class TJHandle {
 
 extension TJHandle {
     /// The frame size and subsampling of a JPEG (`tjDecompressHeader3`).
-    func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int) {
+    func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int, subsampling: Int) {
         var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace) == 0
-        else { throw ImagingError.decodeFailed(detail: errorMessage) }
-        return (Int(width), Int(height))
+        let status = tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace)
+        // Warnings (such as extraneous bytes before a marker) still give a usable header.
+        guard status == 0 || (lastErrorIsWarning && width > 0 && height > 0) else {
+            throw ImagingError.decodeFailed(detail: errorMessage)
+        }
+        return (Int(width), Int(height), Int(subsamp))
     }
 
     /// Decodes to packed RGB at `width`×`height`, one of the JPEG's scaled sizes
     /// (`tjDecompress2`). Warnings other than a premature end are tolerated.
     func decodeRGB(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width), Int32(width * 3),
-                          Int32(height), Int32(TJPF_RGB.rawValue), 0)
+        var status: Int32 = 0
+        // tjDecompress2 writes every row unless it fails, and then the array is discarded.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
+            status = tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width),
+                                   Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), 0)
+            count = width * height * 3
         }
         if status != 0 {
             let message = errorMessage
@@ -160,11 +172,7 @@ extension TJHandle {
 /// The iMCU size of a JPEG (`tjMCUWidth`/`tjMCUHeight` for its subsampling).
 func mcuSize(of jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     let handle = try TJHandle(.decompress)
-    var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-    let status = jpeg.withUnsafeBufferPointer {
-        tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &width, &height, &subsamp, &colorspace)
-    }
-    guard status == 0 else { throw ImagingError.decodeFailed(detail: handle.errorMessage) }
+    let subsamp = try jpeg.withUnsafeBufferPointer { try handle.header($0).subsampling }
     let widths: [Int] = [8, 16, 16, 8, 8, 32], heights: [Int] = [8, 8, 16, 8, 16, 8]  // 444 422 420 GRAY 440 411
     guard subsamp >= 0, Int(subsamp) < widths.count else { return (16, 16) }
     return (widths[Int(subsamp)], heights[Int(subsamp)])

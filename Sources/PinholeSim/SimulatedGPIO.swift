@@ -17,7 +17,9 @@ public struct OutputChange: Sendable, Hashable {
 /// Inputs behave like the kernel's: physical level changes become logical edges after
 /// active-low is applied, and a non-zero debounce delays an edge until the line has been
 /// stable that long (the edge then carries the time it was reported, as the kernel's does).
-/// Every output change is recorded so tests can assert on the history.
+/// Every output change is recorded so tests can assert on the history. Outputs keep their
+/// level when released without being turned off, as real lines do when a process dies
+/// (`crash()`); requesting an output drives it to its initial value, off.
 public final class SimulatedGPIO: GPIOBackend {
     private let loop: EventLoop
     /// Names of the lines this chip has.
@@ -26,6 +28,8 @@ public final class SimulatedGPIO: GPIOBackend {
     private var outputs: [String: SimOutputLine] = [:]
     /// Physical level of every input line (true = high). Unrequested lines float high (pull-up).
     private var levels: [String: Bool] = [:]
+    /// Logical level of every output line ever driven, requested or not.
+    private var outputLevels: [String: Bool] = [:]
     /// Every output change since creation.
     public private(set) var history: [OutputChange] = []
     /// Every logical edge delivered to an owner.
@@ -37,7 +41,11 @@ public final class SimulatedGPIO: GPIOBackend {
         self.lineNames = lineNames
     }
 
-    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws -> any InputLine {
+    /// Requests a simulated input; an unknown or already requested line is an error, as on
+    /// hardware.
+    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws
+        -> any InputLine
+    {
         try checkAvailable(config.name)
         let line = SimInputLine(config: config, chip: self, onEdge: onEdge)
         inputs[config.name] = line
@@ -48,10 +56,13 @@ public final class SimulatedGPIO: GPIOBackend {
         return line
     }
 
+    /// Requests a simulated output, driving it off (recorded if it was left on).
     public func requestOutput(name: String, activeLow: Bool) throws -> any OutputLine {
         try checkAvailable(name)
         let line = SimOutputLine(name: name, chip: self)
         outputs[name] = line
+        if outputLevels[name] == true { recordOutput(name, false) }
+        outputLevels[name] = false
         return line
     }
 
@@ -67,8 +78,18 @@ public final class SimulatedGPIO: GPIOBackend {
         return activeLow ? !high : high
     }
 
-    /// The current value of an output line, or nil if it was never requested.
-    public func outputValue(_ name: String) -> Bool? { outputs[name]?.value }
+    /// The current level of an output line (requested or left behind), or nil if it was
+    /// never driven.
+    public func outputValue(_ name: String) -> Bool? { outputLevels[name] }
+
+    /// Simulates the owning process dying: every request is dropped, and outputs stay at
+    /// whatever level they had (a torch left on stays on).
+    public func crash() {
+        for line in inputs.values { line.abandon() }
+        for line in outputs.values { line.abandon() }
+        inputs.removeAll()
+        outputs.removeAll()
+    }
 
     /// Whether a line is currently requested.
     public func isRequested(_ name: String) -> Bool { inputs[name] != nil || outputs[name] != nil }
@@ -121,14 +142,15 @@ public final class SimulatedGPIO: GPIOBackend {
     fileprivate func cancel(_ id: TimerID) { loop.cancel(id) }
 
     fileprivate func recordOutput(_ name: String, _ value: Bool) {
+        outputLevels[name] = value
         history.append(OutputChange(time: loop.now, line: name, value: value))
     }
 
     fileprivate func releaseInput(_ name: String) { inputs[name] = nil }
     fileprivate func releaseOutput(_ name: String) { outputs[name] = nil }
 
-    /// Outputs that are still on (for leftovers checks).
-    public var outputsOn: [String] { outputs.values.filter(\.value).map(\.name).sorted() }
+    /// Output lines that are on, requested or left behind (for leftovers checks).
+    public var outputsOn: [String] { outputLevels.filter(\.value).map(\.key).sorted() }
 
     fileprivate var now: Instant { loop.now }
 }
@@ -152,7 +174,18 @@ final class SimInputLine: InputLine {
 
     func read() throws -> Bool { chip?.logical(name) ?? false }
 
-    func release() { chip?.releaseInput(name) }
+    func release() {
+        if let timer = debounceTimer { chip?.cancel(timer) }
+        debounceTimer = nil
+        chip?.releaseInput(name)
+        chip = nil
+    }
+
+    /// Forgets the chip without telling it (the process died).
+    func abandon() {
+        if let timer = debounceTimer { chip?.cancel(timer) }
+        chip = nil
+    }
 
     func levelChanged(at time: Instant, active: Bool) {
         guard let chip else { return }
@@ -189,13 +222,18 @@ final class SimOutputLine: OutputLine {
     }
 
     func set(_ on: Bool) throws {
+        guard let chip else { throw GPIOError.system(operation: "set", line: name, errno: 9) }
         guard on != value else { return }
         value = on
-        chip?.recordOutput(name, on)
+        chip.recordOutput(name, on)
     }
 
     func release() {
         try? set(false)
         chip?.releaseOutput(name)
+        chip = nil
     }
+
+    /// Forgets the chip without turning off (the process died).
+    func abandon() { chip = nil }
 }

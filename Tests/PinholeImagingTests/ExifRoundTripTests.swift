@@ -129,6 +129,17 @@ final class ExifRoundTripTests: XCTestCase {
         }
     }
 
+    func testLongStringsShrinkTheThumbnailToStayUnder64K() throws {
+        var m = PhotoMetadata(pixelWidth: 0, pixelHeight: 0)
+        m.lensModel = String(repeating: "L", count: 32_000)
+        m.serialNumber = String(repeating: "S", count: 32_000)
+        let jpeg = try PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 320, height: 240), metadata: m)
+        let app1 = try XCTUnwrap(try JPEGLayout(jpeg).exifSegment(in: jpeg))
+        XCTAssertLessThan(app1.payload.count + 2, 65_536)
+        XCTAssertEqual(try ExifReader.read(jpeg: jpeg).lensModel?.count, 32_000)
+        XCTAssertNil(try ExifReader.thumbnail(jpeg: jpeg), "no room left for a thumbnail")
+    }
+
     func testJPEGWithoutExifGivesSizeFromFrameHeader() throws {
         let jpeg = try JPEGEncoder(threads: 1).encode(TestImages.yuv420(width: 90, height: 70))
         let read = try ExifReader.read(jpeg: jpeg)

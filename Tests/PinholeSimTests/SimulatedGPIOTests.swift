@@ -23,7 +23,9 @@ final class SimulatedGPIOTests: XCTestCase {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO17"])
         var edges: [LineEdge] = []
-        _ = try gpio.requestInput(InputLineConfig(name: "GPIO17", debounce: .milliseconds(5))) { edges.append($0) }
+        _ = try gpio.requestInput(InputLineConfig(name: "GPIO17", debounce: .milliseconds(5))) {
+            edges.append($0)
+        }
         gpio.press("GPIO17", hold: .milliseconds(100), bounce: 5)
         loop.advance(by: .milliseconds(300))
         XCTAssertEqual(edges.map(\.active), [true, false])
@@ -51,5 +53,32 @@ final class SimulatedGPIOTests: XCTestCase {
         XCTAssertThrowsError(try gpio.requestOutput(name: "GPIO23", activeLow: false)) { error in
             XCTAssertTrue("\(error)".contains("already in use"), "\(error)")
         }
+    }
+
+    func testACrashLeavesOutputsWhereTheyWereAndTheNextRequestDrivesThemOff() throws {
+        let loop = EventLoop.virtual()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO26", "GPIO17"])
+        let torch = try gpio.requestOutput(name: "GPIO26", activeLow: false)
+        _ = try gpio.requestInput(InputLineConfig(name: "GPIO17")) { _ in }
+        try torch.set(true)
+        gpio.crash()
+        XCTAssertEqual(gpio.outputValue("GPIO26"), true)
+        XCTAssertEqual(gpio.outputsOn, ["GPIO26"])
+        XCTAssertFalse(gpio.isRequested("GPIO17"), "a dead process holds no line")
+        XCTAssertThrowsError(try torch.set(false), "the dead process's handle is gone")
+        loop.advance(by: .milliseconds(5))
+        _ = try gpio.requestOutput(name: "GPIO26", activeLow: false)
+        XCTAssertEqual(gpio.outputValue("GPIO26"), false)
+        XCTAssertEqual(gpio.history.last?.time, Instant.zero + .milliseconds(5))
+    }
+
+    func testAGracefulReleaseTurnsTheOutputOff() throws {
+        let loop = EventLoop.virtual()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO23"])
+        let led = try gpio.requestOutput(name: "GPIO23", activeLow: false)
+        try led.set(true)
+        led.release()
+        XCTAssertEqual(gpio.outputsOn, [])
+        XCTAssertFalse(gpio.isRequested("GPIO23"))
     }
 }

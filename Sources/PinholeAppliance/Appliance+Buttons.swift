@@ -1,0 +1,85 @@
+// What the appliance does with debounced button events: the two-stage shutter, burst, chords, tilt.
+
+import PinholeCore
+import PinholeImaging
+
+extension Appliance {
+    func buttonEvent(_ function: ButtonFunction, _ event: ButtonEvent) {
+        emit(.button(function, event))
+        chords?.handle(function, event)
+        if let chords, chords.suppresses(function) {
+            // A chord holds this button: its holds and repeats are not acted on, and a burst
+            // that was under way stops.
+            switch event {
+            case .held, .repeated:
+                if function == .shutter { perform(shutter.stopBurst()) }
+                return
+            case .pressed, .released:
+                break
+            }
+        }
+        switch function {
+        case .shutter:
+            perform(shutter.fullPress(event))
+        case .halfPress:
+            perform(shutter.halfPress(event))
+        case .switch:
+            guard case .pressed = event else { return }
+            do { try switchCamera() } catch { problem("camera switch failed: \(error)") }
+        case .torch:
+            guard case .pressed = event else { return }
+            do { try setTorch(!torchOn) } catch { problem("\(error)") }
+        case .tiltA, .tiltB:
+            switch event {
+            case .pressed: tilt?.set(function, closed: true)
+            case .released: tilt?.set(function, closed: false)
+            case .held, .repeated: break
+            }
+        }
+    }
+
+    private func perform(_ actions: [TwoStageShutter.Action]) {
+        for action in actions {
+            switch action {
+            case .lock:
+                engine.beginHalfPress()
+                indicator.show(.focusLocked(true))
+            case .unlock:
+                engine.endHalfPress()
+                indicator.show(.focusLocked(false))
+            case .capture(let at):
+                capture(pressedAt: at)
+            case .burst(let at, _):
+                // Burst as fast as photos can be saved: a shot is skipped rather than queued
+                // without bound when earlier ones are still being encoded and stored.
+                if capturesInFlight >= maxCapturesInFlight {
+                    burstSkipped += 1
+                } else {
+                    burstShotsTaken += 1
+                    capture(pressedAt: at)
+                }
+            case .burstEnded:
+                break
+            }
+        }
+    }
+
+    /// Writes the tilt sensor's orientation into every photo's metadata at capture time,
+    /// combined with the camera's mount rotation from the profile.
+    func installOrientation() {
+        guard tilt != nil else { return }
+        let previous = engine.metadataAdjuster
+        engine.metadataAdjuster = { [weak self] metadata in
+            previous?(&metadata)
+            guard let self, let tilt = self.tilt else { return }
+            let mount = self.engine.currentFitting?.mountRotation ?? 0
+            metadata.orientation = tilt.orientation(mountRotation: mount)
+        }
+    }
+
+    /// The EXIF orientation a photo taken now would carry.
+    public var currentOrientation: Orientation {
+        let mount = engine.currentFitting?.mountRotation ?? 0
+        return tilt?.orientation(mountRotation: mount) ?? Orientation(mountRotation: mount)
+    }
+}

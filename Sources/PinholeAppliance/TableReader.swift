@@ -1,0 +1,109 @@
+// Typed reads of TOML tables with file and line in every error; unknown keys are rejected.
+
+import PinholeCore
+
+/// Reads typed keys from a table, remembering which were used so unknown keys are rejected.
+struct TableReader {
+    let table: TOMLTable
+    let file: String
+    let context: String
+    private var used: Set<String> = []
+
+    init(table: TOMLTable, file: String, context: String) {
+        self.table = table
+        self.file = file
+        self.context = context
+    }
+
+    private func error(_ key: String, _ reason: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: table.line(of: key), reason: reason)
+    }
+
+    private func missing(_ key: String) -> ConfigurationError {
+        let place = context.isEmpty ? "" : " in \(context)"
+        return ConfigurationError(file: file, line: table.line, reason: "missing '\(key)'\(place)")
+    }
+
+    mutating func markUsed(_ key: String) { used.insert(key) }
+
+    mutating func string(_ key: String, required: Bool = false) throws -> String? {
+        used.insert(key)
+        guard let value = table[key] else {
+            if required { throw missing(key) }
+            return nil
+        }
+        guard case .string(let text) = value else {
+            throw error(key, "'\(key)' must be a string, not \(value.typeName)")
+        }
+        return text
+    }
+
+    mutating func bool(_ key: String) throws -> Bool? {
+        used.insert(key)
+        guard let value = table[key] else { return nil }
+        guard case .bool(let flag) = value else {
+            throw error(key, "'\(key)' must be true or false, not \(value.typeName)")
+        }
+        return flag
+    }
+
+    mutating func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
+        used.insert(key)
+        guard let value = table[key] else { return nil }
+        guard case .integer(let number) = value else {
+            throw error(key, "'\(key)' must be an integer, not \(value.typeName)")
+        }
+        if let range, !range.contains(number) {
+            throw error(key, "'\(key)' is \(number), outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return number
+    }
+
+    mutating func number(_ key: String, in range: ClosedRange<Double>? = nil) throws -> Double? {
+        used.insert(key)
+        guard let value = table[key] else { return nil }
+        let number: Double
+        switch value {
+        case .integer(let int): number = Double(int)
+        case .float(let double): number = double
+        default: throw error(key, "'\(key)' must be a number, not \(value.typeName)")
+        }
+        if let range, !range.contains(number) {
+            throw error(key, "'\(key)' is \(number), outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return number
+    }
+
+    mutating func strings(_ key: String) throws -> [String]? {
+        used.insert(key)
+        guard let value = table[key] else { return nil }
+        guard case .array(let items) = value else {
+            throw error(key, "'\(key)' must be an array of strings, not \(value.typeName)")
+        }
+        return try items.map { item in
+            guard case .string(let text) = item else {
+                throw error(key, "'\(key)' must be an array of strings, not one holding \(item.typeName)")
+            }
+            return text
+        }
+    }
+
+    mutating func table(_ key: String, required: Bool = false) throws -> TOMLTable? {
+        used.insert(key)
+        guard let value = table[key] else {
+            if required { throw missing(key) }
+            return nil
+        }
+        guard case .table(let inner) = value else {
+            throw error(key, "'\(key)' must be a table, not \(value.typeName)")
+        }
+        return inner
+    }
+
+    func rejectUnknown() throws {
+        for key in table.keys where !used.contains(key) {
+            let place = context.isEmpty ? "" : " in \(context)"
+            throw error(key, "unknown key '\(key)'\(place)")
+        }
+    }
+}

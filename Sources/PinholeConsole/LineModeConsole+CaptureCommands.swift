@@ -1,0 +1,72 @@
+// Line-mode capture commands: now, after a self-timer, or a burst; and the LED test.
+
+import PinholeAppliance
+import PinholeCore
+
+extension LineModeConsole {
+    func captureCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
+        let usage = "capture [--json] | capture --timer SECONDS | capture --burst N"
+        var options = OptionReader(args)
+        let timer = try options.integer("--timer")
+        let burst = try options.integer("--burst")
+        try options.finish(usage: usage)
+        if timer != nil && burst != nil { throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)") }
+        if let seconds = timer {
+            guard (1...60).contains(seconds) else { throw ConsoleError.usage("--timer takes 1 to 60 seconds") }
+            appliance.loop.schedule(after: .seconds(seconds)) { [weak self] in
+                self?.captureSeries(count: 1, json: json, reply: reply)
+            }
+            return
+        }
+        if let count = burst {
+            guard (2...20).contains(count) else { throw ConsoleError.usage("--burst takes 2 to 20 photos") }
+            captureSeries(count: count, json: json, reply: reply)
+            return
+        }
+        captureSeries(count: 1, json: json, reply: reply)
+    }
+
+    /// Takes `count` photos one after the other; answers when the last is saved (or one fails).
+    private func captureSeries(count: Int, json: Bool, reply: @escaping (Result<String, Error>) -> Void,
+                               done: [CaptureResult] = []) {
+        appliance.capture { [weak self] result in
+            switch result {
+            case .failure(let error):
+                if done.isEmpty {
+                    reply(.failure(error))
+                } else {
+                    reply(.failure(ConsoleError.failed("burst stopped after \(done.count) photos: \(error)")))
+                }
+            case .success(let capture):
+                let all = done + [capture]
+                if all.count < count {
+                    self?.captureSeries(count: count, json: json, reply: reply, done: all)
+                    return
+                }
+                if count == 1 {
+                    reply(.success(json ? jsonLine(CaptureAnswer(capture))
+                                   : "ok saved \(capture.photo.id) \(capture.photo.file)"))
+                } else {
+                    reply(.success(json ? jsonLine(all.map(CaptureAnswer.init))
+                                   : "ok saved \(all.count) photos: " + all.map(\.photo.id).joined(separator: " ")))
+                }
+            }
+        }
+    }
+
+    func ledCommand(_ args: [String], reply: @escaping (Result<String, Error>) -> Void) throws {
+        guard args.count == 2, args[0] == "test" else { throw ConsoleError.usage("usage: led test NAME") }
+        guard let function = OutputFunction(rawValue: args[1]) else {
+            let names = OutputFunction.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConsoleError.usage("no output '\(args[1])': outputs are \(names)")
+        }
+        guard let controller = appliance.outputs[function] else {
+            throw ConsoleError.unavailable("this board has no \(function.rawValue) output")
+        }
+        // A transient pattern: the output's steady state resumes when it ends.
+        controller.play(BlinkPattern(name: "test", on: .milliseconds(200), off: .milliseconds(200), count: 3))
+        appliance.loop.schedule(after: .milliseconds(1200)) {
+            reply(.success("ok blinked \(function.rawValue) 3 times"))
+        }
+    }
+}

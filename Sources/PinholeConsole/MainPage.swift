@@ -1,0 +1,26 @@
+// The main menu page.
+
+/// The main menu: the other pages, lock/unlock, quit.
+enum MainPage {
+    static func items(_ menu: ConsoleMenu) -> [MenuItem] {
+        var items: [MenuItem] = [
+            MenuItem("Capture", value: "shutter, self-timer, burst", action: .open(.capture)),
+            MenuItem("Camera", value: "switch, focus, exposure, flash, torch", action: .open(.camera)),
+            MenuItem("Viewfinder", value: "live preview", action: .open(.viewfinder)),
+            MenuItem("Library", value: "albums, photos, edits, export", action: .open(.library), needsPIN: true),
+            MenuItem("System", value: "storage, board diagnostics, logs, shutdown", action: .open(.system)),
+            MenuItem("Settings", value: "saved to the configuration file", action: .open(.settings), needsPIN: true),
+        ]
+        let access = menu.snapshot.access
+        if access.pinConfigured {
+            if access.unlocked {
+                items.append(MenuItem("Lock", value: "library and settings need the PIN again", action: .run("lock")))
+            } else {
+                items.append(MenuItem("Unlock", value: "enter the PIN",
+                                      action: .ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))))
+            }
+        }
+        if menu.snapshot.canQuit { items.append(MenuItem("Quit", value: "stop Pinhole", action: .confirm(question: "Stop Pinhole?", command: "quit"))) }
+        return items
+    }
+}

@@ -1,0 +1,62 @@
+// The one-line status summary at the top of the menu: camera, AF, exposure, torch, flash,
+// photos, storage, last capture.
+
+import PinholeAppliance
+
+/// Formats the menu's status line.
+public enum StatusLine {
+    /// The status line for `status`, at most `width` columns.
+    public static func format(_ status: ApplianceStatus?, width: Int = 80) -> String {
+        guard let status else { return String("status: waiting for the appliance…".prefix(width)) }
+        var parts: [String] = []
+        if let camera = status.camera {
+            parts.append("\(camera.model) \(camera.position)")
+        } else {
+            parts.append("no camera")
+        }
+        parts.append("AF \(status.afMode)/\(status.afState)")
+        if let time = status.exposureTimeUs {
+            var exposure = shutter(microseconds: time)
+            if let gain = status.gain { exposure += " ISO\(Int((gain * 100).rounded()))" }
+            parts.append(exposure)
+        } else {
+            parts.append("exp -")
+        }
+        parts.append("torch \(status.torch ? "on" : "off")")
+        parts.append("flash \(status.flash)")
+        parts.append("\(status.photos.map(String.init) ?? "?") photos")
+        parts.append("\(status.storageFreeBytes.map(bytes) ?? "?") free")
+        if let last = status.lastCapture {
+            parts.append("last \(last.id.prefix(8))")
+        }
+        var line = parts.joined(separator: " | ")
+        if status.busy { line = "* " + line }
+        if line.count > width {  // drop the least important parts first
+            line = parts.prefix(7).joined(separator: "|")
+        }
+        return String(line.prefix(width))
+    }
+
+    /// An exposure time as photographers write it: 1/120, 0.5s, 2s.
+    public static func shutter(microseconds: Int) -> String {
+        guard microseconds > 0 else { return "-" }
+        if microseconds >= 300_000 {
+            let seconds = Double(microseconds) / 1_000_000
+            return seconds >= 10 ? "\(Int(seconds.rounded()))s" : "\((seconds * 10).rounded() / 10)s"
+        }
+        return "1/\(Int((1_000_000 / Double(microseconds)).rounded()))"
+    }
+
+    /// A byte count in B, K, M, G, T with one decimal at most.
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["B", "K", "M", "G", "T"]
+        var value = Double(max(0, count))
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 || value >= 100 { return "\(Int(value.rounded()))\(units[unit])" }
+        return "\((value * 10).rounded() / 10)\(units[unit])"
+    }
+}

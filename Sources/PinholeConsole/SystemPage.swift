@@ -1,0 +1,39 @@
+// The System page: storage, board and GPIO diagnostics, logs, safe shutdown.
+
+/// System information and maintenance.
+enum SystemPage {
+    static func items(_ menu: ConsoleMenu) -> [MenuItem] {
+        let status = menu.snapshot.status
+        return [
+            .info("Board", status?.board ?? "-"),
+            .info("Photos stored", status?.photos.map(String.init) ?? "?"),
+            .info("Storage free", status?.storageFreeBytes.map(StatusLine.bytes) ?? "?"),
+            .info("Frames from the camera", status.map { "\($0.frames)" } ?? "-"),
+            MenuItem("Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
+            MenuItem("Logs", value: "problems and events", action: .open(.logs)),
+            MenuItem("Check the library", value: "fsck", action: .run("library fsck"), needsPIN: true),
+            MenuItem("Safe shutdown", value: "stop the camera and close the library",
+                     action: .confirm(question: "Shut Pinhole down now?", command: "shutdown")),
+        ]
+    }
+
+    static func diagnostics(_ menu: ConsoleMenu) -> [MenuItem] {
+        var items: [MenuItem] = [.info("Buttons (live)")]
+        if menu.snapshot.buttons.isEmpty { items.append(.info("  none on this board")) }
+        for button in menu.snapshot.buttons {
+            items.append(.info("  \(button.name)", button.pressed ? "PRESSED" : "up"))
+        }
+        items.append(.info("Outputs"))
+        for output in menu.snapshot.outputs {
+            items.append(MenuItem("  Test \(output.name)", value: output.on ? "on" : "off",
+                                  action: .run("led test \(output.name)")))
+        }
+        return items
+    }
+
+    static func logs(_ menu: ConsoleMenu) -> [MenuItem] {
+        let lines = menu.snapshot.log.suffix(menu.bodyRows)
+        if lines.isEmpty { return [.info("Nothing logged yet")] }
+        return lines.map { MenuItem.info($0) }
+    }
+}
