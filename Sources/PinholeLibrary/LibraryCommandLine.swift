@@ -6,7 +6,7 @@ public enum LibraryCommandLine {
     /// Options that take a value, for every subcommand.
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
-        "degrees", "rect",
+        "degrees", "rect", "exposure", "contrast", "vignette",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -67,6 +67,8 @@ public enum LibraryCommandLine {
           edit show|revert ID          show or revert a photo's edit
           edit rotate ID [--degrees 90|180|270]   rotate further, losslessly (a new edit revision)
           edit crop ID --rect X,Y,W,H  crop the rotated photo, losslessly
+          edit adjust ID [--exposure EV] [--contrast -1..1] [--vignette 0..1]
+                                       re-render tone from the original (keeps rotation and crop)
         """
     }
 
