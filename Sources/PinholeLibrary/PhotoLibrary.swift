@@ -40,13 +40,19 @@ public final class PhotoLibrary: Sendable {
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
     private let knownDirectories = Mutex<Set<String>>([])
+    /// The lock file's descriptor, holding a shared `flock` while this library is open.
+    private let lockDescriptor: Int32
 
-    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, now: @escaping @Sendable () -> WallTime) {
+    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: Int32,
+         now: @escaping @Sendable () -> WallTime) {
         self.layout = layout
         self.pool = pool
         self.options = options
+        self.lockDescriptor = lockDescriptor
         self.now = now
     }
+
+    deinit { POSIXFiles.closeDescriptor(lockDescriptor) }
 
     /// Opens the library in `directory` (creating it if absent) and runs the recovery pass.
     public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
@@ -61,29 +67,58 @@ public final class PhotoLibrary: Sendable {
     public static func open(at directory: String, options: LibraryOptions,
                             now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
         let layout = LibraryLayout(root: directory)
+        let lock: Int32
         do {
             for path in layout.requiredDirectories { try POSIXFiles.makeDirectories(path) }
+            lock = try POSIXFiles.openLockFile(layout.lockFile)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
-        var report = RecoveryReport()
-        let pool: DatabasePool
+        // Only the first process to open the library repairs it (another process's in-flight
+        // write looks like a partial file or an orphan); the others wait for it and share.
+        let repairs = POSIXFiles.tryExclusiveLock(lock)
+        var library: PhotoLibrary?
         do {
-            pool = try LibraryDatabase.open(layout)
+            // Wait while a repairing process holds the lock exclusively.
+            if !repairs { try POSIXFiles.sharedLock(lock, path: layout.lockFile) }
+            var report = RecoveryReport()
+            let pool = try openDatabase(layout, repairs: repairs, report: &report, stamp: now())
+            let opened = PhotoLibrary(layout: layout, pool: pool, options: options, lockDescriptor: lock, now: now)
+            library = opened
+            if repairs {
+                try opened.recover(into: &report)
+                try POSIXFiles.sharedLock(lock, path: layout.lockFile)
+            } else {
+                report.deferred = "the library is open in another process, which repaired it when it opened it"
+            }
+            opened.report.withLock { $0 = report }
+            return opened
+        } catch {
+            // Once the library exists, its deinit closes the lock file.
+            if library == nil { POSIXFiles.closeDescriptor(lock) }
+            throw error
+        }
+    }
+
+    /// Opens the database; a damaged one is set aside and replaced when this process repairs.
+    private static func openDatabase(_ layout: LibraryLayout, repairs: Bool, report: inout RecoveryReport,
+                                     stamp: WallTime) throws -> DatabasePool {
+        do {
+            return try LibraryDatabase.open(layout)
         } catch let error as DatabaseError where LibraryDatabase.isDamaged(error) {
-            let kept = try LibraryDatabase.moveAside(layout, stamp: now())
+            guard repairs else {
+                throw LibraryError.database(reason: "the database is damaged (\(error.message ?? "\(error)")); close the "
+                                            + "other Pinhole processes using this library and open it again to rebuild it")
+            }
+            let kept = try LibraryDatabase.moveAside(layout, stamp: stamp)
             report.rebuiltIndex = "the database could not be read (\(error.message ?? "\(error)")); "
                 + "the damaged copy was kept as \(kept)"
             do {
-                pool = try LibraryDatabase.open(layout)
+                return try LibraryDatabase.open(layout)
             } catch {
                 throw LibraryError.database(reason: "could not create a new database: \(error)")
             }
         }
-        let library = PhotoLibrary(layout: layout, pool: pool, options: options, now: now)
-        try library.recover(into: &report)
-        library.report.withLock { $0 = report }
-        return library
     }
 
     /// The library directory (absolute).

@@ -30,6 +30,13 @@ final class IncrementalRecoveryTests: XCTestCase {
         try library.read { db in try String.fetchAll(db, sql: "SELECT path FROM verified_directory ORDER BY path") }
     }
 
+    /// Opens the library, returns what its recovery pass reported and the verified
+    /// directories, and closes it again (only a library's first opener repairs it).
+    private func reopen(_ dir: TemporaryDirectory) throws -> (report: RecoveryReport, verified: [String]) {
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        return (library.recoveryReport, try verifiedDirectories(library))
+    }
+
     private func makeLibrary(_ dir: TemporaryDirectory, days: [Int64]) throws -> [Asset] {
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
         return try days.enumerated().map { index, day in
@@ -42,9 +49,9 @@ final class IncrementalRecoveryTests: XCTestCase {
         let dir = TemporaryDirectory()
         let assets = try makeLibrary(dir, days: [0, 0, 1, 2])
         try ageDirectories(dir.path)
-        let first = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertTrue(first.recoveryReport.isClean)
-        XCTAssertEqual(try verifiedDirectories(first), [
+        let first = try reopen(dir)
+        XCTAssertTrue(first.report.isClean)
+        XCTAssertEqual(first.verified, [
             "originals", "originals/2023", "originals/2023/11", "originals/2023/11/14", "originals/2023/11/15",
             "originals/2023/11/16",
         ])
@@ -53,35 +60,32 @@ final class IncrementalRecoveryTests: XCTestCase {
         try FileManager.default.removeItem(atPath: dir.join(assets[1].path))
         // Removing a whole verified directory: its rows are found missing too.
         try FileManager.default.removeItem(atPath: dir.join("originals/2023/11/16"))
-        let second = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertEqual(second.recoveryReport.missingFiles, [assets[1].id, assets[3].id].sorted())
-        XCTAssertFalse(try verifiedDirectories(second).contains("originals/2023/11/14"), "a directory with problems is not verified")
+        let second = try reopen(dir)
+        XCTAssertEqual(second.report.missingFiles, [assets[1].id, assets[3].id].sorted())
+        XCTAssertFalse(second.verified.contains("originals/2023/11/14"), "a directory with problems is not verified")
         // Problems are reported at every open until fixed.
-        let third = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertEqual(third.recoveryReport.missingFiles, [assets[1].id, assets[3].id].sorted())
+        XCTAssertEqual(try reopen(dir).report.missingFiles, [assets[1].id, assets[3].id].sorted())
     }
 
     func testAPhotoInADirectoryNeverVerifiedIsStillChecked() throws {
         let dir = TemporaryDirectory()
         let assets = try makeLibrary(dir, days: [0])
         try ageDirectories(dir.path)
-        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(try reopen(dir).verified.count, 4)
         // A new photo in a new (recent, so unverified) directory, whose directory then disappears.
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        let late = try library.add(jpeg: TestJPEG.make(seed: 9),
-                                   metadata: testMetadata(taken: WallTime(secondsSince1970: 1_710_000_000)))
-        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let late = try makeLibrary(dir, days: [100])[0]
+        XCTAssertTrue(try reopen(dir).report.isClean)
         try FileManager.default.removeItem(atPath: dir.join(POSIXFiles.parentDirectory(of: late.path)))
-        let reopened = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertEqual(reopened.recoveryReport.missingFiles, [late.id])
-        XCTAssertNotNil(try reopened.asset(id: assets[0].id))
+        XCTAssertEqual(try reopen(dir).report.missingFiles, [late.id])
+        XCTAssertEqual(try reopen(dir).report.missingFiles, [late.id])
+        XCTAssertEqual(assets.count, 1)
     }
 
     func testAFileSlippedIntoAVerifiedDirectoryWithItsTimeRestoredIsLeftToFsck() throws {
         let dir = TemporaryDirectory()
         let assets = try makeLibrary(dir, days: [0])
         try ageDirectories(dir.path)
-        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertTrue(try reopen(dir).report.isClean)
         let folder = POSIXFiles.parentDirectory(of: dir.join(assets[0].path))
         let attributes = try FileManager.default.attributesOfItem(atPath: folder)
         writeFile(folder + "/stray.txt", contents: Data("x".utf8))
