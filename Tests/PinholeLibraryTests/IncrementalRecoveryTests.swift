@@ -94,4 +94,15 @@ final class IncrementalRecoveryTests: XCTestCase {
         XCTAssertTrue(library.recoveryReport.isClean, "the open-time pass trusts the directory's time")
         XCTAssertEqual(try library.fsck().orphanFiles, ["originals/2023/11/14/stray.txt"], "fsck lists everything")
     }
+
+    func testAnOriginalAdoptedOutsideADayDirectoryStaysPut() throws {
+        let dir = TemporaryDirectory()
+        _ = try makeLibrary(dir, days: [0])
+        let id = "01900000-0000-7000-8000-0000000000aa"
+        writeFile(dir.join("originals/2023/\(id).jpg"), contents: Data(TestJPEG.make(seed: 4)))
+        XCTAssertEqual(try reopen(dir).report.adoptedAssets, [id])
+        let again = try reopen(dir).report
+        XCTAssertTrue(again.isClean, again.lines.joined(separator: "; "))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join("originals/2023/\(id).jpg")))
+    }
 }
