@@ -6,7 +6,7 @@ public enum LibraryCommandLine {
     /// Options that take a value, for every subcommand.
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
-        "degrees", "rect", "exposure", "contrast", "vignette",
+        "degrees", "rect", "exposure", "contrast", "vignette", "from", "to",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -41,7 +41,8 @@ public enum LibraryCommandLine {
         """
         library commands (add --json to any of them for one line of JSON):
           list [--camera ID] [--album ID] [--favorites] [--edited] [--hidden] [--deleted]
-               [--sort created|added|modified|size] [--desc] [--limit N] [--offset N]
+               [--from DATE] [--to DATE] [--sort created|added|modified|size] [--desc]
+               [--limit N] [--offset N]      DATE: 2026-11-21[T08:30[:00]][Z|+01:00], UTC by default
           count [same filters as list]
           show ID                      all metadata of one photo (ID may be a unique prefix)
           albums                       folders, albums and smart albums with counts
@@ -83,6 +84,9 @@ public enum LibraryCommandLine {
         if args.flag("edited") { query = query.filter(.edited(true)) }
         if args.flag("hidden") { query = query.filter(.hidden(true)) }
         if args.flag("deleted") { query = query.trash(.only) }
+        let from = try args.option("from").map { try DateArgument.parse($0, option: "from") }
+        let to = try args.option("to").map { try DateArgument.parse($0, option: "to") }
+        if from != nil || to != nil { query = query.filter(.created(from: from, to: to)) }
         if let sort = args.option("sort") {
             let key: AssetSortKey
             switch sort {
