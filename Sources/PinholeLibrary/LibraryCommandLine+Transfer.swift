@@ -23,15 +23,7 @@ extension LibraryCommandLine {
             guard operands.count == 1 else {
                 throw LibraryError.invalidRequest("usage: library export DIR [--album ID] [--rendered] [filters of list]")
             }
-            var query = try Self.query(&args)
-            if let album = query.filters.compactMap({ filter -> String? in
-                if case let .album(id) = filter { return id } else { return nil }
-            }).first {
-                let resolved = try resolveAlbum(album, library: library).id
-                query.filters = query.filters.map { filter in
-                    if case .album = filter { return .album(resolved) } else { return filter }
-                }
-            }
+            let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
             let report = try library.export(query, to: operands[0], version: version)
             if json { return try LibraryJSON.encode(report) }

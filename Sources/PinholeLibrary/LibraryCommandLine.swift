@@ -76,10 +76,12 @@ public enum LibraryCommandLine {
     // MARK: list, count, show, fsck
 
     /// The query described by list-style filter options.
-    static func query(_ args: inout CommandArguments) throws -> AssetQuery {
+    static func query(_ args: inout CommandArguments, library: PhotoLibrary) throws -> AssetQuery {
         var query = AssetQuery.all
         if let camera = args.option("camera") { query = query.filter(.camera(camera)) }
-        if let album = args.option("album") { query = query.filter(.album(album)).sorted(by: .albumOrder) }
+        if let album = args.option("album") {
+            query = query.filter(.album(try resolveAlbum(album, library: library).id)).sorted(by: .albumOrder)
+        }
         if args.flag("favorites") { query = query.filter(.favorite(true)) }
         if args.flag("edited") { query = query.filter(.edited(true)) }
         if args.flag("hidden") { query = query.filter(.hidden(true)) }
@@ -108,7 +110,7 @@ public enum LibraryCommandLine {
     private static func list(_ operands: [String], _ args: inout CommandArguments, json: Bool,
                              library: PhotoLibrary) throws -> String {
         try noOperands("list", operands)
-        return try render(try library.assets(try query(&args)), json: json, library: library)
+        return try render(try library.assets(try query(&args, library: library)), json: json, library: library)
     }
 
     /// Formats assets as a JSON array or one text line each.
@@ -126,7 +128,7 @@ public enum LibraryCommandLine {
     private static func count(_ operands: [String], _ args: inout CommandArguments, json: Bool,
                               library: PhotoLibrary) throws -> String {
         try noOperands("count", operands)
-        let total = try library.count(try query(&args))
+        let total = try library.count(try query(&args, library: library))
         return json ? "{\"count\":\(total)}" : "\(total)"
     }
 

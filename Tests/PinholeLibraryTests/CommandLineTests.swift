@@ -95,6 +95,7 @@ final class CommandLineChangeTests: XCTestCase {
         let albumID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
         XCTAssertEqual(try run(["album", "add", "Holiday", a.id]), "ok 1")
         XCTAssertTrue(try run(["album", "list", albumID]).hasPrefix(a.id))
+        XCTAssertTrue(try run(["list", "--album", "Holiday"]).hasPrefix(a.id), "albums by title too")
         let albums = try run(["albums", "--json"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(albums.utf8)) as? [String: Any])
         let albumList = try XCTUnwrap(object["albums"] as? [[String: Any]])
