@@ -149,24 +149,24 @@ check_console_status() {
 }
 
 check_console_af() {
-    local answer after
-    if ! answer=$(console_ask "af continuous" 20000); then
-        fail "console AF mode" "no answer to 'af continuous' within 20 s"
+    local command="af mode continuous" answer after
+    if ! answer=$(console_ask "$command" 20000); then
+        fail "console AF mode" "no answer to '$command' within 20 s"
         return 1
     fi
     case "$answer" in
         ok*)
             after=$(console_ask "status --json" 20000)
             if [[ "$after" == *'"afMode":"continuous"'* ]]; then
-                ok "console AF mode: 'af continuous' → '$answer', status reports afMode continuous"
+                ok "console AF mode: '$command' → '$answer', status --json reports afMode continuous"
             else
-                fail "console AF mode" "'$answer' but status says $(grep -oE '"afMode":"[^"]*"' <<<"$after")"
+                fail "console AF mode" "'$answer' but status --json says $(grep -oE '"afMode":"[^"]*"' <<<"$after")"
             fi ;;
         "error 69: 'af' is not available in this build yet"*)
             pending "console AF mode" "the console answers '$answer'" ;;
         error*support*)
-            ok "console AF mode: vimc has no autofocus and the console says so: '$answer'" ;;
-        *) fail "console AF mode" "unexpected answer to 'af continuous': $answer" ;;
+            ok "console AF mode: the camera cannot focus and the console says so: '$answer'" ;;
+        *) fail "console AF mode" "unexpected answer to '$command': $answer" ;;
     esac
 }
 
