@@ -90,7 +90,8 @@ check_shutter_capture() {
     gpiosim_release_with_bounce GPIO17
     if ! wait_until 90000 library_has_more_than "$before"; then
         kill "$sampler"; wait "$sampler" 2>/dev/null
-        fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17 (log: $APPLIANCE_LOG)"
+        fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17;" \
+            "the appliance last said: '$(tail -n 1 "$APPLIANCE_LOG")' (log: $APPLIANCE_LOG)"
         return 1
     fi
     nap 2  # a second (bounce-made) capture would show up now
