@@ -78,6 +78,9 @@ let package = Package(
                     dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
                     swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        .testTarget(name: "PinholeLinuxTests",
+                    dependencies: ["PinholeLinux", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+                    swiftSettings: swift6),
     ],
     cxxLanguageStandard: .cxx17
 )

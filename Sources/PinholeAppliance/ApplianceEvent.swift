@@ -16,4 +16,6 @@ public enum ApplianceEvent: Sendable {
     case button(ButtonFunction, ButtonEvent)
     /// A problem that needs attention.
     case problem(String)
+    /// Focus changed on its own (e.g. back to continuous AF after a scene change).
+    case focus(String)
 }

@@ -64,4 +64,18 @@ public struct ApplianceStatus: Codable, Sendable {
     public var frames: Int
     /// Problems seen (most recent last).
     public var problems: [String]
+    /// Exposure: "auto" or "manual".
+    public var exposure: String? = nil
+    /// EV compensation in stops.
+    public var ev: Double? = nil
+    /// Metering mode.
+    public var metering: String? = nil
+    /// White-balance mode.
+    public var awb: String? = nil
+    /// AE and AWB held (half-press).
+    public var exposureLocked: Bool? = nil
+    /// The AF point, normalized [x, y].
+    public var afPoint: [Double]? = nil
+    /// The camera restarts the watchdog has made.
+    public var cameraRestarts: Int? = nil
 }

@@ -9,6 +9,8 @@ public enum CaptureError: Error, CustomStringConvertible {
     case noCamera
     /// The camera sent no frame in time.
     case noFrame(camera: String, waited: Duration)
+    /// The running camera has no flash (torch LED).
+    case noFlash(camera: String)
     /// Encoding or storing failed.
     case failed(String)
 
@@ -17,16 +19,19 @@ public enum CaptureError: Error, CustomStringConvertible {
         case .noCamera: return "no camera is running: check `camera list` and the camera cable"
         case .noFrame(let camera, let waited):
             return "camera \(camera) sent no frame in \(Int(waited.milliseconds)) ms: the photo was not taken"
+        case .noFlash(let camera):
+            return "camera \(camera) has no flash (no torch LED lights its scene): use `flash off`"
         case .failed(let why): return why
         }
     }
 }
 
-/// The camera side of the appliance: discovery, switching, frame ring and captures.
+/// The camera side of the appliance: discovery, switching, frame ring, focus, exposure,
+/// flash, the watchdog, and captures with zero shutter lag.
 public final class CaptureEngine {
-    private let loop: EventLoop
-    private let provider: any CameraProvider
-    private let board: BoardProfile
+    let loop: EventLoop
+    let provider: any CameraProvider
+    let board: BoardProfile
     private let encoder: any StillEncoder
     private let store: any PhotoStore
     private let software: String
@@ -35,24 +40,45 @@ public final class CaptureEngine {
     public private(set) var cameras: [CameraInfo] = []
     /// The running camera.
     public private(set) var current: CameraInfo?
-    private var device: (any CameraDevice)?
+    var device: (any CameraDevice)?
     /// The configuration in use, after validation.
     public private(set) var configuration: ConfigurationOutcome?
-    private var ring: [any CameraFrame] = []
-    /// Frames kept for zero shutter lag.
+    var ring: [any CameraFrame] = []
+    /// Full-resolution frames kept for zero shutter lag.
     public let ringSize = 2
-    private var pending: [PendingCapture] = []
-    private var inFlight = 0
+    var pending: [PendingCapture] = []
+    var flashCapture: FlashCapture?
+    var inFlight = 0
     /// Metadata of the most recent frame.
     public private(set) var lastFrame: FrameMetadata?
     /// Frames received from the current camera.
     public private(set) var framesReceived = 0
-    /// How long a capture waits for a frame before failing.
-    public var frameTimeout: Duration = .seconds(2)
-    /// Extra metadata supplier (orientation from a tilt sensor, flash, GPS …).
+    /// How long a capture waits for a frame before failing (longer than the watchdog's
+    /// timeout, so that a press during a stall is served by the restarted camera).
+    public var frameTimeout: Duration = .seconds(4)
+    /// Extra metadata supplier (orientation from a tilt sensor, GPS …).
     public var metadataAdjuster: ((inout PhotoMetadata) -> Void)?
+    /// Focus for the running camera.
+    public let focus: FocusController
+    /// Exposure and white balance asked for.
+    public internal(set) var exposure = ExposureSettings() {
+        didSet { exposureLog = Array((exposureLog + [(loop.now, exposure)]).suffix(8)) }
+    }
+    /// Recent settings with the time each was asked for, so that a photo's EXIF describes the
+    /// settings in force when its frame was exposed (a ZSL frame may predate a change).
+    var exposureLog: [(since: Instant, settings: ExposureSettings)] = []
+    /// Whether AE and AWB are held (half-press).
+    public internal(set) var exposureLocked = false
+    /// When the flash fires.
+    public internal(set) var flash = FlashPolicy()
+    /// Lights or darkens the torch LED for the flash (set by the appliance); nil: no flash.
+    public var flashDriver: ((Bool) -> Void)?
+    /// The watchdog that restarts a camera that stops sending frames.
+    public private(set) var watchdog: CameraWatchdog!
+    /// Things that happen on their own (restarts, focus changes).
+    public var onEvent: ((CaptureEngineEvent) -> Void)?
 
-    private struct PendingCapture {
+    struct PendingCapture {
         var pressedAt: Instant
         var timeout: TimerID
         var completion: (Result<CaptureResult, Error>) -> Void
@@ -67,10 +93,13 @@ public final class CaptureEngine {
         self.encoder = encoder
         self.store = store
         self.software = software
+        self.focus = FocusController(loop: loop)
+        self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
+        focus.onEvent = { [weak self] text in self?.onEvent?(.focus(text)) }
     }
 
-    /// Whether captures are waiting for a frame or being encoded and stored.
-    public var isBusy: Bool { !pending.isEmpty || inFlight > 0 }
+    /// Whether captures are waiting for a frame, being encoded and stored, or focus is scanning.
+    public var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flashCapture != nil || focus.isScanning }
 
     /// The board's fitting for the current camera.
     public var currentFitting: CameraFitting? { current.flatMap { board.fitting(for: $0) } }
@@ -82,6 +111,9 @@ public final class CaptureEngine {
     public func position(of camera: CameraInfo) -> CameraPosition {
         board.fitting(for: camera)?.position ?? camera.position
     }
+
+    /// Whether the running camera has a flash: its scene is lit by the torch LED.
+    public var hasFlash: Bool { (currentFitting?.torch ?? false) && flashDriver != nil }
 
     /// Discovers cameras and starts the preferred one (the first back camera).
     public func start() throws {
@@ -101,7 +133,7 @@ public final class CaptureEngine {
         return next
     }
 
-    /// Switches to the camera with `id`.
+    /// Switches to the camera with `id` (or model).
     public func select(id: String) throws {
         guard let camera = cameras.first(where: { $0.id == id || $0.model == id }) else {
             throw CameraError.unknownCamera(id, available: cameras.map(\.id))
@@ -109,55 +141,55 @@ public final class CaptureEngine {
         try run(camera)
     }
 
-    /// Sets controls on the running camera.
-    public func setControls(_ controls: [String: ControlValue]) throws {
-        guard let device else { throw CaptureError.noCamera }
-        try device.setControls(controls)
-    }
-
-    /// Half-press of a two-stage shutter: focus and lock exposure and white balance until
-    /// `endHalfPress`. Controls the camera does not report are skipped.
-    public func beginHalfPress() {
-        guard let device, let camera = current else { return }
-        if camera.controls["AeLocked"] != nil { try? device.setControls(["AeLocked": .bool(true)]) }
-    }
-
-    /// Half-press released: exposure and white balance follow the scene again.
-    public func endHalfPress() {
-        guard let device, let camera = current else { return }
-        if camera.controls["AeLocked"] != nil { try? device.setControls(["AeLocked": .bool(false)]) }
-    }
-
     /// Stops the camera and returns every buffer; pending captures fail.
     public func stop() {
-        device?.stop()
-        releaseRing()
-        let waiting = pending
-        pending.removeAll()
-        for capture in waiting {
-            loop.cancel(capture.timeout)
-            capture.completion(.failure(CaptureError.noCamera))
-        }
+        watchdog.stop()
+        stopDevice()
+        failWaiting(CaptureError.noCamera)
         device?.close()
         device = nil
         current = nil
     }
 
-    private func run(_ camera: CameraInfo) throws {
+    private func stopDevice() {
+        focus.detach()
+        device?.stop()
+        releaseRing()
+        if let flashCapture { finishFlash(flashCapture, frame: nil) }
+    }
+
+    private func failWaiting(_ error: Error) {
+        let waiting = pending
+        pending.removeAll()
+        for capture in waiting {
+            loop.cancel(capture.timeout)
+            capture.completion(.failure(error))
+        }
+    }
+
+    func run(_ camera: CameraInfo) throws {
         if let device {
-            device.stop()
+            stopDevice()
             device.close()
-            releaseRing()
         }
         device = nil
         current = nil
         let opened = try provider.open(id: camera.id)
+        try startDevice(opened, camera: camera)
+    }
+
+    /// Configures and starts `opened`, then applies exposure and focus to it.
+    func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
         let still = camera.stillSizes.first ?? camera.pixelArraySize
         configuration = try opened.configure(StreamRequest(stillSize: still))
+        exposureLocked = false
+        try? opened.setControls(exposure.startupControls(on: camera))
         try opened.start { [weak self] frame in self?.frameArrived(frame) }
         device = opened
         current = camera
         framesReceived = 0
+        focus.attach(camera) { [weak self] controls in try self?.setControls(controls) }
+        watchdog.start()
     }
 
     private func releaseRing() {
@@ -170,37 +202,47 @@ public final class CaptureEngine {
     private func frameArrived(_ frame: any CameraFrame) {
         framesReceived += 1
         lastFrame = frame.metadata
+        watchdog.frameArrived(exposure: frame.metadata.exposureTime)
+        focus.frameArrived(frame)
+        if flashCapture != nil, flashFrameArrived(frame) { return }
         if let index = pending.firstIndex(where: { frame.metadata.wasExposing(at: $0.pressedAt) }) {
             let capture = pending.remove(at: index)
             loop.cancel(capture.timeout)
-            process(frame, capture: capture, selection: .exposingAtPress)
+            process(frame, pressedAt: capture.pressedAt, selection: .exposingAtPress, flashFired: false,
+                    completion: capture.completion)
             return
         }
         if let index = pending.firstIndex(where: { frame.metadata.sensorTimestamp >= $0.pressedAt }) {
             let capture = pending.remove(at: index)
             loop.cancel(capture.timeout)
-            process(frame, capture: capture, selection: .nextAfterPress)
+            process(frame, pressedAt: capture.pressedAt, selection: .nextAfterPress, flashFired: false,
+                    completion: capture.completion)
             return
         }
         ring.append(frame)
         while ring.count > ringSize { ring.removeFirst().release() }
     }
 
-    /// Captures the frame that was exposing at `pressedAt` (now if nil) and stores it.
+    /// Captures the frame that was exposing at `pressedAt` (now if nil) and stores it; with
+    /// the flash firing, the first frame wholly lit by it instead.
     public func capture(pressedAt: Instant? = nil, completion: @escaping (Result<CaptureResult, Error>) -> Void) {
         guard device != nil, let camera = current else {
             completion(.failure(CaptureError.noCamera))
             return
         }
         let press = pressedAt ?? loop.now
+        if flash.shouldFire(scene: lastFrame, hasFlash: hasFlash) {
+            fireFlash(pressedAt: press, completion: completion)
+            return
+        }
         if let index = ring.firstIndex(where: { $0.metadata.wasExposing(at: press) }) {
             let frame = ring.remove(at: index)
-            process(frame, capture: nil, pressedAt: press, selection: .exposingAtPress, completion: completion)
+            process(frame, pressedAt: press, selection: .exposingAtPress, flashFired: false, completion: completion)
             return
         }
         if let index = ring.firstIndex(where: { $0.metadata.sensorTimestamp >= press }) {
             let frame = ring.remove(at: index)
-            process(frame, capture: nil, pressedAt: press, selection: .nextAfterPress, completion: completion)
+            process(frame, pressedAt: press, selection: .nextAfterPress, flashFired: false, completion: completion)
             return
         }
         let waited = frameTimeout
@@ -212,12 +254,8 @@ public final class CaptureEngine {
         pending.append(PendingCapture(pressedAt: press, timeout: timeout, completion: completion))
     }
 
-    private func process(_ frame: any CameraFrame, capture: PendingCapture, selection: FrameSelection) {
-        process(frame, capture: nil, pressedAt: capture.pressedAt, selection: selection, completion: capture.completion)
-    }
-
-    private func process(_ frame: any CameraFrame, capture: PendingCapture?, pressedAt: Instant,
-                         selection: FrameSelection, completion: @escaping (Result<CaptureResult, Error>) -> Void) {
+    func process(_ frame: any CameraFrame, pressedAt: Instant, selection: FrameSelection, flashFired: Bool,
+                 completion: @escaping (Result<CaptureResult, Error>) -> Void) {
         guard let camera = current else {
             frame.release()
             completion(.failure(CaptureError.noCamera))
@@ -225,10 +263,12 @@ public final class CaptureEngine {
         }
         let selectedAt = loop.now
         var metadata = photoMetadata(for: frame.metadata, camera: camera)
+        if metadata.flashFired != nil { metadata.flashFired = flashFired }
         metadataAdjuster?(&metadata)
         let finalMetadata = metadata
         let encoder = self.encoder
         let store = self.store
+        let afState = focus.state
         inFlight += 1
         loop.offload({ () -> Result<SavedPhoto, Error> in
             Result {
@@ -243,12 +283,12 @@ public final class CaptureEngine {
             completion(outcome.map {
                 CaptureResult(photo: $0, frame: frame.metadata, selection: selection, pressedAt: pressedAt,
                               selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
-                              cameraID: camera.id)
+                              cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
             })
         })
     }
 
-    /// The metadata a frame's photo carries.
+    /// The metadata a frame's photo carries: what the frame really used, and the settings in force.
     public func photoMetadata(for frame: FrameMetadata, camera: CameraInfo) -> PhotoMetadata {
         let fitting = board.fitting(for: camera)
         let size: PixelSize
@@ -262,18 +302,23 @@ public final class CaptureEngine {
         metadata.model = camera.model
         metadata.software = software
         metadata.captureTime = loop.wallTime(at: frame.sensorTimestamp)
-        metadata.exposureTime = frame.exposureTime.seconds
+        // A camera that does not report its exposure (no IPA metadata) leaves the tag out.
+        metadata.exposureTime = frame.exposureTime > .zero ? frame.exposureTime.seconds : nil
         metadata.iso = Int((frame.totalGain * 100).rounded())
         metadata.fNumber = fitting?.fNumber
         metadata.focalLength = fitting?.focalLength
         metadata.lensModel = fitting?.lensModel
         metadata.lensPosition = frame.lensPosition
-        metadata.flashFired = (fitting?.torch ?? false) ? false : nil
         metadata.cameraID = camera.id
-        metadata.exposureBias = 0
-        metadata.manualExposure = false
-        metadata.metering = "centre"
-        metadata.manualWhiteBalance = false
+        if fitting?.torch ?? false {
+            metadata.flashFired = false
+            metadata.flashMode = flash.mode
+        }
+        let used = exposureLog.last { $0.since <= frame.sensorTimestamp }?.settings ?? ExposureSettings()
+        metadata.manualExposure = used.isManual
+        metadata.exposureBias = used.isManual ? 0 : used.ev
+        if camera.controls["AeMeteringMode"] != nil { metadata.metering = used.metering.rawValue }
+        metadata.manualWhiteBalance = used.whiteBalance != .auto
         return metadata
     }
 }

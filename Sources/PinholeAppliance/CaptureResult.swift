@@ -1,4 +1,4 @@
-// What a capture produced, and which frame it used.
+// What a capture produced, which frame it used, and what the engine reports on its own.
 
 import PinholeCore
 import PinholeImaging
@@ -9,13 +9,15 @@ public enum FrameSelection: String, Sendable, Codable {
     case exposingAtPress = "exposing-at-press"
     /// No exposure was under way at the press: the next frame to start.
     case nextAfterPress = "next-after-press"
+    /// The flash fired: the first frame exposed wholly under it once AE had settled.
+    case flashLit = "flash-lit"
 }
 
 /// The outcome of one capture: the photo, the frame, and the settings really used.
 public struct CaptureResult: Sendable {
     /// The stored photo.
     public var photo: SavedPhoto
-    /// The kept frame's metadata.
+    /// The kept frame's metadata (exposure time, gain, lens position really used).
     public var frame: FrameMetadata
     /// How the frame was chosen.
     public var selection: FrameSelection
@@ -29,4 +31,24 @@ public struct CaptureResult: Sendable {
     public var metadata: PhotoMetadata
     /// The camera used.
     public var cameraID: String
+    /// Whether the flash fired for this frame (nil: the camera has no flash).
+    public var flashFired: Bool?
+    /// The AF state when the frame was taken.
+    public var afState: AutofocusState
+    /// Exposure really used (the frame's).
+    public var exposureTime: Duration { frame.exposureTime }
+    /// Total gain really used (the frame's).
+    public var gain: Double { frame.totalGain }
+    /// Lens position really used (the frame's), in dioptres.
+    public var lensPosition: Double? { frame.lensPosition }
+}
+
+/// Things the capture engine reports on its own (outside any request).
+public enum CaptureEngineEvent: Sendable {
+    /// The camera sent no frame for `silence` and was stopped and started again.
+    case cameraRestarted(camera: String, silence: Duration)
+    /// Restarting the camera failed; the watchdog will try again.
+    case restartFailed(camera: String, reason: String)
+    /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
+    case focus(String)
 }

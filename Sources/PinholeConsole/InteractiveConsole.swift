@@ -191,6 +191,7 @@ public final class InteractiveConsole {
         case .cameraChanged(let camera): note("camera \(camera.model)")
         case .torch(let on): note("torch \(on ? "on" : "off")")
         case .problem(let why): note("problem: \(why)")
+        case .focus(let what): note(what)
         case .button(let function, let event):
             if case .pressed = event { note("button \(function.rawValue) pressed") }
         }

@@ -14,6 +14,9 @@ extension LineModeConsole {
         ("camera select ID", "switch to a camera by id or model"),
         ("torch on|off", "the torch LED (cameras with a torch)"),
         ("lens DIOPTRES", "manual lens position (0 = infinity)"),
+        ("af mode manual|auto|continuous | af point X Y | af trigger", "autofocus (trigger answers with the state)"),
+        ("af range normal|macro|full | af speed normal|fast", "autofocus search range and speed"),
+        ("metering centre|spot|matrix | awb MODE | flash off|on|auto", "metering, white balance, flash"),
         ("exposure auto | exposure manual TIME_US GAIN", "exposure control"),
         ("ev STOPS", "exposure compensation"),
         ("status [--json]", "camera, exposure, torch, photos, storage, last capture"),
@@ -179,6 +182,9 @@ struct CaptureAnswer: Encodable {
     var iso: Int?
     var lensPosition: Double?
     var pressToSavedMs: Double
+    var gain: Double
+    var flashFired: Bool?
+    var afState: String
 
     init(_ capture: CaptureResult) {
         id = capture.photo.id
@@ -189,5 +195,8 @@ struct CaptureAnswer: Encodable {
         iso = capture.metadata.iso
         lensPosition = capture.frame.lensPosition
         pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        gain = capture.gain
+        flashFired = capture.flashFired
+        afState = capture.afState.rawValue
     }
 }

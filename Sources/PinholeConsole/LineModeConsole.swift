@@ -90,6 +90,7 @@ public final class LineModeConsole {
         case .cameraChanged(let camera): text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
+        case .focus(let what): text = what
         case .button: return
         }
         if running { collected.append(text) } else { write("event \(text)") }

@@ -130,11 +130,14 @@ public struct FrameMetadata: Sendable, Hashable {
     public var focusFigureOfMerit: Double?
     /// Colour temperature estimate in kelvin, when reported.
     public var colourTemperature: Double?
+    /// The camera's own AF algorithm state (libcamera AfState: 0 idle, 1 scanning, 2 focused,
+    /// 3 failed), when the camera runs one.
+    public var afState: Int?
 
     /// Creates frame metadata.
     public init(sequence: UInt64, sensorTimestamp: Instant, exposureTime: Duration, analogueGain: Double,
                 digitalGain: Double = 1, lensPosition: Double? = nil, lux: Double? = nil,
-                focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil) {
+                focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil, afState: Int? = nil) {
         self.sequence = sequence
         self.sensorTimestamp = sensorTimestamp
         self.exposureTime = exposureTime
@@ -144,6 +147,7 @@ public struct FrameMetadata: Sendable, Hashable {
         self.lux = lux
         self.focusFigureOfMerit = focusFigureOfMerit
         self.colourTemperature = colourTemperature
+        self.afState = afState
     }
 
     /// Total gain (analogue × digital); ISO is 100 × this.

@@ -1,9 +1,17 @@
-// Descriptions of the simulated cameras: sensor size, lens and timing.
+// Descriptions of the simulated cameras: sensor size, lens, timing and the controls they report.
 
 import PinholeCore
 
 /// What a simulated camera is.
 public struct SimCameraSpec: Sendable, Hashable {
+    /// Which generation of libcamera's exposure controls the camera reports.
+    public enum ControlStyle: Sendable, Hashable {
+        /// libcamera 0.3: `AeEnable` switches AE on and off.
+        case aeEnable
+        /// libcamera 0.5+: `ExposureTimeMode` and `AnalogueGainMode` (0 auto, 1 manual).
+        case exposureModes
+    }
+
     /// Camera id (as libcamera would report it).
     public var id: String
     /// Sensor model.
@@ -14,6 +22,10 @@ public struct SimCameraSpec: Sendable, Hashable {
     public var pixelArraySize: PixelSize
     /// Whether the lens can be moved (reports LensPosition).
     public var focusable: Bool
+    /// Whether the camera's "IPA" runs its own AF algorithm (reports AfMode, AfTrigger, AfState).
+    public var autofocusAlgorithm: Bool
+    /// Exposure control generation.
+    public var controlStyle: ControlStyle
     /// Fixed lens position in dioptres for a fixed-focus lens (hyperfocal).
     public var fixedLensPosition: Double
     /// Defocus blur per dioptre, as a fraction of the frame width.
@@ -25,20 +37,24 @@ public struct SimCameraSpec: Sendable, Hashable {
 
     /// Creates a spec.
     public init(id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
-                focusable: Bool, fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
+                focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
+                fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
                 frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40) {
         self.id = id
         self.model = model
         self.position = position
         self.pixelArraySize = pixelArraySize
         self.focusable = focusable
+        self.autofocusAlgorithm = autofocusAlgorithm && focusable
+        self.controlStyle = controlStyle
         self.fixedLensPosition = fixedLensPosition
         self.blurPerDioptre = blurPerDioptre
         self.frameDuration = frameDuration
         self.lensSpeed = lensSpeed
     }
 
-    /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens.
+    /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens whose
+    /// IPA has no AF algorithm (Pinhole focuses it by contrast detection).
     public static let back = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@1/imx477@1a", model: "imx477", position: .back,
         pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true)
@@ -49,6 +65,13 @@ public struct SimCameraSpec: Sendable, Hashable {
         pixelArraySize: PixelSize(width: 2592, height: 1944), focusable: false,
         fixedLensPosition: 0.5, blurPerDioptre: 0.0015)
 
+    /// A Camera-Module-3-like back camera (imx708) whose IPA runs phase-detect AF and reports
+    /// libcamera 0.5's exposure mode controls.
+    public static let backWithAutofocus = SimCameraSpec(
+        id: "/base/soc/i2c0mux/i2c@1/imx708@1a", model: "imx708", position: .back,
+        pixelArraySize: PixelSize(width: 4608, height: 2592), focusable: true, autofocusAlgorithm: true,
+        controlStyle: .exposureModes)
+
     /// Still sizes offered: full size, then half.
     public var stillSizes: [PixelSize] {
         [pixelArraySize, PixelSize(width: pixelArraySize.width / 2, height: pixelArraySize.height / 2)]
@@ -57,17 +80,30 @@ public struct SimCameraSpec: Sendable, Hashable {
     /// Controls reported, by libcamera name.
     public var controls: [String: ControlRange] {
         var controls: [String: ControlRange] = [
-            "AeEnable": ControlRange(min: 0, max: 1, defaultValue: 1),
             "ExposureTime": ControlRange(min: 100, max: 1_000_000, defaultValue: 20_000),
             "AnalogueGain": ControlRange(min: 1, max: 16, defaultValue: 1),
             "ExposureValue": ControlRange(min: -8, max: 8, defaultValue: 0),
             "AeMeteringMode": ControlRange(min: 0, max: 2, defaultValue: 0),
-            "AeLocked": ControlRange(min: 0, max: 1, defaultValue: 0),
             "AwbEnable": ControlRange(min: 0, max: 1, defaultValue: 1),
             "AwbMode": ControlRange(min: 0, max: 7, defaultValue: 0),
         ]
+        switch controlStyle {
+        case .aeEnable:
+            controls["AeEnable"] = ControlRange(min: 0, max: 1, defaultValue: 1)
+        case .exposureModes:
+            controls["ExposureTimeMode"] = ControlRange(min: 0, max: 1, defaultValue: 0)
+            controls["AnalogueGainMode"] = ControlRange(min: 0, max: 1, defaultValue: 0)
+        }
         if focusable {
             controls["LensPosition"] = ControlRange(min: 0, max: 15, defaultValue: 1)
+        }
+        if autofocusAlgorithm {
+            controls["AfMode"] = ControlRange(min: 0, max: 2, defaultValue: 0)
+            controls["AfTrigger"] = ControlRange(min: 0, max: 1, defaultValue: 0)
+            controls["AfRange"] = ControlRange(min: 0, max: 2, defaultValue: 0)
+            controls["AfSpeed"] = ControlRange(min: 0, max: 1, defaultValue: 0)
+            controls["AfMetering"] = ControlRange(min: 0, max: 1, defaultValue: 0)
+            controls["AfWindows"] = ControlRange(min: 0, max: 1)
         }
         return controls
     }

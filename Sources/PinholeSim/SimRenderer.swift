@@ -29,8 +29,8 @@ public struct SimExposure: Sendable, Hashable {
 /// Scene → YUV 4:2:0 renderer.
 ///
 /// The image is computed at a working resolution of at most ~1000 pixels across (blur via a
-/// summed-area table, so any blur radius costs the same), then scaled up with per-pixel sensor
-/// noise. Brightness is reflectance × lux × exposure time × gain, so exposure control matters;
+/// summed-area table, so any blur radius costs the same, interpolated between whole radii),
+/// then scaled up with per-pixel sensor noise. Brightness is reflectance × lux × exposure time × gain, so exposure control matters;
 /// blur grows with |lens position − 1/distance|, so focus matters.
 public enum SimRenderer {
     /// Light-to-signal constant: an 18 % grey at `lux × seconds × gain = 6.69` is mid-grey.
@@ -42,9 +42,10 @@ public enum SimRenderer {
         0.43 * sensitivity / max(reflectance, 0.01) / max(lux, 0.01)
     }
 
-    /// Renders `scene` at `size`.
-    public static func render(_ scene: SimScene, size: PixelSize, exposure: SimExposure) -> RawImage {
-        let factor = max(1, (size.width + 1013) / 1014)
+    /// Renders `scene` at `size`, computing it at most `workingWidth` pixels across.
+    public static func render(_ scene: SimScene, size: PixelSize, exposure: SimExposure,
+                              workingWidth: Int = 1014) -> RawImage {
+        let factor = max(1, (size.width + workingWidth - 1) / workingWidth)
         let workWidth = max(2, size.width / factor)
         let workHeight = max(2, size.height / factor)
         let (luma, cb, cr) = renderWorking(scene, width: workWidth, height: workHeight, exposure: exposure)
@@ -59,44 +60,86 @@ public enum SimRenderer {
 
     private static func renderWorking(_ scene: SimScene, width: Int, height: Int,
                                       exposure: SimExposure) -> ([Float], [Float], [Float]) {
-        var sharp = [Float](repeating: 0, count: width * height)
-        var objectIndex = [UInt8](repeating: 0, count: width * height)
         let all = [scene.background] + scene.objects
-        for y in 0..<height {
-            let ny = (Double(y) + 0.5) / Double(height)
-            for x in 0..<width {
-                let nx = (Double(x) + 0.5) / Double(width)
-                var index = 0
-                for (candidate, object) in all.enumerated().reversed() where object.rect.contains(nx, ny) {
-                    index = candidate
-                    break
+        let count = width * height
+        // Which object each pixel shows: fill rectangles back to front.
+        var objectIndex = [UInt8](repeating: 0, count: count)
+        objectIndex.withUnsafeMutableBufferPointer { index in
+            for (number, object) in all.enumerated() where number > 0 {
+                let x0 = max(0, Int((object.rect.x * Double(width) - 0.5).rounded(.up)))
+                let x1 = min(width, Int(((object.rect.x + object.rect.width) * Double(width) - 0.5).rounded(.up)))
+                let y0 = max(0, Int((object.rect.y * Double(height) - 0.5).rounded(.up)))
+                let y1 = min(height, Int(((object.rect.y + object.rect.height) * Double(height) - 0.5).rounded(.up)))
+                guard x0 < x1, y0 < y1 else { continue }
+                for y in y0..<y1 {
+                    for x in x0..<x1 { index[y * width + x] = UInt8(number) }
                 }
-                let object = all[index]
-                let phase = (nx + 0.37 * ny) / object.period
-                let stripe = Double(sinApprox(phase * 2 * Double.pi))
-                let reflectance = object.reflectance * (1 + object.texture * stripe)
-                sharp[y * width + x] = Float(reflectance)
-                objectIndex[y * width + x] = UInt8(index)
+            }
+        }
+        // Textured reflectance: stripes from a sine table, per object.
+        let tableSize = 1024
+        let sine: [Float] = (0..<tableSize).map { Float(sinApprox(Double($0) / Double(tableSize) * 2 * Double.pi)) }
+        let reflectances = all.map { Float($0.reflectance) }
+        let textures = all.map { Float($0.texture) }
+        let inversePeriods = all.map { 1 / $0.period }
+        var sharp = [Float](repeating: 0, count: count)
+        sharp.withUnsafeMutableBufferPointer { out in
+            objectIndex.withUnsafeBufferPointer { index in
+                sine.withUnsafeBufferPointer { sine in
+                    for y in 0..<height {
+                        let ny = (Double(y) + 0.5) / Double(height)
+                        for x in 0..<width {
+                            let nx = (Double(x) + 0.5) / Double(width)
+                            let object = Int(index[y * width + x])
+                            let phase = (nx + 0.37 * ny) * inversePeriods[object]
+                            let slot = Int((phase - phase.rounded(.down)) * Double(tableSize)) & (tableSize - 1)
+                            out[y * width + x] = reflectances[object] * (1 + textures[object] * sine[slot])
+                        }
+                    }
+                }
             }
         }
         let table = SummedAreaTable(values: sharp, width: width, height: height)
-        let radii: [Int] = all.map { object in
+        // Blur radius in pixels, continuous: the mean of the two nearest whole radii, weighted.
+        var radii: [Int] = []
+        var fractions: [Float] = []
+        for object in all {
             let error = abs(exposure.lensPosition - 1 / object.distance)
-            return Int((error * exposure.blurPerDioptre * Double(width)).rounded())
+            let radius = error * exposure.blurPerDioptre * Double(width)
+            let whole = radius.rounded(.down)
+            radii.append(Int(whole))
+            fractions.append(Float(radius - whole))
         }
-        var luma = [Float](repeating: 0, count: width * height)
-        var cb = [Float](repeating: 0, count: width * height)
-        var cr = [Float](repeating: 0, count: width * height)
+        let chromaB = all.map { Float($0.chroma.0) }
+        let chromaR = all.map { Float($0.chroma.1) }
+        var luma = [Float](repeating: 0, count: count)
+        var cb = [Float](repeating: 0, count: count)
+        var cr = [Float](repeating: 0, count: count)
         let scale = Float(scene.lux * exposure.exposureTime.seconds * exposure.gain / sensitivity)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = Int(objectIndex[y * width + x])
-                let mean = table.mean(x: x, y: y, radius: radii[index])
-                let value = min(1, max(0, mean * scale))
-                luma[y * width + x] = value
-                let saturation = Float(min(1, Double(value) * 2))
-                cb[y * width + x] = Float(all[index].chroma.0) * saturation
-                cr[y * width + x] = Float(all[index].chroma.1) * saturation
+        table.withMeans { mean in
+            luma.withUnsafeMutableBufferPointer { luma in
+                cb.withUnsafeMutableBufferPointer { cb in
+                    cr.withUnsafeMutableBufferPointer { cr in
+                        objectIndex.withUnsafeBufferPointer { index in
+                            for y in 0..<height {
+                                for x in 0..<width {
+                                    let pixel = y * width + x
+                                    let object = Int(index[pixel])
+                                    let radius = radii[object]
+                                    let fraction = fractions[object]
+                                    var value = mean(x, y, radius)
+                                    if fraction > 0.01 { value += fraction * (mean(x, y, radius + 1) - value) }
+                                    value *= scale
+                                    value = value < 0 ? 0 : value > 1 ? 1 : value
+                                    luma[pixel] = value
+                                    let saturation = value > 0.5 ? 1 : value * 2
+                                    cb[pixel] = chromaB[object] * saturation
+                                    cr[pixel] = chromaR[object] * saturation
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         return (luma, cb, cr)
@@ -119,13 +162,18 @@ public enum SimRenderer {
                         for y in 0..<height {
                             let row = min(workHeight - 1, Int(Double(y) * yStep)) * workWidth
                             let noiseOffset = Int(truncatingIfNeeded: (UInt64(y) &* 2_654_435_761) >> 4) & 4095
-                            for x in 0..<width {
-                                let value = src[row + sourceColumns[x]]
+                            sourceColumns.withUnsafeBufferPointer { columns in
                                 if plane == 0 {
-                                    let n = Int(noiseValues[(x &+ noiseOffset) & 4095])
-                                    out[y * width + x] = UInt8(clamping: 16 + Int(value * 219) + n)
+                                    for x in 0..<width {
+                                        let n = Int(noiseValues[(x &+ noiseOffset) & 4095])
+                                        let level = 16 + Int(src[row + columns[x]] * 219) + n
+                                        out[y * width + x] = UInt8(truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
+                                    }
                                 } else {
-                                    out[y * width + x] = UInt8(clamping: 128 + Int(value * 224))
+                                    for x in 0..<width {
+                                        let level = 128 + Int(src[row + columns[x]] * 224)
+                                        out[y * width + x] = UInt8(truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
+                                    }
                                 }
                             }
                         }

@@ -1,4 +1,6 @@
-// The simulated world shared by the simulated cameras: the scene and scripted faults.
+// The simulated world shared by the simulated cameras: the scene, the torch light and scripted faults.
+
+import PinholeCore
 
 /// Scene and faults, changed by scripts (`sim scene …`, `sim fault …`) and read by cameras.
 /// Lives on the event loop.
@@ -7,14 +9,32 @@ public final class SimWorld {
     public var scene: SimScene
     /// Camera ids whose frames stop arriving until the camera is restarted.
     public var stalledCameras: Set<String> = []
+    /// Whether the torch LED is lit now (wired to the board's torch output by whoever builds
+    /// the simulated board); nil: there is no torch.
+    public var torchIsLit: (() -> Bool)?
+    /// Illuminance the lit torch adds to what a back camera sees, in lux.
+    public var torchLux = 250.0
 
     /// Creates a world.
     public init(scene: SimScene = .standard) { self.scene = scene }
+
+    /// The scene as a camera facing `position` sees it now (the torch lights the back side).
+    public func scene(seenFrom position: CameraPosition) -> SimScene {
+        guard position == .back, torchIsLit?() == true else { return scene }
+        var lit = scene
+        lit.lux += torchLux
+        return lit
+    }
 
     /// Sets the light level.
     public func setLux(_ lux: Double) {
         scene.lux = lux
         scene.generation += 1
+    }
+
+    /// Stops frames from every camera in `ids` until each is restarted (a hung pipeline).
+    public func stallCameras(_ ids: [String]) {
+        stalledCameras.formUnion(ids)
     }
 
     /// Moves the scene: objects shift and change distance (a new subject), deterministically.

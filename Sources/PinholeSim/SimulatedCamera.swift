@@ -11,8 +11,8 @@ import PinholeCore
 public final class SimulatedCamera: CameraDevice {
     /// The spec this camera simulates.
     public let spec: SimCameraSpec
-    private let loop: EventLoop
-    private let world: SimWorld
+    let loop: EventLoop
+    let world: SimWorld
     private var request: StreamRequest
     private var onFrame: ((any CameraFrame) -> Void)?
     private var timer: TimerID?
@@ -24,20 +24,27 @@ public final class SimulatedCamera: CameraDevice {
     public private(set) var droppedFrames = 0
     /// Frames delivered since creation.
     public private(set) var deliveredFrames = 0
-    private var pending: SimulatedFrame?
+    /// Times the camera was started.
+    public private(set) var starts = 0
     private var closed = false
 
-    // Control state.
-    private var aeEnabled = true
-    private var manualExposure: Duration = .microseconds(20_000)
-    private var manualGain = 1.0
-    private var exposureValue = 0.0
-    private var aeLocked = false
-    private var currentProduct = 0.0
-    private var lensTarget: Double
-    private var lensPosition: Double
-    private var awbMode = 0
-    private var meteringMode = 0
+    // Control state (set by SimulatedCamera+Controls).
+    var exposureTimeManual = false
+    var gainManual = false
+    var manualExposure: Duration = .microseconds(20_000)
+    var manualGain = 1.0
+    var exposureValue = 0.0
+    var currentProduct = 0.0
+    var lastExposure: Duration = .microseconds(20_000)
+    var lastGain = 1.0
+    var lensTarget: Double
+    /// The lens position now, in dioptres.
+    public private(set) var lensPosition: Double
+    var awbMode = 0
+    var awbEnabled = true
+    var meteringMode = 0
+    var autofocus = SimAutofocusAlgorithm()
+    private var meteringCache: (scene: SimScene, mode: Int, value: Double)?
 
     init(spec: SimCameraSpec, loop: EventLoop, world: SimWorld) {
         self.spec = spec
@@ -51,6 +58,9 @@ public final class SimulatedCamera: CameraDevice {
     }
 
     public var info: CameraInfo { spec.info }
+
+    /// Whether `close()` was called (the provider then opens a fresh camera).
+    public var isClosed: Bool { closed }
 
     /// Whether the camera is streaming.
     public var isRunning: Bool { timer != nil }
@@ -84,6 +94,7 @@ public final class SimulatedCamera: CameraDevice {
         guard !closed else { throw CameraError.failed("camera \(spec.id) is closed") }
         guard timer == nil else { return }
         self.onFrame = onFrame
+        starts += 1
         world.stalledCameras.remove(spec.id)
         beginFrame()
     }
@@ -91,7 +102,6 @@ public final class SimulatedCamera: CameraDevice {
     public func stop() {
         if let timer { loop.cancel(timer) }
         timer = nil
-        pending = nil
         onFrame = nil
     }
 
@@ -100,66 +110,41 @@ public final class SimulatedCamera: CameraDevice {
         closed = true
     }
 
-    public func setControls(_ controls: [String: ControlValue]) throws {
-        let supported = spec.controls
-        for (name, value) in controls {
-            guard let range = supported[name] else {
-                throw CameraError.unsupportedControl(name, camera: spec.model)
-            }
-            let number: Double
-            switch value {
-            case .bool(let flag): number = flag ? 1 : 0
-            case .int(let int): number = Double(int)
-            case .double(let double): number = double
-            case .rectangles: throw CameraError.unsupportedControl(name, camera: spec.model)
-            }
-            guard number >= range.min, number <= range.max else {
-                throw CameraError.outOfRange(control: name, value: number, range: range)
-            }
-        }
-        for (name, value) in controls {
-            let number: Double
-            switch value {
-            case .bool(let flag): number = flag ? 1 : 0
-            case .int(let int): number = Double(int)
-            case .double(let double): number = double
-            case .rectangles: continue
-            }
-            switch name {
-            case "AeEnable": aeEnabled = number != 0
-            case "ExposureTime": manualExposure = .microseconds(Int64(number))
-            case "AnalogueGain": manualGain = number
-            case "ExposureValue": exposureValue = number
-            case "AeLocked": aeLocked = number != 0
-            case "LensPosition": lensTarget = number
-            case "AwbMode": awbMode = Int(number)
-            case "AeMeteringMode": meteringMode = Int(number)
-            default: break
-            }
-        }
-    }
-
     // MARK: Frames
 
-    private func exposureForNextFrame() -> (Duration, Double) {
-        if !aeEnabled { return (manualExposure, manualGain) }
-        if !aeLocked {
-            let target = SimRenderer.targetExposureProduct(lux: world.scene.lux, reflectance: meteredReflectance())
-                * pow2(exposureValue)
-            // Converge in log space, most of the way each frame (like an IPA's AGC filter).
-            let ratio = target / currentProduct
-            currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
-        }
+    private func exposureForNextFrame(scene: SimScene) -> (Duration, Double) {
+        let target = SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
+            * pow2(exposureValue)
+        // Converge in log space, most of the way each frame (like an IPA's AGC filter).
+        let ratio = target / currentProduct
+        currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
         let maxAuto = 0.030
-        let seconds = min(currentProduct, maxAuto)
-        let gain = min(16, max(1, currentProduct / seconds))
-        return (.nanoseconds(Int64(seconds * 1e9)), gain)
+        switch (exposureTimeManual, gainManual) {
+        case (true, true):
+            return (manualExposure, manualGain)
+        case (true, false):
+            return (manualExposure, min(16, max(1, currentProduct / manualExposure.seconds)))
+        case (false, true):
+            let seconds = min(0.2, max(0.0001, currentProduct / manualGain))
+            return (.nanoseconds(Int64(seconds * 1e9)), manualGain)
+        case (false, false):
+            let seconds = min(currentProduct, maxAuto)
+            let gain = min(16, max(1, currentProduct / seconds))
+            return (.nanoseconds(Int64(seconds * 1e9)), gain)
+        }
     }
 
     /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
     /// spot (1: the central 10 %), or matrix (2: the whole frame evenly).
     private func meteredReflectance() -> Double {
         let scene = world.scene
+        if let cached = meteringCache, cached.scene == scene, cached.mode == meteringMode { return cached.value }
+        let value = meteredReflectance(scene)
+        meteringCache = (scene, meteringMode, value)
+        return value
+    }
+
+    private func meteredReflectance(_ scene: SimScene) -> Double {
         switch meteringMode {
         case 1: return scene.meanReflectance(in: NormalizedRectValue(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
         case 2: return scene.meanReflectance()
@@ -171,18 +156,24 @@ public final class SimulatedCamera: CameraDevice {
 
     private func beginFrame() {
         let start = loop.now
-        let (exposure, gain) = exposureForNextFrame()
+        let scene = world.scene(seenFrom: spec.position)
+        let (exposure, gain) = exposureForNextFrame(scene: scene)
+        lastExposure = exposure
+        lastGain = gain
         let period = max(spec.frameDuration, exposure + .milliseconds(1))
+        if spec.autofocusAlgorithm, let target = autofocus.frame(scene: scene, lensPosition: lensPosition) {
+            lensTarget = target
+        }
         // The lens moves during the frame at a finite speed.
         let travel = spec.lensSpeed * period.seconds
         if spec.focusable {
             lensPosition += max(-travel, min(travel, lensTarget - lensPosition))
         }
-        let scene = world.scene
         let metadata = FrameMetadata(
             sequence: sequence, sensorTimestamp: start, exposureTime: exposure, analogueGain: gain,
             digitalGain: 1, lensPosition: spec.focusable ? lensPosition : nil, lux: scene.lux,
-            focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 3000 + Double(awbMode) * 500)
+            focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 2500 + Double(awbMode) * 500,
+            afState: spec.autofocusAlgorithm ? autofocus.state : nil)
         sequence += 1
         let render = SimExposure(exposureTime: exposure, gain: gain, lensPosition: lensPosition,
                                  blurPerDioptre: spec.blurPerDioptre, noiseSeed: metadata.sequence &+ 0x5151)

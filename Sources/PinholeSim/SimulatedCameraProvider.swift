@@ -24,7 +24,7 @@ public final class SimulatedCameraProvider: CameraProvider {
         guard let spec = specs.first(where: { $0.id == id }) else {
             throw CameraError.unknownCamera(id, available: specs.map(\.id))
         }
-        if let camera = open[id] { return camera }
+        if let camera = open[id], !camera.isClosed { return camera }
         let camera = SimulatedCamera(spec: spec, loop: loop, world: world)
         open[id] = camera
         return camera

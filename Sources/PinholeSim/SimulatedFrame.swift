@@ -29,8 +29,11 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
         SimRenderer.render(scene, size: stillSize, exposure: exposure)
     }
 
+    /// Computed at half resolution (a quarter of the work) and scaled up: a viewfinder frame is
+    /// what focus and scene watching read several times a second.
     public func viewfinderImage() throws -> RawImage? {
-        SimRenderer.render(scene, size: viewfinderSize, exposure: exposure)
+        SimRenderer.render(scene, size: viewfinderSize, exposure: exposure,
+                           workingWidth: max(160, viewfinderSize.width / 2))
     }
 
     public func release() {

@@ -17,6 +17,15 @@ final class SimBoardControl: SimulationControl {
         self.world = world
         self.board = board
         self.loop = loop
+        // The torch LED lights the simulated scene: flash and torch really change the frames.
+        if let torch = board.outputs[.torch]?.line {
+            world.torchIsLit = { [gpio] in gpio.outputValue(torch) ?? false }
+        }
+    }
+
+    /// Every simulated camera this board may have.
+    private var cameraIDs: [String] {
+        [SimCameraSpec.back, .front, .backWithAutofocus].map(\.id)
     }
 
     private func line(_ button: ButtonFunction) throws -> String {
@@ -42,10 +51,13 @@ final class SimBoardControl: SimulationControl {
 
     func tilt(degrees: Int, bounce: Int) throws {
         guard let mapping = board.tilt, let a = board.buttons[.tiltA], let b = board.buttons[.tiltB] else {
-            throw ConsoleError.unavailable("this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
+            throw ConsoleError.unavailable(
+                "this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
         }
         guard let states = mapping.states(for: degrees) else {
-            throw ConsoleError.usage("tilt \(degrees): use one of \(Set(mapping.rotations).sorted().map(String.init).joined(separator: ", "))")
+            throw ConsoleError.usage(
+                "tilt \(degrees): use one of \(Set(mapping.rotations).sorted().map(String.init).joined(separator: ", "))"
+            )
         }
         for (line, closed) in [(a.line, states.a), (b.line, states.b)] where gpio.logical(line) != closed {
             scheduleChatter(line, ending: closed, bounce: bounce)
@@ -69,7 +81,7 @@ final class SimBoardControl: SimulationControl {
     func injectFault(_ name: String) throws {
         switch name {
         case "camera-timeout":
-            for spec in [SimCameraSpec.back, SimCameraSpec.front] { world.stalledCameras.insert(spec.id) }
+            world.stallCameras(cameraIDs)
         default:
             throw ConsoleError.usage("unknown fault '\(name)': camera-timeout")
         }

@@ -1,11 +1,101 @@
 /* Plain C interface to libcamera, the only code that touches its C++ API. */
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Returns the libcamera version string. */
 const char *pinhole_libcamera_version(void);
+
+/**
+ * Starts the process's one shared CameraManager (later calls reuse it) and returns the number
+ * of cameras, or -1 with a message in `error`. Sets LIBCAMERA_LOG_LEVELS to ERROR unless the
+ * environment already sets it.
+ */
+int pinhole_lc_start(char *error, size_t error_size);
+
+/**
+ * Writes a text description of camera `index` into `out`, one fact a line:
+ *   id ID | model MODEL | location 0|1|2 | pixel_array W H | crop_max X Y W H
+ *   still FOURCC W H | viewfinder FOURCC W H
+ *   control NAME TYPE MIN MAX DEFAULT   (TYPE: bool, int, float, rect, other)
+ * Returns the length needed (write again with a larger buffer if it is >= out_size), or -1.
+ */
+int pinhole_lc_describe(int index, char *out, size_t out_size);
+
+/** An acquired camera. */
+typedef struct pinhole_lc_camera pinhole_lc_camera;
+
+/** Acquires the camera with `id`; NULL with a message in `error`. */
+pinhole_lc_camera *pinhole_lc_open(const char *id, char *error, size_t error_size);
+
+/** Stream configuration asked for and, after pinhole_lc_configure, used. */
+typedef struct {
+    uint32_t still_width, still_height;
+    char still_format[16];          /* libcamera pixel format name, e.g. "YUV420" */
+    uint32_t still_stride;
+    uint32_t viewfinder_width, viewfinder_height;
+    char viewfinder_format[16];
+    uint32_t viewfinder_stride;
+    int streams;                    /* out: 2, or 1 when the camera gives a still stream only */
+} pinhole_lc_config;
+
+/** Validates and applies a configuration: 0 valid, 1 adjusted (`config` updated), -1 invalid. */
+int pinhole_lc_configure(pinhole_lc_camera *camera, pinhole_lc_config *config, char *error, size_t error_size);
+
+/** One plane of a completed buffer, mapped into memory. */
+typedef struct {
+    const uint8_t *data;
+    size_t length;
+} pinhole_lc_plane;
+
+/** A completed request, valid until pinhole_lc_requeue(camera, request). */
+typedef struct {
+    int request;
+    int generation;                 /* buffer set (one per start); see pinhole_lc_release_generation */
+    uint64_t sequence;
+    int64_t timestamp_ns;           /* SensorTimestamp: start of exposure, CLOCK_MONOTONIC */
+    int64_t exposure_us;            /* -1 when not reported */
+    double analogue_gain, digital_gain; /* NaN when not reported */
+    double lens_position, lux, colour_temperature; /* NaN when not reported */
+    int af_state;                   /* -1 when not reported */
+    int still_planes, viewfinder_planes;
+    pinhole_lc_plane still[3];
+    pinhole_lc_plane viewfinder[3];
+} pinhole_lc_frame;
+
+/** Called on libcamera's thread for every completed (not cancelled) request. */
+typedef void (*pinhole_lc_frame_callback)(void *context, const pinhole_lc_frame *frame);
+
+/** Allocates and maps buffers, starts the camera with the pending controls, queues every request. */
+int pinhole_lc_start_camera(pinhole_lc_camera *camera, pinhole_lc_frame_callback callback, void *context,
+                            char *error, size_t error_size);
+
+/** Gives a completed request back to the camera (with any pending controls). Any thread. */
+void pinhole_lc_requeue(pinhole_lc_camera *camera, int request);
+
+/** Stops streaming (completes outstanding requests as cancelled). Buffers stay mapped. */
+void pinhole_lc_stop_camera(pinhole_lc_camera *camera);
+
+/**
+ * Unmaps the buffers of an earlier start (`generation`), once no frame of it is held any more.
+ * The current generation's buffers stay until the next start or close.
+ */
+void pinhole_lc_release_generation(pinhole_lc_camera *camera, int generation);
+
+/**
+ * Queues a control by name for the next request: `kind` 0 bool, 1 integer, 2 float
+ * (converted to the control's own type), 3 rectangles (`values` holds x, y, width, height
+ * normalized 0…1 per rectangle, mapped onto ScalerCropMaximum). Returns 0, or -1 with a message.
+ */
+int pinhole_lc_set_control(pinhole_lc_camera *camera, const char *name, int kind, const double *values,
+                           int count, char *error, size_t error_size);
+
+/** Stops, unmaps, frees and releases the camera. */
+void pinhole_lc_close(pinhole_lc_camera *camera);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,101 @@
+// Exposure, white balance, flash and raw controls on the running camera, checked against what it reports.
+
+import PinholeCore
+import PinholeImaging
+
+extension CaptureEngine {
+    /// Sets controls on the running camera. Every control must be one the camera reports,
+    /// with a value inside its range; otherwise nothing is set and the error says which.
+    public func setControls(_ controls: [String: ControlValue]) throws {
+        guard let device, let camera = current else { throw CaptureError.noCamera }
+        for (name, value) in controls {
+            guard let range = camera.controls[name] else {
+                throw CameraError.unsupportedControl(name, camera: camera.model)
+            }
+            let number: Double
+            switch value {
+            case .bool(let flag): number = flag ? 1 : 0
+            case .int(let int): number = Double(int)
+            case .double(let double): number = double
+            case .rectangles: continue
+            }
+            guard number >= range.min, number <= range.max else {
+                throw CameraError.outOfRange(control: name, value: number, range: range)
+            }
+        }
+        try device.setControls(controls)
+    }
+
+    /// Auto exposure, or fixed exposure time and gain.
+    public func setExposure(_ mode: ExposureMode) throws {
+        guard let camera = current else { throw CaptureError.noCamera }
+        try setControls(ExposureSettings.controls(for: mode, on: camera))
+        exposure.mode = mode
+        exposureLocked = false
+    }
+
+    /// EV compensation in stops.
+    public func setEV(_ stops: Double) throws {
+        try setControls(["ExposureValue": .double(stops)])
+        exposure.ev = stops
+    }
+
+    /// AE metering mode.
+    public func setMetering(_ mode: MeteringMode) throws {
+        try setControls(["AeMeteringMode": .int(mode.libcameraValue)])
+        exposure.metering = mode
+    }
+
+    /// White-balance mode.
+    public func setWhiteBalance(_ mode: WhiteBalanceMode) throws {
+        guard let camera = current else { throw CaptureError.noCamera }
+        var controls: [String: ControlValue] = ["AwbMode": .int(mode.libcameraValue)]
+        if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(true) }
+        try setControls(controls)
+        exposure.whiteBalance = mode
+    }
+
+    /// Flash mode: off, on, or auto (fires when the scene the camera reports is dark).
+    public func setFlashMode(_ mode: FlashMode) throws {
+        guard let camera = current else { throw CaptureError.noCamera }
+        if mode != .off && !hasFlash { throw CaptureError.noFlash(camera: camera.model) }
+        flash.mode = mode
+    }
+
+    /// Half-press of a two-stage shutter: focus once and hold focus, lock AE and AWB, until
+    /// `endHalfPress`. Locks the camera cannot do are skipped.
+    public func beginHalfPress() {
+        focus.hold()
+        lockExposure(true)
+    }
+
+    /// Half-press released: focus, exposure and white balance follow the scene again.
+    public func endHalfPress() {
+        focus.release()
+        lockExposure(false)
+    }
+
+    /// Holds (or releases) what AE and AWB have chosen.
+    func lockExposure(_ lock: Bool) {
+        guard let camera = current, lock != exposureLocked else { return }
+        var controls: [String: ControlValue] = [:]
+        if !exposure.isManual, let ae = try? ExposureSettings.aeSwitch(manual: lock, on: camera) {
+            controls.merge(ae) { $1 }
+        }
+        if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(!lock) }
+        if (try? setControls(controls)) != nil { exposureLocked = lock }
+    }
+}
+
+extension CaptureEngine {
+    /// Adds the engine's exposure, focus and watchdog fields to a status snapshot.
+    public func fillStatus(_ status: inout ApplianceStatus) {
+        status.exposure = exposure.isManual ? "manual" : "auto"
+        status.ev = exposure.ev
+        status.metering = exposure.metering.rawValue
+        status.awb = exposure.whiteBalance.rawValue
+        status.exposureLocked = exposureLocked
+        status.afPoint = [focus.point.x, focus.point.y]
+        status.cameraRestarts = watchdog.stalls
+    }
+}

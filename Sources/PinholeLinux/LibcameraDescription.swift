@@ -1,0 +1,98 @@
+// Turns the shim's text description of a libcamera camera into a CameraInfo.
+
+import PinholeCore
+
+/// A libcamera pixel format Pinhole can hand to its encoder, with how to get there.
+struct LibcameraFormat: Hashable, Sendable {
+    /// libcamera's name (fourcc-like), e.g. "YUV420", "BGR888".
+    var name: String
+    /// The format of the RawImage Pinhole makes from it.
+    var pixelFormat: PixelFormat
+    /// Whether red and blue must be swapped while copying (RGB888 is B,G,R in memory).
+    var swapRedBlue: Bool
+
+    /// Formats in order of preference for stills.
+    static let supported: [LibcameraFormat] = [
+        LibcameraFormat(name: "YUV420", pixelFormat: .yuv420, swapRedBlue: false),
+        LibcameraFormat(name: "NV12", pixelFormat: .nv12, swapRedBlue: false),
+        LibcameraFormat(name: "BGR888", pixelFormat: .rgb888, swapRedBlue: false),
+        LibcameraFormat(name: "RGB888", pixelFormat: .rgb888, swapRedBlue: true),
+        LibcameraFormat(name: "XRGB8888", pixelFormat: .xrgb8888, swapRedBlue: false),
+        LibcameraFormat(name: "XBGR8888", pixelFormat: .xrgb8888, swapRedBlue: true),
+    ]
+
+    /// The supported format with libcamera name `name`.
+    static func named(_ name: String) -> LibcameraFormat? { supported.first { $0.name == name } }
+}
+
+/// What the shim reported about one camera.
+struct LibcameraDescription {
+    var info: CameraInfo
+    /// Still formats offered that Pinhole handles, in preference order, with their sizes.
+    var stillFormats: [LibcameraFormat: [PixelSize]]
+    /// Viewfinder formats offered that Pinhole handles.
+    var viewfinderFormats: [LibcameraFormat: [PixelSize]]
+
+    /// Parses the shim's description (see camera_shim.h, pinhole_lc_describe).
+    init(text: String) {
+        var id = "?"
+        var model: String?
+        var position = CameraPosition.external
+        var pixelArray: PixelSize?
+        var stills: [LibcameraFormat: [PixelSize]] = [:]
+        var viewfinders: [LibcameraFormat: [PixelSize]] = [:]
+        var controls: [String: ControlRange] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let key = words.first else { continue }
+            let rest = words.dropFirst()
+            switch key {
+            case "id": id = rest.joined(separator: " ")
+            case "model": model = rest.joined(separator: " ")
+            case "location":
+                position = ["0": .front, "1": .back].first { $0.key == rest.first }?.value ?? .external
+            case "pixel_array":
+                if let size = Self.size(Array(rest)) { pixelArray = size }
+            case "still", "viewfinder":
+                guard rest.count == 3, let format = LibcameraFormat.named(words[1]),
+                      let size = Self.size(Array(rest.dropFirst())) else { continue }
+                if key == "still" { stills[format, default: []].append(size) } else {
+                    viewfinders[format, default: []].append(size)
+                }
+            case "control":
+                guard words.count == 6 else { continue }
+                let (name, type) = (words[1], words[2])
+                if type == "rect" {
+                    controls[name] = ControlRange(min: 0, max: 1)
+                } else if ["bool", "int", "float"].contains(type), let min = Self.number(words[3]),
+                          let max = Self.number(words[4]) {
+                    controls[name] = ControlRange(min: min, max: max, defaultValue: Self.number(words[5]))
+                }
+            default: continue
+            }
+        }
+        let byArea: (PixelSize, PixelSize) -> Bool = { $0.width * $0.height > $1.width * $1.height }
+        let stillSizes = Array(Set(stills.values.joined())).sorted(by: byArea)
+        let viewfinderSizes = Array(Set(viewfinders.values.joined())).sorted(by: byArea)
+        let formats = LibcameraFormat.supported.filter { stills[$0] != nil }.map(\.pixelFormat)
+        var uniqueFormats: [PixelFormat] = []
+        for format in formats where !uniqueFormats.contains(format) { uniqueFormats.append(format) }
+        info = CameraInfo(
+            id: id, model: model ?? id, position: position,
+            pixelArraySize: pixelArray ?? stillSizes.first ?? PixelSize(width: 0, height: 0),
+            stillSizes: stillSizes, viewfinderSizes: viewfinderSizes, stillFormats: uniqueFormats,
+            controls: controls)
+        stillFormats = stills
+        viewfinderFormats = viewfinders
+    }
+
+    private static func size(_ words: [String]) -> PixelSize? {
+        guard words.count == 2, let width = Int(words[0]), let height = Int(words[1]) else { return nil }
+        return PixelSize(width: width, height: height)
+    }
+
+    private static func number(_ word: String) -> Double? {
+        guard !word.lowercased().contains("nan"), let value = Double(word), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,91 @@
+// The libcamera backend: discovery parsing, and a clean "no camera" where there is none.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeImaging
+@testable import PinholeLinux
+import PinholeSim
+import XCTest
+
+final class LibcameraProviderTests: XCTestCase {
+    /// One test starts libcamera's CameraManager (one per process), so it never runs twice.
+    func testDiscoveryReportsNoCameraCleanlyOrDescribesTheCamerasThere() throws {
+        let loop = EventLoop.virtual()
+        let provider = LibcameraProvider(loop: loop)
+        XCTAssertFalse(LibcameraProvider.version.isEmpty)
+        let cameras = try provider.cameras()
+        XCTAssertEqual(try provider.cameras().map(\.id), cameras.map(\.id), "the shared manager is reused")
+        if cameras.isEmpty {
+            XCTAssertThrowsError(try provider.open(id: "/base/soc/i2c0mux/i2c@1/imx477@1a")) { error in
+                guard case .noCamera(let detail)? = error as? CameraError else { return XCTFail("\(error)") }
+                XCTAssertTrue(detail.contains("found no camera"), detail)
+            }
+            // The appliance reports it and keeps running.
+            let board = try BuiltInBoards.simulated()
+            let appliance = Appliance(loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
+                                      cameras: provider, encoder: NoEncoder(), store: NoStore())
+            try appliance.start()
+            XCTAssertNil(appliance.engine.current)
+            XCTAssertTrue(appliance.problems.contains { $0.contains("no camera found") }, "\(appliance.problems)")
+            XCTAssertEqual(appliance.status().camera == nil, true)
+            appliance.shutdown()
+        } else {
+            for camera in cameras {
+                XCTAssertFalse(camera.id.isEmpty)
+                XCTAssertFalse(camera.stillSizes.isEmpty, "\(camera.id) offers still sizes")
+            }
+        }
+    }
+
+    func testTheShimsDescriptionBecomesACameraInfo() {
+        let text = """
+            id /base/axi/pcie@120000/rp1/i2c@88000/imx708@1a
+            model imx708
+            location 1
+            pixel_array 4608 2592
+            crop_max 0 0 4608 2592
+            still YUV420 4608 2592
+            still YUV420 2304 1296
+            still RGB888 4608 2592
+            still SRGGB10_CSI2P 4608 2592
+            viewfinder YUV420 640 480
+            control AfMode int 0 2 0
+            control LensPosition float 0 15 1
+            control AeEnable bool 0 1 1
+            control AfWindows rect nan nan nan
+            control FrameDurationLimits int -nan -nan -nan
+            """
+        let description = LibcameraDescription(text: text)
+        let info = description.info
+        XCTAssertEqual(info.model, "imx708")
+        XCTAssertEqual(info.position, .back)
+        XCTAssertEqual(info.pixelArraySize, PixelSize(width: 4608, height: 2592))
+        XCTAssertEqual(info.stillSizes, [PixelSize(width: 4608, height: 2592), PixelSize(width: 2304, height: 1296)])
+        XCTAssertEqual(info.stillFormats, [.yuv420, .rgb888], "RGB888 is swapped into rgb888; raw Bayer is not offered")
+        XCTAssertEqual(info.controls["LensPosition"], ControlRange(min: 0, max: 15, defaultValue: 1))
+        XCTAssertTrue(info.hasAutofocusAlgorithm)
+        XCTAssertNotNil(info.controls["AfWindows"])
+        XCTAssertNil(info.controls["FrameDurationLimits"], "array controls Pinhole does not set are left out")
+    }
+
+    func testSingleStreamFramesScaleTheStillForTheViewfinder() {
+        let image = RawImage.yuv420(width: 1920, height: 1080) { plane, width, _, buffer in
+            for index in buffer.indices { buffer[index] = UInt8((index % width) % 256) &+ UInt8(plane) }
+        }
+        let small = image.subsampled(toWidthAtMost: 640)
+        XCTAssertEqual(small.width, 640)
+        XCTAssertEqual(small.height, 360)
+        XCTAssertEqual(small.planes[0].bytes[5], image.planes[0].bytes[15])
+        XCTAssertEqual(small.planes[1].stride, 320)
+    }
+}
+
+private struct NoEncoder: StillEncoder {
+    func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] { [] }
+}
+
+private struct NoStore: PhotoStore {
+    func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto { SavedPhoto(id: "", file: "") }
+    func photoCount() throws -> Int { 0 }
+    func freeBytes() -> Int64? { nil }
+}
