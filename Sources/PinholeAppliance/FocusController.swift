@@ -95,6 +95,9 @@ public final class FocusController {
     /// Whether a scan is under way.
     public var isScanning: Bool { state == .scanning }
 
+    /// Whether someone is waiting for focus: a trigger's answer, or a half-press.
+    public var isRequested: Bool { !waiters.isEmpty || holding }
+
     /// The AF window around the point, kept inside the frame.
     public var window: NormalizedRect {
         let size = windowSize
