@@ -38,7 +38,7 @@ hil: build
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 bench: setup
 	$(SWIFT) build -c release
-	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench
+	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench $(SECTIONS)
 
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

@@ -1,4 +1,4 @@
-// libFuzzer target: JPEGDecoder and Thumbnailer must throw or succeed on any bytes, never crash.
+// libFuzzer target: JPEGDecoder, Thumbnailer and LosslessTransform must throw or succeed on any bytes, never crash.
 
 import PinholeCore
 import PinholeImaging
@@ -13,6 +13,8 @@ public func fuzzJPEGDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? JPEGDecoder.decode(bytes, pixelLimit: 1_000_000)
         _ = try? Thumbnailer.render(jpeg: bytes, size: PixelSize(width: 24, height: 16), mode: .aspectFill,
                                     orientation: .rightMirrored)
+        _ = try? LosslessTransform.rotate(bytes, degrees: 90)
+        _ = try? LosslessTransform.crop(bytes, rect: PixelRect(x: 8, y: 8, width: 8, height: 8))
     }
     return 0
 }

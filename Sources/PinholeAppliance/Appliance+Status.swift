@@ -11,15 +11,17 @@ extension Appliance {
             case .valid(let request)?, .adjusted(let request, _)?: size = request.stillSize
             case nil: size = info.pixelArraySize
             }
-            return ApplianceStatus.Camera(id: info.id, model: info.model,
-                                          position: engine.position(of: info).rawValue,
-                                          torch: engine.currentFitting?.torch ?? false, stillSize: size.description)
+            return ApplianceStatus.Camera(
+                id: info.id, model: info.model,
+                position: engine.position(of: info).rawValue,
+                torch: engine.currentFitting?.torch ?? false, stillSize: size.description)
         }
         let frame = engine.lastFrame
         let last = lastCapture.map {
-            ApplianceStatus.LastCapture(id: $0.photo.id, file: $0.photo.file, selection: $0.selection.rawValue,
-                                        pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
-                                        pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
+            ApplianceStatus.LastCapture(
+                id: $0.photo.id, file: $0.photo.file, selection: $0.selection.rawValue,
+                pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
+                pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
         }
         var status = ApplianceStatus(
             board: board.name, camera: camera, cameras: engine.cameras.count, torch: torchOn,
@@ -37,25 +39,30 @@ extension Appliance {
     public func gpioStatus() -> GPIOStatus {
         let inputs = board.buttons.sorted { $0.key.rawValue < $1.key.rawValue }.map { function, wiring in
             GPIOStatus.Input(
-                function: function.rawValue, line: wiring.line, activeLow: wiring.activeLow, bias: wiring.bias.rawValue,
+                function: function.rawValue, line: wiring.line, activeLow: wiring.activeLow,
+                bias: wiring.bias.rawValue,
                 debounceMs: Int(wiring.debounce.milliseconds),
                 kernelDebounceMs: Int(wiring.inputConfig.debounce.milliseconds),
                 active: self.inputs[function].flatMap { try? $0.read() }, pressed: isPressed(function))
         }
         let outputs = board.outputs.sorted { $0.key.rawValue < $1.key.rawValue }.map { function, wiring in
             let controller = self.outputs[function]
-            return GPIOStatus.Output(function: function.rawValue, line: wiring.line, activeLow: wiring.activeLow,
-                                     on: controller?.isOn ?? false, showing: controller?.showing ?? "released")
+            return GPIOStatus.Output(
+                function: function.rawValue, line: wiring.line, activeLow: wiring.activeLow,
+                on: controller?.isOn ?? false, showing: controller?.showing ?? "released")
         }
         let chords = board.chords.map {
-            GPIOStatus.ChordState(action: $0.action.rawValue, buttons: $0.buttons.map(\.rawValue).sorted(),
-                                  holdMs: Int($0.hold.milliseconds), powerOff: $0.powerOff)
+            GPIOStatus.ChordState(
+                action: $0.action.rawValue, buttons: $0.buttons.map(\.rawValue).sorted(),
+                holdMs: Int($0.hold.milliseconds), powerOff: $0.powerOff)
         }
         let shutterState = GPIOStatus.Shutter(
             halfPressed: shutter.halfPressed, fullPressed: shutter.fullPressed, locked: shutter.locked,
             burstShots: shutter.burstShots, burstShotsTaken: burstShotsTaken, burstSkipped: burstSkipped)
-        return GPIOStatus(board: board.name, chip: board.gpioChip, inputs: inputs, outputs: outputs, chords: chords,
-                          shutter: shutterState, tilt: tilt.map { GPIOStatus.Tilt(a: $0.a, b: $0.b, rotation: $0.rotation) },
-                          orientation: currentOrientation.rawValue)
+        return GPIOStatus(
+            board: board.name, chip: board.gpioChip, inputs: inputs, outputs: outputs, chords: chords,
+            shutter: shutterState,
+            tilt: tilt.map { GPIOStatus.Tilt(a: $0.a, b: $0.b, rotation: $0.rotation) },
+            orientation: currentOrientation.rawValue)
     }
 }

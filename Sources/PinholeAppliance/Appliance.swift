@@ -49,8 +49,10 @@ public final class Appliance {
     private var started = false
 
     /// Creates an appliance.
-    public init(loop: EventLoop, board: BoardProfile, gpio: any GPIOBackend, cameras: any CameraProvider,
-                encoder: any StillEncoder, store: any PhotoStore, software: String = "Pinhole") {
+    public init(
+        loop: EventLoop, board: BoardProfile, gpio: any GPIOBackend, cameras: any CameraProvider,
+        encoder: any StillEncoder, store: any PhotoStore, software: String = "Pinhole"
+    ) {
         self.loop = loop
         self.board = board
         self.gpio = gpio
@@ -99,7 +101,9 @@ public final class Appliance {
         outputs = lines.mapValues { LEDController(loop: loop, line: $0) }
         indicator = StatusIndicator(outputs: outputs)
         tilt = board.tilt.map { TiltSensor(mapping: $0) }
-        chords = ChordDetector(loop: loop, chords: board.chords) { [weak self] chord in self?.chordCompleted(chord) }
+        chords = ChordDetector(loop: loop, chords: board.chords) { [weak self] chord in
+            self?.chordCompleted(chord)
+        }
         started = true
         if outputs[.torch] != nil {
             // The torch LED doubles as the flash; after a flash it returns to the torch setting.
@@ -128,8 +132,10 @@ public final class Appliance {
 
     private func requestButtons() throws {
         for (function, wiring) in board.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let interpreter = ButtonInterpreter(loop: loop, debounce: wiring.debounce, holdTime: wiring.holdTime,
-                                                repeatInterval: wiring.repeatInterval) { [weak self] event in
+            let interpreter = ButtonInterpreter(
+                loop: loop, debounce: wiring.debounce, holdTime: wiring.holdTime,
+                repeatInterval: wiring.repeatInterval
+            ) { [weak self] event in
                 self?.buttonEvent(function, event)
             }
             let line = try gpio.requestInput(wiring.inputConfig) { edge in interpreter.edge(edge) }
@@ -173,7 +179,9 @@ public final class Appliance {
     // MARK: Actions
 
     /// Takes a photo of the frame exposing at `pressedAt` (now when nil).
-    public func capture(pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil) {
+    public func capture(
+        pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil
+    ) {
         capturesInFlight += 1
         indicator.show(.busy(true))
         engine.capture(pressedAt: pressedAt) { [weak self] result in
@@ -272,6 +280,7 @@ public enum ApplianceError: Error, CustomStringConvertible {
     /// The running camera has no torch.
     case noTorch(camera: String)
 
+    /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .noTorch(let camera):
@@ -284,6 +293,7 @@ extension Double {
     /// At most one decimal, without a trailing ".0".
     func formatted1() -> String {
         let tenths = (self * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+        return tenths.truncatingRemainder(dividingBy: 10) == 0
+            ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 }

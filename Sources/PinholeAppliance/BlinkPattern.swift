@@ -17,16 +17,22 @@ public struct BlinkPattern: Sendable, Hashable {
     public var pause: Duration
     /// Groups; nil repeats the group until replaced.
     public var groups: Int?
+    /// Played as a transient pattern: the steady level to rest at when it ends (nil: the
+    /// steady state from before).
+    public var after: Bool?
 
     /// Creates a pattern.
-    public init(name: String = "blink", on: Duration, off: Duration, count: Int?, pause: Duration = .zero,
-                groups: Int? = 1) {
+    public init(
+        name: String = "blink", on: Duration, off: Duration, count: Int?, pause: Duration = .zero,
+        groups: Int? = 1, after: Bool? = nil
+    ) {
         self.name = name
         self.on = on
         self.off = off
         self.count = count
         self.pause = pause
         self.groups = groups
+        self.after = after
     }
 
     /// Whether the pattern ever ends by itself.
@@ -56,16 +62,19 @@ public struct BlinkPattern: Sendable, Hashable {
     /// One short flash (a photo was saved).
     public static let flash = BlinkPattern(name: "saved", on: .milliseconds(150), off: .zero, count: 1)
     /// Fast blink until replaced (busy).
-    public static let busy = BlinkPattern(name: "busy", on: .milliseconds(100), off: .milliseconds(100), count: nil)
+    public static let busy = BlinkPattern(
+        name: "busy", on: .milliseconds(100), off: .milliseconds(100), count: nil)
     /// Slow blink until replaced (low storage).
-    public static let slow = BlinkPattern(name: "low-storage", on: .milliseconds(500), off: .milliseconds(1500),
-                                          count: nil)
+    public static let slow = BlinkPattern(
+        name: "low-storage", on: .milliseconds(500), off: .milliseconds(1500),
+        count: nil)
 
     /// Error code `n`: n short blinks, a pause, the group played `groups` times (nil: until
     /// replaced).
     public static func errorCode(_ n: Int, groups: Int? = 1) -> BlinkPattern {
-        BlinkPattern(name: "error-\(n)", on: .milliseconds(200), off: .milliseconds(300), count: n,
-                     pause: .milliseconds(1200), groups: groups)
+        BlinkPattern(
+            name: "error-\(n)", on: .milliseconds(200), off: .milliseconds(300), count: n,
+            pause: .milliseconds(1200), groups: groups)
     }
 }
 

@@ -3,7 +3,7 @@
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolves `--board auto|sim|NAME|PATH` to a profile.
@@ -51,8 +51,10 @@ public struct BoardCatalog: Sendable {
             let file = "\(directory)/\(argument)/board.toml"
             if FileSystem.exists(file) { return (try load(file: file), file) }
         }
-        throw ConfigurationError(file: argument, line: 0, reason: "no board profile '\(argument)' in "
-            + searchPath.joined(separator: ", ") + ": use sim, auto, a name under board/ or a path")
+        throw ConfigurationError(
+            file: argument, line: 0,
+            reason: "no board profile '\(argument)' in "
+                + searchPath.joined(separator: ", ") + ": use sim, auto, a name under board/ or a path")
     }
 
     /// Loads and validates one profile file.
@@ -74,7 +76,8 @@ public struct BoardCatalog: Sendable {
             for name in FileSystem.list(directory).sorted() {
                 let file = "\(directory)/\(name)/board.toml"
                 guard let text = FileSystem.readText(file), let prefix = Self.modelPrefix(in: text),
-                      model.hasPrefix(prefix), prefix.count > (best?.length ?? 0) else { continue }
+                    model.hasPrefix(prefix), prefix.count > (best?.length ?? 0)
+                else { continue }
                 best = (try BoardProfile.parse(text, file: file, name: name), file, prefix.count)
             }
         }
@@ -84,7 +87,8 @@ public struct BoardCatalog: Sendable {
     /// The `[board] model` of a profile's text, read leniently (nil when absent or unreadable).
     private static func modelPrefix(in text: String) -> String? {
         guard let root = try? TOMLDocument.parse(text, file: ""), case .table(let board)? = root["board"],
-              case .string(let model)? = board["model"], !model.isEmpty else { return nil }
+            case .string(let model)? = board["model"], !model.isEmpty
+        else { return nil }
         return model
     }
 

@@ -3,65 +3,79 @@
 import PinholeCore
 
 extension BoardProfile {
-    static func parseChords(_ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String) throws -> [Chord] {
+    static func parseChords(_ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String) throws
+        -> [Chord]
+    {
         var chords: [Chord] = []
         for (key, value, line) in table?.entries ?? [] {
             guard let action = ChordAction(rawValue: key) else {
-                throw ConfigurationError(file: file, line: line, reason: "unknown chord '\(key)': expected one of "
-                    + ChordAction.allCases.map(\.rawValue).joined(separator: ", "))
+                throw ConfigurationError(
+                    file: file, line: line,
+                    reason: "unknown chord '\(key)': expected one of "
+                        + ChordAction.allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard case .table(let entry) = value else {
                 throw ConfigurationError(file: file, line: line, reason: "[chords.\(key)] must be a table")
             }
             var r = TableReader(table: entry, file: file, context: "[chords.\(key)]")
             guard let names = try r.strings("buttons") else {
-                throw ConfigurationError(file: file, line: entry.line, reason: "missing 'buttons' in [chords.\(key)]")
+                throw ConfigurationError(
+                    file: file, line: entry.line, reason: "missing 'buttons' in [chords.\(key)]")
             }
             let where_ = entry.line(of: "buttons")
             var members: Set<ButtonFunction> = []
             for name in names {
                 guard let function = ButtonFunction(rawValue: name) else {
-                    throw ConfigurationError(file: file, line: where_, reason: "unknown button '\(name)' in chord \(key)")
+                    throw ConfigurationError(
+                        file: file, line: where_, reason: "unknown button '\(name)' in chord \(key)")
                 }
                 guard buttons[function] != nil else {
-                    throw ConfigurationError(file: file, line: where_,
-                                             reason: "chord \(key) uses button \(name), which has no [buttons.\(name)]")
+                    throw ConfigurationError(
+                        file: file, line: where_,
+                        reason: "chord \(key) uses button \(name), which has no [buttons.\(name)]")
                 }
                 members.insert(function)
             }
             guard members.count >= 2 else {
-                throw ConfigurationError(file: file, line: where_, reason: "chord \(key) needs at least two different buttons")
+                throw ConfigurationError(
+                    file: file, line: where_, reason: "chord \(key) needs at least two different buttons")
             }
             let hold = try r.integer("hold_ms", in: 100...60_000) ?? 5000
             let powerOff = try r.bool("power_off") ?? false
             try r.rejectUnknown()
-            chords.append(Chord(action: action, buttons: members, hold: .milliseconds(hold), powerOff: powerOff))
+            chords.append(
+                Chord(action: action, buttons: members, hold: .milliseconds(hold), powerOff: powerOff))
         }
         return chords
     }
 
-    static func parseTilt(_ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String,
-                          root: TOMLTable) throws -> TiltMapping? {
+    static func parseTilt(
+        _ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String,
+        root: TOMLTable
+    ) throws -> TiltMapping? {
         let hasA = buttons[.tiltA] != nil
         let hasB = buttons[.tiltB] != nil
         if hasA != hasB {
             let missing = hasA ? "tilt_b" : "tilt_a"
             let present = hasA ? "tilt_a" : "tilt_b"
-            throw ConfigurationError(file: file, line: lineOf(root, "buttons", present),
-                                     reason: "a tilt sensor needs both tilt_a and tilt_b: add [buttons.\(missing)]")
+            throw ConfigurationError(
+                file: file, line: lineOf(root, "buttons", present),
+                reason: "a tilt sensor needs both tilt_a and tilt_b: add [buttons.\(missing)]")
         }
         guard let table else { return hasA ? .grayCode : nil }
         guard hasA else {
-            throw ConfigurationError(file: file, line: table.line,
-                                     reason: "[tilt] needs the tilt switches [buttons.tilt_a] and [buttons.tilt_b]")
+            throw ConfigurationError(
+                file: file, line: table.line,
+                reason: "[tilt] needs the tilt switches [buttons.tilt_a] and [buttons.tilt_b]")
         }
         var r = TableReader(table: table, file: file, context: "[tilt]")
         var rotations = TiltMapping.grayCode.rotations
         for (index, key) in ["a0_b0", "a1_b0", "a0_b1", "a1_b1"].enumerated() {
             guard let degrees = try r.integer(key) else { continue }
             guard [0, 90, 180, 270].contains(degrees) else {
-                throw ConfigurationError(file: file, line: table.line(of: key),
-                                         reason: "\(key) = \(degrees) must be 0, 90, 180 or 270")
+                throw ConfigurationError(
+                    file: file, line: table.line(of: key),
+                    reason: "\(key) = \(degrees) must be 0, 90, 180 or 270")
             }
             rotations[index] = degrees
         }

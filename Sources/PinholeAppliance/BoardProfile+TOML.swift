@@ -31,17 +31,22 @@ extension BoardProfile {
         let tilt = try parseTilt(try reader.table("tilt"), buttons: buttons, file: file, root: root)
         try reader.rejectUnknown()
         try checkLinesUnique(buttons: buttons, outputs: outputs, root: root, file: file)
-        return BoardProfile(name: name, description: description, model: model, make: make, buttons: buttons,
-                            outputs: outputs, cameras: cameras, consoleDevice: consoleDevice, consoleBaud: baud,
-                            gpioChip: chip, chords: chords, tilt: tilt)
+        return BoardProfile(
+            name: name, description: description, model: model, make: make, buttons: buttons,
+            outputs: outputs, cameras: cameras, consoleDevice: consoleDevice, consoleBaud: baud,
+            gpioChip: chip, chords: chords, tilt: tilt)
     }
 
-    private static func parseButtons(_ table: TOMLTable?, file: String) throws -> [ButtonFunction: ButtonWiring] {
+    private static func parseButtons(_ table: TOMLTable?, file: String) throws -> [ButtonFunction:
+        ButtonWiring]
+    {
         var buttons: [ButtonFunction: ButtonWiring] = [:]
         for (key, value, line) in table?.entries ?? [] {
             guard let function = ButtonFunction(rawValue: key) else {
-                throw ConfigurationError(file: file, line: line, reason: "unknown button '\(key)': expected one of "
-                    + ButtonFunction.allCases.map(\.rawValue).joined(separator: ", "))
+                throw ConfigurationError(
+                    file: file, line: line,
+                    reason: "unknown button '\(key)': expected one of "
+                        + ButtonFunction.allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard case .table(let entry) = value else {
                 throw ConfigurationError(file: file, line: line, reason: "[buttons.\(key)] must be a table")
@@ -52,8 +57,9 @@ extension BoardProfile {
             let activeLow = try r.bool("active_low") ?? true
             let biasText = try r.string("bias") ?? "pull-up"
             guard let bias = LineBias(rawValue: biasText) else {
-                throw ConfigurationError(file: file, line: entry.line(of: "bias"),
-                                         reason: "bias '\(biasText)' is not one of pull-up, pull-down, disabled")
+                throw ConfigurationError(
+                    file: file, line: entry.line(of: "bias"),
+                    reason: "bias '\(biasText)' is not one of pull-up, pull-down, disabled")
             }
             let debounce = try r.integer("debounce_ms", in: 0...1000) ?? 10
             // The shutter's press time feeds zero shutter lag: software debounce only by default.
@@ -69,12 +75,16 @@ extension BoardProfile {
         return buttons
     }
 
-    private static func parseOutputs(_ table: TOMLTable?, file: String) throws -> [OutputFunction: OutputWiring] {
+    private static func parseOutputs(_ table: TOMLTable?, file: String) throws -> [OutputFunction:
+        OutputWiring]
+    {
         var outputs: [OutputFunction: OutputWiring] = [:]
         for (key, value, line) in table?.entries ?? [] {
             guard let function = OutputFunction(rawValue: key) else {
-                throw ConfigurationError(file: file, line: line, reason: "unknown output '\(key)': expected one of "
-                    + OutputFunction.allCases.map(\.rawValue).joined(separator: ", "))
+                throw ConfigurationError(
+                    file: file, line: line,
+                    reason: "unknown output '\(key)': expected one of "
+                        + OutputFunction.allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard case .table(let entry) = value else {
                 throw ConfigurationError(file: file, line: line, reason: "[leds.\(key)] must be a table")
@@ -92,51 +102,61 @@ extension BoardProfile {
     private static func parseCameras(_ root: TOMLTable, file: String) throws -> [CameraFitting] {
         guard let list = root["cameras"] else { return [] }
         guard case .array(let items) = list else {
-            throw ConfigurationError(file: file, line: root.line(of: "cameras"), reason: "cameras must be [[cameras]] tables")
+            throw ConfigurationError(
+                file: file, line: root.line(of: "cameras"), reason: "cameras must be [[cameras]] tables")
         }
         var cameras: [CameraFitting] = []
         for item in items {
             guard case .table(let entry) = item else {
-                throw ConfigurationError(file: file, line: root.line(of: "cameras"), reason: "cameras must be [[cameras]] tables")
+                throw ConfigurationError(
+                    file: file, line: root.line(of: "cameras"), reason: "cameras must be [[cameras]] tables")
             }
             var r = TableReader(table: entry, file: file, context: "[[cameras]]")
             let match = try r.string("match", required: true)!
             var position: CameraPosition?
             if let text = try r.string("position") {
                 guard let value = CameraPosition(rawValue: text) else {
-                    throw ConfigurationError(file: file, line: entry.line(of: "position"),
-                                             reason: "position '\(text)' is not one of back, front, external")
+                    throw ConfigurationError(
+                        file: file, line: entry.line(of: "position"),
+                        reason: "position '\(text)' is not one of back, front, external")
                 }
                 position = value
             }
             let rotation = try r.integer("mount_rotation") ?? 0
             guard [0, 90, 180, 270].contains(rotation) else {
-                throw ConfigurationError(file: file, line: entry.line(of: "mount_rotation"),
-                                         reason: "mount_rotation \(rotation) must be 0, 90, 180 or 270")
+                throw ConfigurationError(
+                    file: file, line: entry.line(of: "mount_rotation"),
+                    reason: "mount_rotation \(rotation) must be 0, 90, 180 or 270")
             }
-            cameras.append(CameraFitting(
-                match: match, position: position, torch: try r.bool("torch") ?? false, mountRotation: rotation,
-                focalLength: try r.number("focal_length_mm", in: 0.1...2000),
-                fNumber: try r.number("f_number", in: 0.5...64), lensModel: try r.string("lens_model")))
+            cameras.append(
+                CameraFitting(
+                    match: match, position: position, torch: try r.bool("torch") ?? false,
+                    mountRotation: rotation,
+                    focalLength: try r.number("focal_length_mm", in: 0.1...2000),
+                    fNumber: try r.number("f_number", in: 0.5...64), lensModel: try r.string("lens_model")))
             try r.rejectUnknown()
         }
         return cameras
     }
 
-    private static func checkLinesUnique(buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
-                                         root: TOMLTable, file: String) throws {
+    private static func checkLinesUnique(
+        buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
+        root: TOMLTable, file: String
+    ) throws {
         var seen: [String: String] = [:]
         for (function, wiring) in buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             if let other = seen[wiring.line] {
-                throw ConfigurationError(file: file, line: lineOf(root, "buttons", function.rawValue),
-                                         reason: "line \(wiring.line) is used by both \(other) and button \(function.rawValue)")
+                throw ConfigurationError(
+                    file: file, line: lineOf(root, "buttons", function.rawValue),
+                    reason: "line \(wiring.line) is used by both \(other) and button \(function.rawValue)")
             }
             seen[wiring.line] = "button \(function.rawValue)"
         }
         for (function, wiring) in outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             if let other = seen[wiring.line] {
-                throw ConfigurationError(file: file, line: lineOf(root, "leds", function.rawValue),
-                                         reason: "line \(wiring.line) is used by both \(other) and output \(function.rawValue)")
+                throw ConfigurationError(
+                    file: file, line: lineOf(root, "leds", function.rawValue),
+                    reason: "line \(wiring.line) is used by both \(other) and output \(function.rawValue)")
             }
             seen[wiring.line] = "output \(function.rawValue)"
         }
@@ -146,11 +166,15 @@ extension BoardProfile {
     /// renumbered its chip) but the device tree's line names do not.
     private static func checkLineName(_ name: String, file: String, line: Int) throws {
         if name.allSatisfy(\.isWhitespace) {
-            throw ConfigurationError(file: file, line: line, reason: "the line name is empty: use the name the device tree gives it, e.g. \"GPIO17\"")
+            throw ConfigurationError(
+                file: file, line: line,
+                reason: "the line name is empty: use the name the device tree gives it, e.g. \"GPIO17\"")
         }
         if name.allSatisfy(\.isNumber) {
-            throw ConfigurationError(file: file, line: line, reason: "line \"\(name)\" is a number: lines are found by name "
-                + "(gpioinfo lists them), e.g. \"GPIO\(name)\"")
+            throw ConfigurationError(
+                file: file, line: line,
+                reason: "line \"\(name)\" is a number: lines are found by name "
+                    + "(gpioinfo lists them), e.g. \"GPIO\(name)\"")
         }
     }
 

@@ -54,9 +54,12 @@ public struct ButtonWiring: Sendable, Hashable {
     public var repeatInterval: Duration?
 
     /// Creates a wiring.
-    public init(line: String, activeLow: Bool = true, bias: LineBias = .pullUp, debounce: Duration = .milliseconds(10),
-                kernelDebounce: Bool = true, holdTime: Duration = .milliseconds(800),
-                repeatInterval: Duration? = .milliseconds(250)) {
+    public init(
+        line: String, activeLow: Bool = true, bias: LineBias = .pullUp,
+        debounce: Duration = .milliseconds(10),
+        kernelDebounce: Bool = true, holdTime: Duration = .milliseconds(800),
+        repeatInterval: Duration? = .milliseconds(250)
+    ) {
         self.line = line
         self.activeLow = activeLow
         self.bias = bias
@@ -68,7 +71,8 @@ public struct ButtonWiring: Sendable, Hashable {
 
     /// The request for this wiring: the kernel debounces only when `kernelDebounce`.
     public var inputConfig: InputLineConfig {
-        InputLineConfig(name: line, activeLow: activeLow, bias: bias, debounce: kernelDebounce ? debounce : .zero)
+        InputLineConfig(
+            name: line, activeLow: activeLow, bias: bias, debounce: kernelDebounce ? debounce : .zero)
     }
 }
 
@@ -104,8 +108,10 @@ public struct CameraFitting: Sendable, Hashable {
     public var lensModel: String?
 
     /// Creates a fitting.
-    public init(match: String, position: CameraPosition? = nil, torch: Bool = false, mountRotation: Int = 0,
-                focalLength: Double? = nil, fNumber: Double? = nil, lensModel: String? = nil) {
+    public init(
+        match: String, position: CameraPosition? = nil, torch: Bool = false, mountRotation: Int = 0,
+        focalLength: Double? = nil, fNumber: Double? = nil, lensModel: String? = nil
+    ) {
         self.match = match
         self.position = position
         self.torch = torch
@@ -149,10 +155,12 @@ public struct BoardProfile: Sendable, Hashable {
     public var tilt: TiltMapping?
 
     /// Creates a profile.
-    public init(name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
-                buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
-                cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200,
-                gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil) {
+    public init(
+        name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
+        buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
+        cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200,
+        gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil
+    ) {
         self.name = name
         self.description = description
         self.model = model

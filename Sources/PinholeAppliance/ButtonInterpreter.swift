@@ -29,8 +29,10 @@ public final class ButtonInterpreter {
     private var repeats = 0
 
     /// Creates an interpreter delivering events to `onEvent` on the loop.
-    public init(loop: EventLoop, debounce: Duration, holdTime: Duration = .milliseconds(800),
-                repeatInterval: Duration? = .milliseconds(250), onEvent: @escaping (ButtonEvent) -> Void) {
+    public init(
+        loop: EventLoop, debounce: Duration, holdTime: Duration = .milliseconds(800),
+        repeatInterval: Duration? = .milliseconds(250), onEvent: @escaping (ButtonEvent) -> Void
+    ) {
         self.loop = loop
         self.debounce = debounce
         self.holdTime = holdTime

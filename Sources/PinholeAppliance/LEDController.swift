@@ -83,8 +83,9 @@ public final class LEDController {
 
     private func finished() {
         timer = nil
-        if transient != nil {
+        if let pattern = transient {
             transient = nil
+            if let after = pattern.after { steady = after ? .on : .off }
             resume()
         } else {
             steady = .off  // a finite steady pattern rests off

@@ -41,11 +41,14 @@ public final class StatusIndicator {
     /// Whether storage is low.
     public private(set) var lowStorage = false
     private var persistentError: StatusErrorCode?
+    /// Whether the buzzer sounds (click on saved, alarm on error); the LEDs always show.
+    public var buzzerFeedback = true
 
     /// A click on the buzzer when a photo is saved.
     public static let click = BlinkPattern(name: "click", on: .milliseconds(30), off: .zero, count: 1)
     /// Three beeps on the buzzer when something failed.
-    public static let alarm = BlinkPattern(name: "alarm", on: .milliseconds(120), off: .milliseconds(120), count: 3)
+    public static let alarm = BlinkPattern(
+        name: "alarm", on: .milliseconds(120), off: .milliseconds(120), count: 3)
 
     /// Creates an indicator over the board's output controllers.
     public init(outputs: [OutputFunction: LEDController]) {
@@ -69,11 +72,11 @@ public final class StatusIndicator {
             busyCount = max(0, busyCount + (busy ? 1 : -1))
         case .saved:
             outputs[.capture]?.play(.flash)
-            outputs[.buzzer]?.play(Self.click)
+            if buzzerFeedback { outputs[.buzzer]?.play(Self.click) }
             return
         case .error(let code):
             outputs[.error]?.play(.errorCode(code.rawValue, groups: 2))
-            outputs[.buzzer]?.play(Self.alarm)
+            if buzzerFeedback { outputs[.buzzer]?.play(Self.alarm) }
             return
         case .lowStorage(let low):
             lowStorage = low

@@ -32,21 +32,27 @@ struct TableReader {
             if required { throw missing(key) }
             return nil
         }
-        guard case .string(let text) = value else { throw error(key, "'\(key)' must be a string, not \(value.typeName)") }
+        guard case .string(let text) = value else {
+            throw error(key, "'\(key)' must be a string, not \(value.typeName)")
+        }
         return text
     }
 
     mutating func bool(_ key: String) throws -> Bool? {
         used.insert(key)
         guard let value = table[key] else { return nil }
-        guard case .bool(let flag) = value else { throw error(key, "'\(key)' must be true or false, not \(value.typeName)") }
+        guard case .bool(let flag) = value else {
+            throw error(key, "'\(key)' must be true or false, not \(value.typeName)")
+        }
         return flag
     }
 
     mutating func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
         used.insert(key)
         guard let value = table[key] else { return nil }
-        guard case .integer(let number) = value else { throw error(key, "'\(key)' must be an integer, not \(value.typeName)") }
+        guard case .integer(let number) = value else {
+            throw error(key, "'\(key)' must be an integer, not \(value.typeName)")
+        }
         if let range, !range.contains(number) {
             throw error(key, "'\(key)' is \(number), outside \(range.lowerBound)…\(range.upperBound)")
         }
@@ -71,7 +77,9 @@ struct TableReader {
     mutating func strings(_ key: String) throws -> [String]? {
         used.insert(key)
         guard let value = table[key] else { return nil }
-        guard case .array(let items) = value else { throw error(key, "'\(key)' must be an array of strings, not \(value.typeName)") }
+        guard case .array(let items) = value else {
+            throw error(key, "'\(key)' must be an array of strings, not \(value.typeName)")
+        }
         return try items.map { item in
             guard case .string(let text) = item else {
                 throw error(key, "'\(key)' must be an array of strings, not one holding \(item.typeName)")
@@ -86,7 +94,9 @@ struct TableReader {
             if required { throw missing(key) }
             return nil
         }
-        guard case .table(let inner) = value else { throw error(key, "'\(key)' must be a table, not \(value.typeName)") }
+        guard case .table(let inner) = value else {
+            throw error(key, "'\(key)' must be a table, not \(value.typeName)")
+        }
         return inner
     }
 

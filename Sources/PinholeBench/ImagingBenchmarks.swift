@@ -46,7 +46,7 @@ enum ImagingBenchmarks {
             { _ = try JPEGEncoder(quality: quality, threads: cores).encode(nv12) },
             { photo = try PhotoEncoder(quality: quality, threads: cores).encode(image: frame, metadata: metadata) },
         ]
-        let times = try interleavedMedians(runs: 9, encoders)
+        let times = try interleavedMedians(runs: 10, encoders)
         let reference = times[0]
         let refText = "libjpeg-turbo single-core \(ms(reference))"
         report("imaging.encode12mp.reference", reference, "(tjCompressFromYUVPlanes, one call, one core)")
@@ -111,15 +111,17 @@ enum ImagingBenchmarks {
                         planes: [frame.planes[0], ImagePlane(bytes: uv, stride: cw * 2)])
     }
 
-    /// Median seconds of each body over `runs` rounds; every round runs each body once, in
-    /// order, after one warm-up round.
+    /// Median seconds of each body over `runs` rounds; every round runs each body once
+    /// (starting with a different one each round), after one warm-up round.
     static func interleavedMedians(runs: Int, _ bodies: [() throws -> Void]) throws -> [Double] {
         for body in bodies { try body() }
         var times = Array(repeating: [Double](), count: bodies.count)
-        for _ in 0..<runs {
-            for (index, body) in bodies.enumerated() {
+        for round in 0..<runs {
+            // Rotate the order each round so no body always runs first (cold caches, freed pages).
+            for step in 0..<bodies.count {
+                let index = (round + step) % bodies.count
                 let start = monotonicSeconds()
-                try body()
+                try bodies[index]()
                 times[index].append(monotonicSeconds() - start)
             }
         }

@@ -1,4 +1,5 @@
-// Pinhole's benchmarks: `make bench`. Figures are ratios against references measured in the same run.
+// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library memory"]`; figures are ratios
+// against references measured in the same run.
 
 import Foundation
 
@@ -8,4 +9,12 @@ let buildKind = "debug build: figures are not representative, use make bench"
 let buildKind = "release build"
 #endif
 print("Pinhole benchmarks (\(buildKind), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-ApplianceMemoryBenchmark.run()
+let only = Set(CommandLine.arguments.dropFirst())
+func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
+
+if wanted("imaging") { ImagingBenchmarks.run() }
+if wanted("capture") { CaptureBenchmarks.run() }
+if wanted("library") {
+    do { try LibraryBenchmarks.run() } catch { print("library  failed: \(error)") }
+}
+if wanted("memory") { ApplianceMemoryBenchmark.run() }

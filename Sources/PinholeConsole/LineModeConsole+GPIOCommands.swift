@@ -14,8 +14,12 @@ extension LineModeConsole {
         let inputs = status.inputs.map { input in
             "\(input.function) \(input.line) \(input.pressed ? "pressed" : "released")"
         }
-        let outputs = status.outputs.map { "\($0.function) \($0.line) \($0.on ? "on" : "off") (\($0.showing))" }
-        var parts = ["inputs " + inputs.joined(separator: ", "), "outputs " + outputs.joined(separator: ", ")]
+        let outputs = status.outputs.map {
+            "\($0.function) \($0.line) \($0.on ? "on" : "off") (\($0.showing))"
+        }
+        var parts = [
+            "inputs " + inputs.joined(separator: ", "), "outputs " + outputs.joined(separator: ", "),
+        ]
         if let tilt = status.tilt { parts.append("tilt \(tilt.rotation)°") }
         reply(.success("ok " + parts.joined(separator: "; ")))
     }

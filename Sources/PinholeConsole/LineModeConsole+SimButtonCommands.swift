@@ -4,8 +4,10 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func simButtonCommand(_ verb: String, options: inout OptionReader, simulation: SimulationControl,
-                          reply: @escaping (Result<String, Error>) -> Void) throws {
+    func simButtonCommand(
+        _ verb: String, options: inout OptionReader, simulation: SimulationControl,
+        reply: @escaping (Result<String, Error>) -> Void
+    ) throws {
         switch verb {
         case "press":
             let button = try buttonArgument(options.word())
@@ -33,7 +35,10 @@ extension LineModeConsole {
             try simulation.release(button, bounce: bounce)
             afterQuiet(from: settled([button], bounce: bounce)) { [weak self] in
                 let saved = self?.eventsDuringCommand ?? []
-                reply(.success("ok released \(button.rawValue)" + (saved.isEmpty ? "" : "; " + saved.joined(separator: "; "))))
+                reply(
+                    .success(
+                        "ok released \(button.rawValue)"
+                            + (saved.isEmpty ? "" : "; " + saved.joined(separator: "; "))))
             }
         case "tilt":
             guard let word = options.word(), let degrees = Int(word) else {
@@ -45,7 +50,8 @@ extension LineModeConsole {
             afterQuiet(from: settled([.tiltA, .tiltB], bounce: bounce)) { [weak self] in
                 guard let self else { return }
                 let rotation = self.appliance.tilt?.rotation ?? 0
-                reply(.success("ok tilt \(rotation) orientation \(self.appliance.currentOrientation.rawValue)"))
+                reply(
+                    .success("ok tilt \(rotation) orientation \(self.appliance.currentOrientation.rawValue)"))
             }
         default:
             throw ConsoleError.unavailable("sim \(verb) is not available in this build yet")
@@ -54,7 +60,8 @@ extension LineModeConsole {
 
     private func buttonArgument(_ word: String?) throws -> ButtonFunction {
         guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {
-            throw ConsoleError.usage("unknown button '\(word ?? "")': shutter, half_press, switch, torch, tilt_a or tilt_b")
+            throw ConsoleError.usage(
+                "unknown button '\(word ?? "")': shutter, half_press, switch, torch, tilt_a or tilt_b")
         }
         return button
     }
@@ -85,4 +92,3 @@ extension LineModeConsole {
         }
     }
 }
-

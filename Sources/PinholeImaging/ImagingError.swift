@@ -25,6 +25,7 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A parameter is outside its valid range.
     case invalidParameter(detail: String)
 
+    /// What failed, why, and what to do.
     public var description: String {
         switch self {
         case .notJPEG:

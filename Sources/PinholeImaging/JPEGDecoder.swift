@@ -18,7 +18,8 @@ public enum JPEGDecoder {
     /// scale (1/8…2) whose result still covers the target in both dimensions (or full size if
     /// none does), which is far faster than a full decode for thumbnails.
     /// - Throws: `ImagingError.notJPEG`, `.truncatedJPEG`, `.malformedJPEG`, `.decodeFailed`,
-    ///   `.imageTooLarge` when the result would exceed `pixelLimit`.
+    ///   `.imageTooLarge` when the result would exceed `pixelLimit` pixels, or the stored
+    ///   image 4 × `pixelLimit`.
     public static func decode(_ jpeg: [UInt8], fittingIn target: PixelSize? = nil,
                               pixelLimit: Int = defaultPixelLimit) throws -> RawImage {
         let layout = try JPEGLayout(jpeg)
@@ -26,8 +27,10 @@ public enum JPEGDecoder {
             throw ImagingError.decodeFailed(detail: "\(layout.components) colour components (CMYK?) are not supported")
         }
         let size = chooseScale(width: layout.width, height: layout.height, target: target)
-        guard size.width * size.height <= pixelLimit else {
-            throw ImagingError.imageTooLarge(width: size.width, height: size.height, limit: pixelLimit)
+        // libjpeg-turbo's working memory follows the stored size (whole-image coefficient
+        // buffers for progressive files), so a scaled decode may read at most 4× the limit.
+        guard size.width * size.height <= pixelLimit, layout.width * layout.height <= 4 * pixelLimit else {
+            throw ImagingError.imageTooLarge(width: layout.width, height: layout.height, limit: pixelLimit)
         }
         let handle = try TJHandle(.decompress)
         let pixels = try jpeg.withUnsafeBufferPointer { buffer in

@@ -42,8 +42,13 @@ public struct JPEGLayout: Sendable {
             guard offset < bytes.count else {
                 throw ImagingError.truncatedJPEG(detail: "file ends at byte \(offset) before the image data")
             }
-            guard bytes[offset] == 0xFF else {
-                throw ImagingError.malformedJPEG(detail: "expected a marker at byte \(offset), found 0x\(hex(bytes[offset]))")
+            if bytes[offset] != 0xFF {
+                // Like libjpeg, skip extraneous bytes before a marker (some writers leave them).
+                let found = offset
+                while offset + 1 < bytes.count && !(bytes[offset] == 0xFF && bytes[offset + 1] != 0x00) { offset += 1 }
+                guard offset + 1 < bytes.count else {
+                    throw ImagingError.malformedJPEG(detail: "no marker after byte \(found) (found 0x\(hex(bytes[found])))")
+                }
             }
             let start = offset
             while offset < bytes.count && bytes[offset] == 0xFF { offset += 1 }

@@ -98,11 +98,14 @@ final class TJHandle {
 
 extension TJHandle {
     /// The frame size and subsampling of a JPEG (`tjDecompressHeader3`).
-    func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int) {
+    func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int, subsampling: Int) {
         var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace) == 0
-        else { throw ImagingError.decodeFailed(detail: errorMessage) }
-        return (Int(width), Int(height))
+        let status = tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace)
+        // Warnings (such as extraneous bytes before a marker) still give a usable header.
+        guard status == 0 || (lastErrorIsWarning && width > 0 && height > 0) else {
+            throw ImagingError.decodeFailed(detail: errorMessage)
+        }
+        return (Int(width), Int(height), Int(subsamp))
     }
 
     /// Decodes to packed RGB at `width`×`height`, one of the JPEG's scaled sizes
@@ -169,11 +172,7 @@ extension TJHandle {
 /// The iMCU size of a JPEG (`tjMCUWidth`/`tjMCUHeight` for its subsampling).
 func mcuSize(of jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     let handle = try TJHandle(.decompress)
-    var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-    let status = jpeg.withUnsafeBufferPointer {
-        tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &width, &height, &subsamp, &colorspace)
-    }
-    guard status == 0 else { throw ImagingError.decodeFailed(detail: handle.errorMessage) }
+    let subsamp = try jpeg.withUnsafeBufferPointer { try handle.header($0).subsampling }
     let widths: [Int] = [8, 16, 16, 8, 8, 32], heights: [Int] = [8, 8, 16, 8, 16, 8]  // 444 422 420 GRAY 440 411
     guard subsamp >= 0, Int(subsamp) < widths.count else { return (16, 16) }
     return (widths[Int(subsamp)], heights[Int(subsamp)])

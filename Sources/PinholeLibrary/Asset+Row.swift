@@ -31,8 +31,11 @@ extension Asset {
     static let insertSQL = "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
 
+    /// The column list of a SELECT of whole assets.
+    static let selectColumns = columns.map { "asset." + $0 }.joined(separator: ", ")
+
     /// `SELECT <columns> FROM asset`.
-    static let selectSQL = "SELECT \(columns.map { "asset." + $0 }.joined(separator: ", ")) FROM asset"
+    static let selectSQL = "SELECT \(selectColumns) FROM asset"
 
     /// Statement arguments for `insertSQL`.
     var insertArguments: StatementArguments {

@@ -4,6 +4,7 @@ import GRDB
 
 /// SQL pieces of a query: joins, WHERE conditions, ORDER BY and their arguments.
 struct QuerySQL {
+    var source = "asset"
     var joins: [String] = []
     var joinArguments: [(any DatabaseValueConvertible)?] = []
     var conditions: [String] = []
@@ -28,9 +29,15 @@ struct QuerySQL {
             case let .album(id):
                 // Joins come before WHERE; their arguments must too, so keep them apart.
                 let alias = "aa\(index)"
-                joins.append("JOIN album_asset \(alias) ON \(alias).asset_id = asset.id AND \(alias).album_id = ?")
+                if albumAlias == nil {
+                    // The first album drives the query: walk its photos in album order, then
+                    // look each asset up (CROSS JOIN fixes that order for SQLite's planner).
+                    source = "album_asset \(alias) CROSS JOIN asset ON asset.id = \(alias).asset_id AND \(alias).album_id = ?"
+                    albumAlias = alias
+                } else {
+                    joins.append("JOIN album_asset \(alias) ON \(alias).asset_id = asset.id AND \(alias).album_id = ?")
+                }
                 joinArguments.append(id)
-                if albumAlias == nil { albumAlias = alias }
             case let .favorite(value):
                 conditions.append(value ? "asset.favorite = 1" : "asset.favorite = 0")
             case let .hidden(value):
@@ -81,13 +88,13 @@ struct QuerySQL {
     private var allArguments: StatementArguments { StatementArguments(joinArguments + arguments) }
 
     private var fromClause: String {
-        (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
+        " FROM " + source + (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
     }
 
     /// SELECT of whole assets, ordered and paged.
     func select(limit: Int?, offset: Int) -> (String, StatementArguments) {
-        var sql = Asset.selectSQL + fromClause + orderBy
+        var sql = "SELECT " + Asset.selectColumns + fromClause + orderBy
         if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
         if offset > 0 { sql += " OFFSET \(offset)" }
         return (sql, allArguments)
@@ -95,7 +102,7 @@ struct QuerySQL {
 
     /// SELECT of identifiers only, ordered and paged.
     func selectIDs(limit: Int?, offset: Int) -> (String, StatementArguments) {
-        var sql = "SELECT asset.id FROM asset" + fromClause + orderBy
+        var sql = "SELECT asset.id" + fromClause + orderBy
         if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
         if offset > 0 { sql += " OFFSET \(offset)" }
         return (sql, allArguments)
@@ -103,15 +110,15 @@ struct QuerySQL {
 
     /// COUNT of all matches (no paging).
     func count() -> (String, StatementArguments) {
-        ("SELECT COUNT(*) FROM asset" + fromClause, allArguments)
+        ("SELECT COUNT(*)" + fromClause, allArguments)
     }
 
     /// Which of `ids` match (no paging, no order): used to compute observers' change details.
     func members(among ids: [String]) -> (String, StatementArguments) {
         let list = "asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
         let whereClause = " WHERE " + (conditions + [list]).joined(separator: " AND ")
-        let join = joins.isEmpty ? "" : " " + joins.joined(separator: " ")
-        return ("SELECT asset.id FROM asset" + join + whereClause,
+        let join = " FROM " + source + (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
+        return ("SELECT asset.id" + join + whereClause,
                 StatementArguments(joinArguments + arguments + ids.map { $0 as (any DatabaseValueConvertible)? }))
     }
 }

@@ -57,6 +57,20 @@ extension PhotoLibrary {
         report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
         try removeStaleRenders(scan.renders)
         report.expiredPurges = try purgeExpired()
+        try refreshStatistics(assetCount: indexed.count + adopted.count)
+    }
+
+    /// Runs ANALYZE when the planner's statistics are missing or the library grew or shrank
+    /// more than twofold since, so queries pick the right index (favorites, camera, …) at scale.
+    private func refreshStatistics(assetCount: Int) throws {
+        guard assetCount >= 1000 else { return }
+        let recorded = try read { db -> Int? in
+            guard try db.tableExists("sqlite_stat1") else { return nil }
+            let stat = try String.fetchOne(db, sql: "SELECT stat FROM sqlite_stat1 WHERE tbl = 'asset' LIMIT 1")
+            return stat.flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+        }
+        if let recorded, assetCount <= recorded * 2, assetCount * 2 >= recorded { return }
+        _ = try write { db, _ in try db.execute(sql: "ANALYZE") }
     }
 
     /// Identifier → relative path of every indexed asset.

@@ -4,7 +4,7 @@ import CGpiod
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open GPIO chip (`gpiod_chip`), closed when the value goes away.
@@ -74,16 +74,26 @@ struct GPIOLineLocation {
 
 extension GPIOChip {
     /// Finds the line called `name` on the first chip (in chip-number order) that has it.
-    /// Lines are always found by name: chip and line numbers differ between boards.
+    /// Lines are always found by name: chip and line numbers differ between boards. A chip
+    /// that cannot be opened is skipped; if the line is on no other chip, that failure is
+    /// what is reported (the line may well be on the chip that could not be opened).
     static func locate(_ name: String, in paths: [String]) throws -> GPIOLineLocation {
         var searched: [String] = []
+        var openFailure: GPIOError?
         for path in paths {
-            let chip = try GPIOChip(path: path)
+            let chip: GPIOChip
+            do {
+                chip = try GPIOChip(path: path)
+            } catch GPIOError.system(let operation, _, let code) {
+                openFailure = openFailure ?? .system(operation: operation, line: name, errno: code)
+                continue
+            }
             searched.append("\(path) (\(chip.label))")
             if let offset = chip.offset(of: name) {
                 return GPIOLineLocation(chip: chip, offset: offset)
             }
         }
+        if let openFailure { throw openFailure }
         throw GPIOError.lineNotFound(name, searched: searched)
     }
 }

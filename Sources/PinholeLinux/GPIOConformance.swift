@@ -3,7 +3,7 @@
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Checks `LinuxGPIO` against a gpio-sim chip, driving its inputs and reading its outputs
@@ -36,7 +36,8 @@ public struct GPIOConformanceCheck {
     private let loop = EventLoop(mode: .realTime)
 
     /// Creates the check; `debounce` is asked of the kernel for the debounced input.
-    public init(lines: Lines, consumer: String = "pinhole-gpio-check", debounce: Duration = .milliseconds(10)) {
+    public init(lines: Lines, consumer: String = "pinhole-gpio-check", debounce: Duration = .milliseconds(10))
+    {
         self.lines = lines
         self.consumer = consumer
         self.debounce = debounce
@@ -70,7 +71,9 @@ public struct GPIOConformanceCheck {
         do {
             _ = try gpio.requestOutput(name: "NO_SUCH_LINE", activeLow: false)
         } catch let error as GPIOError {
-            guard case .lineNotFound = error else { throw CheckFailure("expected lineNotFound, got: \(error)") }
+            guard case .lineNotFound = error else {
+                throw CheckFailure("expected lineNotFound, got: \(error)")
+            }
             return "gpio missing line: \(error)"
         }
         throw CheckFailure("requesting NO_SUCH_LINE succeeded")
@@ -79,7 +82,8 @@ public struct GPIOConformanceCheck {
     private func checkBouncyInput(_ gpio: LinuxGPIO) throws -> String {
         let sim = try GPIOSimLine(name: lines.bouncy, chips: gpio.chips)
         var edges: [LineEdge] = []
-        let line = try gpio.requestInput(InputLineConfig(name: lines.bouncy, activeLow: true, bias: .pullUp)) {
+        let line = try gpio.requestInput(InputLineConfig(name: lines.bouncy, activeLow: true, bias: .pullUp))
+        {
             edges.append($0)
         }
         defer { line.release() }
@@ -107,7 +111,8 @@ public struct GPIOConformanceCheck {
                 throw CheckFailure("timestamps go backwards: \(describe(edges))")
             }
         }
-        guard let first = edges.first, let last = edges.last, first.timestamp >= start, last.timestamp <= end else {
+        guard let first = edges.first, let last = edges.last, first.timestamp >= start, last.timestamp <= end
+        else {
             throw CheckFailure("timestamps outside the monotonic window \(start)…\(end): \(describe(edges))")
         }
         let spread = (last.timestamp - first.timestamp).milliseconds
@@ -118,7 +123,8 @@ public struct GPIOConformanceCheck {
     private func checkDebouncedInput(_ gpio: LinuxGPIO) throws -> String {
         let sim = try GPIOSimLine(name: lines.debounced, chips: gpio.chips)
         var edges: [LineEdge] = []
-        let config = InputLineConfig(name: lines.debounced, activeLow: true, bias: .pullUp, debounce: debounce)
+        let config = InputLineConfig(
+            name: lines.debounced, activeLow: true, bias: .pullUp, debounce: debounce)
         let line = try gpio.requestInput(config) { edges.append($0) }
         defer { line.release() }
         try sim.drive(high: true)
@@ -130,9 +136,12 @@ public struct GPIOConformanceCheck {
         pump(for: .seconds(2)) { edges.count >= 2 }
         pump(for: .milliseconds(100)) { false }
         guard edges.map(\.active) == [true, false] else {
-            throw CheckFailure("with \(Int(debounce.milliseconds)) ms debounce expected press, release; got \(describe(edges))")
+            throw CheckFailure(
+                "with \(Int(debounce.milliseconds)) ms debounce expected press, release; got \(describe(edges))"
+            )
         }
-        return "gpio debounced input \(lines.debounced): a bouncy press and release became exactly one edge each"
+        return
+            "gpio debounced input \(lines.debounced): a bouncy press and release became exactly one edge each"
             + " (\(Int(debounce.milliseconds)) ms kernel debounce)"
     }
 

@@ -3,7 +3,7 @@
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Blocks on a line request's file descriptor and hands each batch of edges to the event
@@ -19,11 +19,14 @@ final class GPIOEdgeReader: @unchecked Sendable {
     private var thread: pthread_t?
 
     /// Creates a reader; `deliver` runs on the loop with each batch.
-    init(request: GPIOLineRequest, loop: EventLoop, deliver: @escaping @Sendable ([GPIORawEdge]) -> Void) throws {
+    init(request: GPIOLineRequest, loop: EventLoop, deliver: @escaping @Sendable ([GPIORawEdge]) -> Void)
+        throws
+    {
         let buffer = try GPIOEdgeBuffer()
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else {
-            throw GPIOError.system(operation: "create the reader's wake-up pipe", line: request.lineName, errno: errno)
+            throw GPIOError.system(
+                operation: "create the reader's wake-up pipe", line: request.lineName, errno: errno)
         }
         for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.request = request
@@ -43,14 +46,17 @@ final class GPIOEdgeReader: @unchecked Sendable {
     func start() throws {
         let box = Unmanaged.passRetained(self)
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let reader = Unmanaged<GPIOEdgeReader>.fromOpaque(raw!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, box.toOpaque())
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let reader = Unmanaged<GPIOEdgeReader>.fromOpaque(raw!).takeRetainedValue()
+                reader.run()
+                return nil
+            }, box.toOpaque())
         guard result == 0 else {
             box.release()
-            throw GPIOError.system(operation: "start the edge reader thread", line: request.lineName, errno: result)
+            throw GPIOError.system(
+                operation: "start the edge reader thread", line: request.lineName, errno: result)
         }
         self.thread = thread
     }
@@ -91,8 +97,10 @@ final class GPIOEdgeReader: @unchecked Sendable {
                     return
                 }
             } else if fds[0].revents != 0 {
-                report(GPIOError.system(operation: "wait for edges (poll revents \(fds[0].revents))",
-                                        line: request.lineName, errno: EIO))
+                report(
+                    GPIOError.system(
+                        operation: "wait for edges (poll revents \(fds[0].revents))",
+                        line: request.lineName, errno: EIO))
                 return
             }
         }

@@ -4,7 +4,7 @@ import CGpiod
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a line is to be requested, in libgpiod's terms.
@@ -43,17 +43,23 @@ final class GPIOLineRequest: @unchecked Sendable {
     init(lineName: String, location: GPIOLineLocation, settings: GPIOLineSettings, consumer: String) throws {
         self.lineName = lineName
         self.offset = location.offset
-        guard let lineSettings = gpiod_line_settings_new() else { throw Self.error("allocate settings", lineName) }
+        guard let lineSettings = gpiod_line_settings_new() else {
+            throw Self.error("allocate settings", lineName)
+        }
         defer { gpiod_line_settings_free(lineSettings) }
         try Self.apply(settings, to: lineSettings, line: lineName)
 
-        guard let lineConfig = gpiod_line_config_new() else { throw Self.error("allocate line config", lineName) }
+        guard let lineConfig = gpiod_line_config_new() else {
+            throw Self.error("allocate line config", lineName)
+        }
         defer { gpiod_line_config_free(lineConfig) }
         var offsets = [location.offset]
         guard gpiod_line_config_add_line_settings(lineConfig, &offsets, 1, lineSettings) == 0 else {
             throw Self.error("configure", lineName)
         }
-        guard let requestConfig = gpiod_request_config_new() else { throw Self.error("allocate request config", lineName) }
+        guard let requestConfig = gpiod_request_config_new() else {
+            throw Self.error("allocate request config", lineName)
+        }
         defer { gpiod_request_config_free(requestConfig) }
         gpiod_request_config_set_consumer(requestConfig, consumer)
 
@@ -77,7 +83,8 @@ final class GPIOLineRequest: @unchecked Sendable {
             }
         case .output:
             guard gpiod_line_settings_set_direction(handle, GPIOD_LINE_DIRECTION_OUTPUT) == 0,
-                  gpiod_line_settings_set_output_value(handle, GPIOD_LINE_VALUE_INACTIVE) == 0 else {
+                gpiod_line_settings_set_output_value(handle, GPIOD_LINE_VALUE_INACTIVE) == 0
+            else {
                 throw error("set direction", line)
             }
         }
@@ -93,7 +100,8 @@ final class GPIOLineRequest: @unchecked Sendable {
         }
         if settings.edgeDetection {
             guard gpiod_line_settings_set_edge_detection(handle, GPIOD_LINE_EDGE_BOTH) == 0,
-                  gpiod_line_settings_set_event_clock(handle, GPIOD_LINE_CLOCK_MONOTONIC) == 0 else {
+                gpiod_line_settings_set_event_clock(handle, GPIOD_LINE_CLOCK_MONOTONIC) == 0
+            else {
                 throw error("set edge detection", line)
             }
         }
@@ -115,7 +123,9 @@ final class GPIOLineRequest: @unchecked Sendable {
 
     /// The logical value (`gpiod_line_request_get_value`; true = active).
     func value() throws -> Bool {
-        guard let handle else { throw GPIOError.system(operation: "read (released)", line: lineName, errno: EBADF) }
+        guard let handle else {
+            throw GPIOError.system(operation: "read (released)", line: lineName, errno: EBADF)
+        }
         let value = gpiod_line_request_get_value(handle, offset)
         if value == GPIOD_LINE_VALUE_ERROR { throw Self.error("read", lineName) }
         return value == GPIOD_LINE_VALUE_ACTIVE
@@ -123,9 +133,13 @@ final class GPIOLineRequest: @unchecked Sendable {
 
     /// Drives the logical value (`gpiod_line_request_set_value`).
     func setValue(_ active: Bool) throws {
-        guard let handle else { throw GPIOError.system(operation: "write (released)", line: lineName, errno: EBADF) }
+        guard let handle else {
+            throw GPIOError.system(operation: "write (released)", line: lineName, errno: EBADF)
+        }
         let value = active ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE
-        guard gpiod_line_request_set_value(handle, offset, value) == 0 else { throw Self.error("write", lineName) }
+        guard gpiod_line_request_set_value(handle, offset, value) == 0 else {
+            throw Self.error("write", lineName)
+        }
     }
 
     /// Reads the waiting edge events (`gpiod_line_request_read_edge_events`); blocks if
@@ -135,7 +149,9 @@ final class GPIOLineRequest: @unchecked Sendable {
         let count = gpiod_line_request_read_edge_events(handle, buffer.handle, buffer.capacity)
         guard count >= 0 else { throw Self.error("read edge events", lineName) }
         return (0..<Int(count)).compactMap { index in
-            guard let event = gpiod_edge_event_buffer_get_event(buffer.handle, UInt(index)) else { return nil }
+            guard let event = gpiod_edge_event_buffer_get_event(buffer.handle, UInt(index)) else {
+                return nil
+            }
             return GPIORawEdge(
                 rising: gpiod_edge_event_get_event_type(event) == GPIOD_EDGE_EVENT_RISING_EDGE,
                 timestampNanoseconds: gpiod_edge_event_get_timestamp_ns(event),

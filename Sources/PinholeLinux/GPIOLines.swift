@@ -38,9 +38,11 @@ final class LinuxInputLine: InputLine {
     private func deliver(_ edges: [GPIORawEdge]) {
         guard reader != nil else { return }
         for edge in edges {
-            onEdge(LineEdge(line: name, active: edge.rising,
-                            timestamp: Instant(nanoseconds: Int64(clamping: edge.timestampNanoseconds)),
-                            sequence: edge.lineSequence))
+            onEdge(
+                LineEdge(
+                    line: name, active: edge.rising,
+                    timestamp: Instant(nanoseconds: Int64(clamping: edge.timestampNanoseconds)),
+                    sequence: edge.lineSequence))
         }
     }
 }

@@ -32,12 +32,16 @@ public final class LinuxGPIO: GPIOBackend {
 
     /// Requests an input with edge detection on both edges. Throws `GPIOError.lineNotFound`,
     /// `.lineBusy` (EBUSY: another program holds it) or `.system`.
-    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws -> any InputLine {
+    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws
+        -> any InputLine
+    {
         let location = try GPIOChip.locate(config.name, in: chipPaths())
-        let settings = GPIOLineSettings(direction: .input, activeLow: config.activeLow, bias: config.bias,
-                                        debounce: config.debounce, edgeDetection: true)
-        let request = try GPIOLineRequest(lineName: config.name, location: location, settings: settings,
-                                          consumer: consumer)
+        let settings = GPIOLineSettings(
+            direction: .input, activeLow: config.activeLow, bias: config.bias,
+            debounce: config.debounce, edgeDetection: true)
+        let request = try GPIOLineRequest(
+            lineName: config.name, location: location, settings: settings,
+            consumer: consumer)
         let line = LinuxInputLine(name: config.name, request: request, onEdge: onEdge)
         try line.start(loop: loop)
         return line
@@ -47,7 +51,8 @@ public final class LinuxGPIO: GPIOBackend {
     public func requestOutput(name: String, activeLow: Bool) throws -> any OutputLine {
         let location = try GPIOChip.locate(name, in: chipPaths())
         let settings = GPIOLineSettings(direction: .output, activeLow: activeLow, bias: nil)
-        let request = try GPIOLineRequest(lineName: name, location: location, settings: settings, consumer: consumer)
+        let request = try GPIOLineRequest(
+            lineName: name, location: location, settings: settings, consumer: consumer)
         return LinuxOutputLine(name: name, request: request)
     }
 }

@@ -3,7 +3,7 @@
 import PinholeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One line of a gpio-sim chip, reached through
@@ -18,8 +18,9 @@ struct GPIOSimLine {
         let chipName = location.chip.path.split(separator: "/").last.map(String.init) ?? ""
         let directory = "/sys/bus/gpio/devices/\(chipName)/sim_gpio\(location.offset)"
         guard access(directory + "/pull", W_OK) == 0 else {
-            throw GPIOError.system(operation: "find gpio-sim's \(directory)/pull (is this chip a gpio-sim?)",
-                                   line: name, errno: errno)
+            throw GPIOError.system(
+                operation: "find gpio-sim's \(directory)/pull (is this chip a gpio-sim?)",
+                line: name, errno: errno)
         }
         self.name = name
         self.directory = directory
@@ -33,7 +34,9 @@ struct GPIOSimLine {
     /// The physical level a consumer drives (for outputs) or the line has.
     func level() throws -> Bool {
         let fd = open(directory + "/value", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GPIOError.system(operation: "open \(directory)/value", line: name, errno: errno) }
+        guard fd >= 0 else {
+            throw GPIOError.system(operation: "open \(directory)/value", line: name, errno: errno)
+        }
         defer { close(fd) }
         var byte: UInt8 = 0
         guard Glibc.read(fd, &byte, 1) == 1 else {

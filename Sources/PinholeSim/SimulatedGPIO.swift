@@ -41,7 +41,11 @@ public final class SimulatedGPIO: GPIOBackend {
         self.lineNames = lineNames
     }
 
-    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws -> any InputLine {
+    /// Requests a simulated input; an unknown or already requested line is an error, as on
+    /// hardware.
+    public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws
+        -> any InputLine
+    {
         try checkAvailable(config.name)
         let line = SimInputLine(config: config, chip: self, onEdge: onEdge)
         inputs[config.name] = line
@@ -52,6 +56,7 @@ public final class SimulatedGPIO: GPIOBackend {
         return line
     }
 
+    /// Requests a simulated output, driving it off (recorded if it was left on).
     public func requestOutput(name: String, activeLow: Bool) throws -> any OutputLine {
         try checkAvailable(name)
         let line = SimOutputLine(name: name, chip: self)

@@ -2,17 +2,21 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeCore
+import PinholeLinux
 
 /// Board profile tools.
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "board", abstract: "Board profile tools.", subcommands: [Check.self, GPIOCheck.self])
+        commandName: "board", abstract: "Board profile tools.",
+        subcommands: [Check.self, Off.self, GPIOCheck.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate a board profile (a board.toml file or its directory).",
-            discussion: "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
+            discussion:
+                "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
 
         @Argument(help: "Profile file or directory.")
         var path: String
@@ -35,27 +39,65 @@ struct BoardCommand: ParsableCommand {
             for (function, wiring) in profile.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 let kernel = wiring.kernelDebounce ? " (kernel too)" : " (software only)"
                 let repeats = wiring.repeatInterval.map { ", repeat \(Int($0.milliseconds)) ms" } ?? ""
-                lines.append("  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
-                    + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms\(kernel),"
-                    + " hold \(Int(wiring.holdTime.milliseconds)) ms\(repeats)")
+                lines.append(
+                    "  button \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")"
+                        + " \(wiring.bias.rawValue) debounce \(Int(wiring.debounce.milliseconds)) ms\(kernel),"
+                        + " hold \(Int(wiring.holdTime.milliseconds)) ms\(repeats)")
             }
             for (function, wiring) in profile.outputs.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                lines.append("  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
+                lines.append(
+                    "  output \(function.rawValue): \(wiring.line)\(wiring.activeLow ? " active-low" : "")")
             }
             for chord in profile.chords {
-                lines.append("  chord \(chord.action.rawValue): \(chord.buttons.map(\.rawValue).sorted().joined(separator: " + "))"
-                    + " held \(Int(chord.hold.milliseconds)) ms\(chord.powerOff ? ", then power off" : "")")
+                lines.append(
+                    "  chord \(chord.action.rawValue): \(chord.buttons.map(\.rawValue).sorted().joined(separator: " + "))"
+                        + " held \(Int(chord.hold.milliseconds)) ms\(chord.powerOff ? ", then power off" : "")"
+                )
             }
             if let tilt = profile.tilt {
-                lines.append("  tilt: a0_b0 \(tilt.rotation(a: false, b: false))°, a1_b0 \(tilt.rotation(a: true, b: false))°,"
-                    + " a1_b1 \(tilt.rotation(a: true, b: true))°, a0_b1 \(tilt.rotation(a: false, b: true))°")
+                lines.append(
+                    "  tilt: a0_b0 \(tilt.rotation(a: false, b: false))°, a1_b0 \(tilt.rotation(a: true, b: false))°,"
+                        + " a1_b1 \(tilt.rotation(a: true, b: true))°, a0_b1 \(tilt.rotation(a: false, b: true))°"
+                )
             }
             for camera in profile.cameras {
-                lines.append("  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
-                    + "\(camera.torch ? ", torch" : ""), mount rotation \(camera.mountRotation)°")
+                lines.append(
+                    "  camera \(camera.match): \(camera.position?.rawValue ?? "as reported")"
+                        + "\(camera.torch ? ", torch" : ""), mount rotation \(camera.mountRotation)°")
             }
             lines.append("  console \(profile.consoleDevice ?? "stdio") at \(profile.consoleBaud) baud")
             return lines
+        }
+    }
+
+    /// Turns every output of a board off while Pinhole is not running.
+    struct Off: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Turn every output of the board off (LEDs, torch, flash, buzzer) while Pinhole is not running.",
+            discussion: """
+                The systemd unit runs this after Pinhole stops, so a crash never leaves the torch on.
+                Exit status 1 when an output could not be turned off (for example, another program holds it).
+                """)
+
+        @Option(help: "Board: auto, a profile name under board/, or a path to a profile.")
+        var board = "auto"
+
+        func run() throws {
+            let profile: BoardProfile
+            do { profile = try BoardCatalog().resolve(board).0 } catch {
+                LineWriter.standardError.write("error: \(error)")
+                throw ExitCode(65)
+            }
+            guard profile.name != "sim" else {
+                print("ok simulated board: its outputs live and die with pinhole run")
+                return
+            }
+            let result = OutputSafety.turnAllOff(
+                board: profile, gpio: LinuxGPIO(loop: EventLoop(mode: .realTime)))
+            if !result.off.isEmpty { print("ok off: " + result.off.joined(separator: ", ")) }
+            for failure in result.failed { LineWriter.standardError.write("error: \(failure)") }
+            if !result.failed.isEmpty { throw ExitCode(1) }
         }
     }
 }

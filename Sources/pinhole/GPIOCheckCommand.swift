@@ -24,8 +24,9 @@ extension BoardCommand {
         var activeLowOutput = "GPIO25"
 
         func run() throws {
-            let lines = GPIOConformanceCheck.Lines(bouncy: bouncy, debounced: debounced, output: output,
-                                                   activeLowOutput: activeLowOutput)
+            let lines = GPIOConformanceCheck.Lines(
+                bouncy: bouncy, debounced: debounced, output: output,
+                activeLowOutput: activeLowOutput)
             let passed = GPIOConformanceCheck(lines: lines).run { print($0) }
             if !passed { throw ExitCode(1) }
         }

@@ -1,7 +1,7 @@
 // Asks systemd to power the system off (after the shutdown chord, when the profile says so).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `systemctl poweroff` and waits for it.
@@ -20,7 +20,8 @@ enum PowerOff {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if status != 0 {
-            log.write("pinhole: systemctl poweroff failed (status \(status)): check the polkit rule in board/")
+            log.write(
+                "pinhole: systemctl poweroff failed (status \(status)): check the polkit rule in board/")
         }
     }
 }

@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Photo library directory.")
     var library: String?
 
-    @Option(help: "Console: stdio, or a serial device such as /dev/ttyAMA0.")
+    @Option(help: "Console: stdio, a serial device such as /dev/ttyAMA0, or auto (the configured device, else the board profile's).")
     var console: String?
 
     @Option(help: "Serial speed for --console DEVICE.")
@@ -84,16 +84,18 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         defer { appliance.shutdown() }  // outputs off on every way out
+
+        var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
+        let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
+        let writer = LineWriter(fd: io.output)
         var powerOff = false
         appliance.onShutdownRequest = { request in
+            writer.write("event shutdown \(request.reason)")
             log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
             powerOff = request.powerOff
             loop.stop()
         }
-
-        let consoleChoice = console ?? settings.consoleDevice ?? "stdio"
-        let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
-        let writer = LineWriter(fd: io.output)
         let lineMode = LineModeConsole(
             appliance: appliance, simulation: hardware.simulation,
             library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
@@ -112,6 +114,9 @@ struct RunCommand: ParsableCommand {
         reader.start()
         loop.run(isBusy: { session.value.isBusy })
         appliance.shutdown()
+        if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
+            log.write("pinhole: outputs at exit: " + (gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
+        }
         withExtendedLifetime(io.port) {}
         if powerOff { PowerOff.request(log: log) }
     }

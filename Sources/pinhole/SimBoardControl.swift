@@ -51,10 +51,13 @@ final class SimBoardControl: SimulationControl {
 
     func tilt(degrees: Int, bounce: Int) throws {
         guard let mapping = board.tilt, let a = board.buttons[.tiltA], let b = board.buttons[.tiltB] else {
-            throw ConsoleError.unavailable("this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
+            throw ConsoleError.unavailable(
+                "this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
         }
         guard let states = mapping.states(for: degrees) else {
-            throw ConsoleError.usage("tilt \(degrees): use one of \(Set(mapping.rotations).sorted().map(String.init).joined(separator: ", "))")
+            throw ConsoleError.usage(
+                "tilt \(degrees): use one of \(Set(mapping.rotations).sorted().map(String.init).joined(separator: ", "))"
+            )
         }
         for (line, closed) in [(a.line, states.a), (b.line, states.b)] where gpio.logical(line) != closed {
             scheduleChatter(line, ending: closed, bounce: bounce)

@@ -18,8 +18,9 @@ final class GPIOConsoleTests: XCTestCase {
             quit
 
             """
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-                                         input: script)
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: script)
         XCTAssertEqual(run.status, 0, run.error)
         let lines = run.lines
         XCTAssertEqual(lines.count, 7, run.output)
@@ -49,9 +50,62 @@ final class GPIOConsoleTests: XCTestCase {
     func testTiltOnABadAngleIsAUsageError() throws {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path],
-                                         input: "sim tilt 45\ngpio status --verbose\nquit\n")
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path],
+            input: "sim tilt 45\ngpio status --verbose\nquit\n")
         XCTAssertEqual(run.lines.first, "error 64: tilt 45: use one of 0, 90, 180, 270")
         XCTAssertEqual(run.lines.dropFirst().first, "error 64: usage: gpio status [--json]")
+    }
+
+    func testTheShutdownChordEndsTheProcessCleanly() throws {
+        let library = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: library) }
+        // The last two commands are never answered: the chord stops the appliance first.
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: "sim hold torch\nsim hold shutter\nsim wait 6000\nstatus\n")
+        XCTAssertEqual(run.status, 0, run.error)
+        XCTAssertEqual(
+            run.lines, ["ok holding torch", "ok holding shutter", "event shutdown shutter + torch held 5 s"])
+        XCTAssertTrue(run.error.contains("pinhole: shutter + torch held 5 s: shutting down"), run.error)
+    }
+
+    /// Starts `pinhole run` on the simulated board, turns the torch on, sends `signal`, and
+    /// returns the exit status and standard error.
+    private func torchOnThenSignal(_ signal: Int32) throws -> (status: Int32, error: String) {
+        let library = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: library) }
+        let process = Process()
+        process.executableURL = try PinholeProcess.binary()
+        process.arguments = ["run", "--board", "sim", "--library", library.path]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data("torch on\n".utf8))
+        var answer = ""
+        while !answer.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            answer += String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertEqual(answer, "ok torch on\n")
+        kill(process.processIdentifier, signal)
+        let error = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        return (process.terminationStatus, error)
+    }
+
+    func testSIGTERMAndSIGINTTurnEveryOutputOffAndExitCleanly() throws {
+        for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            let run = try torchOnThenSignal(signal)
+            XCTAssertEqual(run.status, 0, run.error)
+            XCTAssertTrue(run.error.contains("pinhole: \(name): shutting down"), run.error)
+            XCTAssertTrue(run.error.contains("pinhole: outputs at exit: all off"), run.error)
+        }
     }
 }

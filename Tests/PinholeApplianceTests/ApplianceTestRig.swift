@@ -7,7 +7,7 @@ import PinholeSim
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Stores photos in memory (thread-safe: `store` runs on the loop's worker thread).
@@ -55,24 +55,32 @@ final class ApplianceRig {
     private(set) var appliance: Appliance
     var buttonEvents: [(ButtonFunction, ButtonEvent)] = []
 
-    static let smallBack = SimCameraSpec(id: "test/imx477@1a", model: "imx477", position: .back,
-                                         pixelArraySize: PixelSize(width: 64, height: 48), focusable: true)
-    static let smallFront = SimCameraSpec(id: "test/ov5647@36", model: "ov5647", position: .front,
-                                          pixelArraySize: PixelSize(width: 64, height: 48), focusable: false)
+    static let smallBack = SimCameraSpec(
+        id: "test/imx477@1a", model: "imx477", position: .back,
+        pixelArraySize: PixelSize(width: 64, height: 48), focusable: true)
+    static let smallFront = SimCameraSpec(
+        id: "test/ov5647@36", model: "ov5647", position: .front,
+        pixelArraySize: PixelSize(width: 64, height: 48), focusable: false)
 
-    init(board: BoardProfile? = nil, gpio: SimulatedGPIO? = nil, loop: EventLoop? = nil,
-         store: MemoryStore = MemoryStore(), start: Bool = true) throws {
+    init(
+        board: BoardProfile? = nil, gpio: SimulatedGPIO? = nil, loop: EventLoop? = nil,
+        store: MemoryStore = MemoryStore(), start: Bool = true
+    ) throws {
         let loop = loop ?? EventLoop.virtual()
         let board = try board ?? BuiltInBoards.simulated()
         self.loop = loop
         self.board = board
         self.gpio = gpio ?? SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         self.store = store
-        cameras = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [Self.smallBack, Self.smallFront])
-        appliance = Appliance(loop: loop, board: board, gpio: self.gpio, cameras: cameras, encoder: NullEncoder(),
-                              store: store)
+        cameras = SimulatedCameraProvider(
+            loop: loop, world: SimWorld(), specs: [Self.smallBack, Self.smallFront])
+        appliance = Appliance(
+            loop: loop, board: board, gpio: self.gpio, cameras: cameras, encoder: NullEncoder(),
+            store: store)
         appliance.observe { [weak self] event in
-            if case .button(let function, let button) = event { self?.buttonEvents.append((function, button)) }
+            if case .button(let function, let button) = event {
+                self?.buttonEvents.append((function, button))
+            }
         }
         if start { try appliance.start() }
         loop.advance(by: .milliseconds(200))  // frames start arriving
@@ -110,7 +118,9 @@ final class ApplianceRig {
     /// Output changes of one line as "on@ms"/"off@ms".
     func history(_ function: OutputFunction) -> [String] {
         let name = line(function)
-        return gpio.history.filter { $0.line == name }.map { "\($0.value ? "on" : "off")@\($0.time.nanoseconds / 1_000_000)" }
+        return gpio.history.filter { $0.line == name }.map {
+            "\($0.value ? "on" : "off")@\($0.time.nanoseconds / 1_000_000)"
+        }
     }
 }
 

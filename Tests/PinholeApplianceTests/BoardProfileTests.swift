@@ -5,7 +5,7 @@ import PinholeCore
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The repository's top directory (this file is Tests/PinholeApplianceTests/…).
@@ -18,8 +18,9 @@ let repositoryRoot: String = {
 final class BoardProfileTests: XCTestCase {
     func testTheBuiltInSimulatedProfileIsTheFileInBoardSim() throws {
         let file = try XCTUnwrap(FileSystem.readText("\(repositoryRoot)/board/sim/board.toml"))
-        XCTAssertEqual(BuiltInBoards.simulatedProfileText, String(file.dropLast(file.hasSuffix("\n") ? 1 : 0)),
-                       "board/sim/board.toml and BuiltInBoards.simulatedProfileText must stay identical")
+        XCTAssertEqual(
+            BuiltInBoards.simulatedProfileText, String(file.dropLast(file.hasSuffix("\n") ? 1 : 0)),
+            "board/sim/board.toml and BuiltInBoards.simulatedProfileText must stay identical")
     }
 
     func testEveryShippedProfileParsesAndNamesItsLines() throws {
@@ -30,7 +31,8 @@ final class BoardProfileTests: XCTestCase {
             for line in profile.lineNames {
                 XCTAssertTrue(line.hasPrefix("GPIO") && Int(line.dropFirst(4)) != nil, "\(name): \(line)")
             }
-            XCTAssertEqual(profile.buttons[.shutter]?.kernelDebounce, false, "\(name): shutter keeps first-edge stamps")
+            XCTAssertEqual(
+                profile.buttons[.shutter]?.kernelDebounce, false, "\(name): shutter keeps first-edge stamps")
         }
         let pi5 = try catalog.load(file: "\(repositoryRoot)/board/pi5/board.toml")
         XCTAssertEqual(pi5.gpioChip, "pinctrl-rp1")
@@ -48,11 +50,15 @@ final class BoardProfileTests: XCTestCase {
         XCTAssertEqual(zero.cameras.first?.mountRotation, 180)
     }
 
-    private func assertRejected(_ body: String, line: Int, reason: String, file: StaticString = #filePath,
-                                testLine: UInt = #line) {
+    private func assertRejected(
+        _ body: String, line: Int, reason: String, file: StaticString = #filePath,
+        testLine: UInt = #line
+    ) {
         let text = "[board]\nname = \"test\"\n" + body
-        XCTAssertThrowsError(try BoardProfile.parse(text, file: "board/test/board.toml", name: "test"),
-                             file: file, line: testLine) { error in
+        XCTAssertThrowsError(
+            try BoardProfile.parse(text, file: "board/test/board.toml", name: "test"),
+            file: file, line: testLine
+        ) { error in
             guard let error = error as? ConfigurationError else {
                 return XCTFail("not a ConfigurationError: \(error)", file: file, line: testLine)
             }
@@ -67,33 +73,47 @@ final class BoardProfileTests: XCTestCase {
         let torch = "[buttons.torch]\nline = \"GPIO22\"\n"
         assertRejected("colour = \"red\"\n", line: 3, reason: "unknown key 'colour' in [board]")
         assertRejected(shutter + "bias = \"sideways\"\n", line: 5, reason: "bias 'sideways' is not one of")
-        assertRejected("[buttons.shutter]\nline = \"17\"\n", line: 4, reason: "is a number: lines are found by name")
+        assertRejected(
+            "[buttons.shutter]\nline = \"17\"\n", line: 4, reason: "is a number: lines are found by name")
         assertRejected("[leds.status]\nline = \"\"\n", line: 4, reason: "the line name is empty")
         assertRejected("[buttons.trigger]\nline = \"GPIO4\"\n", line: 3, reason: "unknown button 'trigger'")
-        assertRejected(shutter + "[leds.status]\nline = \"GPIO17\"\n", line: 5,
-                       reason: "line GPIO17 is used by both button shutter and output status")
+        assertRejected(
+            shutter + "[leds.status]\nline = \"GPIO17\"\n", line: 5,
+            reason: "line GPIO17 is used by both button shutter and output status")
         assertRejected(shutter + "hold_ms = 5\n", line: 5, reason: "'hold_ms' is 5, outside 10…60000")
-        assertRejected(shutter + "[chords.shutdown]\nbuttons = [\"shutter\", \"switch\"]\n", line: 6,
-                       reason: "uses button switch, which has no [buttons.switch]")
-        assertRejected(shutter + "[chords.shutdown]\nbuttons = [\"shutter\"]\n", line: 6, reason: "at least two different")
-        assertRejected(shutter + torch + "[chords.reboot]\nbuttons = [\"shutter\", \"torch\"]\n", line: 7,
-                       reason: "unknown chord 'reboot'")
-        assertRejected(shutter + torch + "[chords.shutdown]\nbuttons = \"shutter\"\n", line: 8,
-                       reason: "'buttons' must be an array of strings")
-        assertRejected("[buttons.tilt_a]\nline = \"GPIO6\"\n", line: 3, reason: "needs both tilt_a and tilt_b")
+        assertRejected(
+            shutter + "[chords.shutdown]\nbuttons = [\"shutter\", \"switch\"]\n", line: 6,
+            reason: "uses button switch, which has no [buttons.switch]")
+        assertRejected(
+            shutter + "[chords.shutdown]\nbuttons = [\"shutter\"]\n", line: 6,
+            reason: "at least two different")
+        assertRejected(
+            shutter + torch + "[chords.reboot]\nbuttons = [\"shutter\", \"torch\"]\n", line: 7,
+            reason: "unknown chord 'reboot'")
+        assertRejected(
+            shutter + torch + "[chords.shutdown]\nbuttons = \"shutter\"\n", line: 8,
+            reason: "'buttons' must be an array of strings")
+        assertRejected(
+            "[buttons.tilt_a]\nline = \"GPIO6\"\n", line: 3, reason: "needs both tilt_a and tilt_b")
         assertRejected("[tilt]\na0_b0 = 0\n", line: 3, reason: "[tilt] needs the tilt switches")
-        assertRejected("[buttons.tilt_a]\nline = \"GPIO6\"\n[buttons.tilt_b]\nline = \"GPIO13\"\n[tilt]\na1_b0 = 45\n",
-                       line: 8, reason: "a1_b0 = 45 must be 0, 90, 180 or 270")
-        assertRejected("[[cameras]]\nmatch = \"imx708\"\nmount_rotation = 45\n", line: 5, reason: "mount_rotation 45")
-        assertRejected("[leds.status]\nactive_low = true\n", line: 3, reason: "missing 'line' in [leds.status]")
-        XCTAssertThrowsError(try BoardProfile.parse("[buttons.shutter]\nline = \"GPIO17\"\n", file: "f.toml", name: "x")) {
+        assertRejected(
+            "[buttons.tilt_a]\nline = \"GPIO6\"\n[buttons.tilt_b]\nline = \"GPIO13\"\n[tilt]\na1_b0 = 45\n",
+            line: 8, reason: "a1_b0 = 45 must be 0, 90, 180 or 270")
+        assertRejected(
+            "[[cameras]]\nmatch = \"imx708\"\nmount_rotation = 45\n", line: 5, reason: "mount_rotation 45")
+        assertRejected(
+            "[leds.status]\nactive_low = true\n", line: 3, reason: "missing 'line' in [leds.status]")
+        XCTAssertThrowsError(
+            try BoardProfile.parse("[buttons.shutter]\nline = \"GPIO17\"\n", file: "f.toml", name: "x")
+        ) {
             XCTAssertTrue("\($0)".contains("missing 'board'"), "\($0)")
         }
     }
 
     func testOptionalKeysHaveTheirDefaults() throws {
-        let profile = try BoardProfile.parse("[board]\n[buttons.shutter]\nline = \"GPIO17\"\n[buttons.switch]\nline = \"GPIO27\"\nrepeat_ms = 0\n",
-                                             file: "f.toml", name: "x")
+        let profile = try BoardProfile.parse(
+            "[board]\n[buttons.shutter]\nline = \"GPIO17\"\n[buttons.switch]\nline = \"GPIO27\"\nrepeat_ms = 0\n",
+            file: "f.toml", name: "x")
         let shutter = try XCTUnwrap(profile.buttons[.shutter])
         XCTAssertEqual(shutter.inputConfig.debounce, .zero, "no kernel debounce on the shutter")
         XCTAssertEqual(shutter.holdTime, .milliseconds(800))
@@ -131,7 +151,8 @@ final class BoardAutoTests: XCTestCase {
     }
 
     private func resolveAuto(_ model: String) throws -> (BoardProfile, note: String) {
-        try BoardCatalog(searchPath: ["\(repositoryRoot)/board"], modelFile: try modelFile(model)).resolve("auto")
+        try BoardCatalog(searchPath: ["\(repositoryRoot)/board"], modelFile: try modelFile(model)).resolve(
+            "auto")
     }
 
     func testAutoPicksTheProfileWhoseModelPrefixesTheDeviceTreeModel() throws {

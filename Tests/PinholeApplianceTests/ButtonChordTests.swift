@@ -46,9 +46,12 @@ final class ButtonChordTests: XCTestCase {
     func testChordDetectorFiresOnlyWhenEveryButtonIsDown() {
         let loop = EventLoop.virtual()
         var fired: [Int64] = []
-        let detector = ChordDetector(loop: loop, chords: [
-            Chord(action: .shutdown, buttons: [.torch, .shutter], hold: .seconds(2)),
-        ]) { _ in fired.append(loop.now.ms) }
+        let detector = ChordDetector(
+            loop: loop,
+            chords: [
+                Chord(action: .shutdown, buttons: [.torch, .shutter], hold: .seconds(2))
+            ]
+        ) { _ in fired.append(loop.now.ms) }
         detector.handle(.torch, .pressed(at: loop.now))
         loop.advance(by: .seconds(3))
         XCTAssertEqual(fired, [], "one button alone is no chord")

@@ -21,7 +21,9 @@ final class ButtonShutterTests: XCTestCase {
         rig.loop.advance(by: .milliseconds(100))
         rig.release(.shutter, bounce: 8)
         rig.loop.advance(by: .milliseconds(500))
-        let presses = rig.events(.shutter).filter { if case .pressed = $0 { return true } else { return false } }
+        let presses = rig.events(.shutter).filter {
+            if case .pressed = $0 { return true } else { return false }
+        }
         XCTAssertEqual(presses, [.pressed(at: firstEdge)])
         XCTAssertEqual(rig.store.photos.count, 1)
         XCTAssertEqual(pressedAt, [firstEdge])
@@ -78,8 +80,11 @@ final class ButtonShutterTests: XCTestCase {
         var shutter = TwoStageShutter()
         let t0 = Instant.zero + .seconds(1)
         XCTAssertEqual(shutter.fullPress(.pressed(at: t0)), [.capture(at: t0)], "single stage: no lock")
-        XCTAssertEqual(shutter.fullPress(.held(at: t0 + .milliseconds(800))), [.burst(at: t0 + .milliseconds(800), shot: 1)])
-        XCTAssertEqual(shutter.fullPress(.released(at: t0 + .seconds(1), heldFor: .seconds(1))), [.burstEnded(shots: 1)])
+        XCTAssertEqual(
+            shutter.fullPress(.held(at: t0 + .milliseconds(800))),
+            [.burst(at: t0 + .milliseconds(800), shot: 1)])
+        XCTAssertEqual(
+            shutter.fullPress(.released(at: t0 + .seconds(1), heldFor: .seconds(1))), [.burstEnded(shots: 1)])
         XCTAssertEqual(shutter.halfPress(.pressed(at: t0)), [.lock])
         XCTAssertEqual(shutter.halfPress(.pressed(at: t0)), [], "already locked")
         XCTAssertEqual(shutter.fullPress(.pressed(at: t0)), [.capture(at: t0)])

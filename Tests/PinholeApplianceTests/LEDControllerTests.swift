@@ -12,7 +12,8 @@ final class LEDControllerTests: XCTestCase {
         let led = LEDController(loop: loop, line: try gpio.requestOutput(name: "GPIO24", activeLow: false))
         led.play(.flash)
         loop.advance(by: .seconds(1))
-        XCTAssertEqual(gpio.history.map { "\($0.value)@\($0.time.nanoseconds / 1_000_000)" }, ["true@0", "false@150"])
+        XCTAssertEqual(
+            gpio.history.map { "\($0.value)@\($0.time.nanoseconds / 1_000_000)" }, ["true@0", "false@150"])
     }
 
     func testErrorCodeBlinksCountTimes() throws {
@@ -43,7 +44,9 @@ final class LEDPatternTests: XCTestCase {
     private func led(_ name: String = "GPIO25") throws -> (EventLoop, SimulatedGPIO, LEDController) {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: [name])
-        return (loop, gpio, LEDController(loop: loop, line: try gpio.requestOutput(name: name, activeLow: false)))
+        return (
+            loop, gpio, LEDController(loop: loop, line: try gpio.requestOutput(name: name, activeLow: false))
+        )
     }
 
     private func onTimes(_ gpio: SimulatedGPIO) -> [Int64] {
@@ -105,21 +108,46 @@ final class LEDStatusIndicatorTests: XCTestCase {
 
         rig.appliance.indicator.show(.error(.storage))
         XCTAssertEqual(rig.appliance.outputs[.error]?.showing, "error-4")
+        rig.loop.advance(by: .seconds(10))
+        XCTAssertEqual(rig.history(.buzzer).count, 2 * 2 + 6, "two clicks, then three beeps for the error")
+        rig.appliance.indicator.buzzerFeedback = false
+        rig.appliance.capture()
+        rig.loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(rig.history(.buzzer).count, 10, "a silent camera")
     }
 
     func testNoCameraShowsErrorCodeTwoUntilReplaced() throws {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: ["A", "B"])
-        let outputs = [OutputFunction.status: LEDController(loop: loop, line: try gpio.requestOutput(name: "A", activeLow: false)),
-                       .error: LEDController(loop: loop, line: try gpio.requestOutput(name: "B", activeLow: false))]
+        let outputs = [
+            OutputFunction.status: LEDController(
+                loop: loop, line: try gpio.requestOutput(name: "A", activeLow: false)),
+            .error: LEDController(loop: loop, line: try gpio.requestOutput(name: "B", activeLow: false)),
+        ]
         let indicator = StatusIndicator(outputs: outputs)
         indicator.show(.noCamera)
         loop.advance(by: .seconds(60))
         XCTAssertEqual(outputs[.error]?.showing, "error-2")
-        XCTAssertEqual(gpio.history.filter { $0.line == "B" && $0.value }.count, 2 * 28, "2 blinks every 2.2 s")
+        XCTAssertEqual(
+            gpio.history.filter { $0.line == "B" && $0.value }.count, 2 * 28, "2 blinks every 2.2 s")
         XCTAssertEqual(outputs[.status]?.isOn, false)
         indicator.show(.ready)
         XCTAssertEqual(outputs[.error]?.showing, "off")
         XCTAssertEqual(outputs[.status]?.isOn, true)
+    }
+}
+
+final class LEDRestingLevelTests: XCTestCase {
+    func testATransientPatternCanSetTheLevelToRestAt() throws {
+        let loop = EventLoop.virtual()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO23"])
+        let led = LEDController(loop: loop, line: try gpio.requestOutput(name: "GPIO23", activeLow: false))
+        led.play(BlinkPattern(on: .milliseconds(100), off: .milliseconds(100), count: 2, after: true))
+        loop.advance(by: .seconds(1))
+        XCTAssertTrue(led.isOn)
+        XCTAssertEqual(led.steady, .on)
+        led.play(BlinkPattern(on: .milliseconds(100), off: .milliseconds(100), count: 1))
+        loop.advance(by: .seconds(1))
+        XCTAssertTrue(led.isOn, "no resting level given: back to the steady state")
     }
 }

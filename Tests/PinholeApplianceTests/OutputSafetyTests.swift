@@ -58,3 +58,28 @@ final class OutputSafetyTests: XCTestCase {
         for name in names { XCTAssertFalse(gpio.isRequested(name), name) }
     }
 }
+
+final class OutputSafetyTurnOffTests: XCTestCase {
+    func testTurnAllOffClearsWhatACrashLeftOnAndReportsBusyLines() throws {
+        let loop = EventLoop.virtual()
+        let board = try BuiltInBoards.simulated()
+        let gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
+        let rig = try ApplianceRig(board: board, gpio: gpio, loop: loop)
+        try rig.appliance.setTorch(true)
+        gpio.crash()
+        let status = board.outputs[.status]!.line
+        let holder = try gpio.requestOutput(name: status, activeLow: false)  // another program holds it
+        try holder.set(true)
+
+        let result = OutputSafety.turnAllOff(board: board, gpio: gpio)
+        XCTAssertEqual(result.off, ["buzzer GPIO12", "capture GPIO24", "error GPIO25", "torch GPIO26"])
+        XCTAssertEqual(result.failed.count, 1)
+        XCTAssertTrue(
+            result.failed.first?.contains("status GPIO23: GPIO line 'GPIO23' is already in use") ?? false,
+            "\(result.failed)")
+        XCTAssertEqual(gpio.outputsOn, [status], "only the line another program holds")
+        for output in board.outputs.values where output.line != status {
+            XCTAssertFalse(gpio.isRequested(output.line), output.line)
+        }
+    }
+}

@@ -15,22 +15,22 @@ final class AdjustmentTests: XCTestCase {
 
     func testOneStopDoublesLinearLight() {
         // sRGB 118 is 18 % grey; twice that (36 %) is sRGB 161.
-        let brighter = AdjustmentRenderer.apply(Adjustments(exposure: 1), to: grey(118))
+        let brighter = EditRenderer.apply(Adjustments(exposure: 1), to: grey(118))
         XCTAssertEqual(Int(pixel(brighter, 10, 10)), 161, accuracy: 1)
-        let darker = AdjustmentRenderer.apply(Adjustments(exposure: -1), to: grey(118))
+        let darker = EditRenderer.apply(Adjustments(exposure: -1), to: grey(118))
         XCTAssertEqual(Int(pixel(darker, 10, 10)), 84, accuracy: 1)
     }
 
     func testContrastSpreadsAroundMidGrey() {
-        let curve = AdjustmentRenderer.toneCurve(Adjustments(contrast: 0.5))
+        let curve = EditRenderer.toneCurve(Adjustments(contrast: 0.5))
         XCTAssertLessThan(curve[64], 64)
         XCTAssertGreaterThan(curve[192], 192)
         XCTAssertEqual(Int(curve[128]), 128, accuracy: 1)
-        XCTAssertEqual(AdjustmentRenderer.toneCurve(Adjustments()), (0..<256).map { UInt8($0) })
+        XCTAssertEqual(EditRenderer.toneCurve(Adjustments()), (0..<256).map { UInt8($0) })
     }
 
     func testVignetteDarkensCornersOnly() {
-        let image = AdjustmentRenderer.apply(Adjustments(vignette: 1), to: grey(200))
+        let image = EditRenderer.apply(Adjustments(vignette: 1), to: grey(200))
         XCTAssertEqual(pixel(image, 32, 24), 200)
         XCTAssertLessThan(pixel(image, 0, 0), 60)
         XCTAssertLessThan(pixel(image, 63, 47), 60)
@@ -39,7 +39,7 @@ final class AdjustmentTests: XCTestCase {
 
     func testRenderAppliesOrientationSizeAndAdjustments() throws {
         let jpeg = try JPEGEncoder(threads: 1).encode(grey(118, width: 200, height: 100))
-        let edited = try AdjustmentRenderer.render(jpeg: jpeg, adjustments: Adjustments(exposure: 1), orientation: .left,
+        let edited = try EditRenderer.render(jpeg: jpeg, adjustments: Adjustments(exposure: 1), orientation: .left,
                                                    maxSize: PixelSize(width: 50, height: 50))
         let decoded = try JPEGDecoder.decode(edited)
         XCTAssertEqual(PixelSize(width: decoded.width, height: decoded.height), PixelSize(width: 25, height: 50))

@@ -107,3 +107,14 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+final class LenientInputTests: XCTestCase {
+    func testExtraneousBytesBeforeAMarkerAreSkippedLikeLibjpeg() throws {
+        let jpeg = try JPEGEncoder(threads: 1).encode(TestImages.yuv420(width: 32, height: 32))
+        // Insert two garbage bytes after the APP0 segment (SOI 2 bytes + APP0 18 bytes).
+        var padded = jpeg
+        padded.insert(contentsOf: [0x00, 0x42], at: 20)
+        XCTAssertEqual(try JPEGDecoder.header(padded), PixelSize(width: 32, height: 32))
+        XCTAssertEqual(try JPEGDecoder.decode(padded).width, 32)
+    }
+}

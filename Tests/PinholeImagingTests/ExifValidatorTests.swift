@@ -6,9 +6,9 @@ import PinholeCore
 import XCTest
 
 final class ExifValidatorTests: XCTestCase {
-    private func savedPhoto() throws -> URL {
+    private func savedPhoto(_ metadata: PhotoMetadata = ExifRoundTripTests.fullMetadata()) throws -> URL {
         let jpeg = try PhotoEncoder(threads: 2).encode(image: TestImages.yuv420(width: 640, height: 480),
-                                                      metadata: ExifRoundTripTests.fullMetadata())
+                                                      metadata: metadata)
         let file = try TestImages.temporaryDirectory(for: self).appendingPathComponent("photo.jpg")
         try Data(jpeg).write(to: file)
         if let keep = ProcessInfo.processInfo.environment["PINHOLE_KEEP_PHOTO"] { try Data(jpeg).write(to: URL(fileURLWithPath: keep)) }
@@ -16,7 +16,14 @@ final class ExifValidatorTests: XCTestCase {
     }
 
     func testExiftoolValidateReportsNoWarnings() throws {
-        let file = try savedPhoto()
+        try validate(savedPhoto())
+    }
+
+    func testMinimalMetadataAlsoValidates() throws {
+        try validate(savedPhoto(PhotoMetadata(pixelWidth: 640, pixelHeight: 480)))
+    }
+
+    private func validate(_ file: URL) throws {
         guard let result = try TestImages.run("exiftool", ["-validate", "-warning", "-error", "-a", "-G1", file.path]) else {
             throw XCTSkip("exiftool is not installed (Debian: libimage-exiftool-perl); cannot run the strict validator")
         }

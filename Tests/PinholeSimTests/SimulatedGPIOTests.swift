@@ -23,7 +23,9 @@ final class SimulatedGPIOTests: XCTestCase {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO17"])
         var edges: [LineEdge] = []
-        _ = try gpio.requestInput(InputLineConfig(name: "GPIO17", debounce: .milliseconds(5))) { edges.append($0) }
+        _ = try gpio.requestInput(InputLineConfig(name: "GPIO17", debounce: .milliseconds(5))) {
+            edges.append($0)
+        }
         gpio.press("GPIO17", hold: .milliseconds(100), bounce: 5)
         loop.advance(by: .milliseconds(300))
         XCTAssertEqual(edges.map(\.active), [true, false])

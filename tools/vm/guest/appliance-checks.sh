@@ -8,6 +8,9 @@
 APPLIANCE_PID=""
 APPLIANCE_LOG=/run/hil/pinhole.log
 LIBRARY=/tmp/lib
+# The appliance's command line (run from the repository). The console is in line mode:
+# the scenario types one command a line and reads one answer a line.
+APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1)
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
     "console reports the photo" "console status --json" "console AF mode" "torch button" "SIGTERM")
@@ -27,8 +30,7 @@ line_held_by_pinhole() {
 # this build cannot run the VM board yet (reported as pending, not failed).
 start_appliance() {
     local pinhole=$1 line status why
-    (cd "$HIL_REPO" && exec "$pinhole" run --board board/vm --library "$LIBRARY" --console /dev/ttyS1) \
-        > "$APPLIANCE_LOG" 2>&1 &
+    (cd "$HIL_REPO" && exec "$pinhole" "${APPLIANCE_ARGS[@]}") > "$APPLIANCE_LOG" 2>&1 &
     APPLIANCE_PID=$!
     for line in GPIO17 GPIO27 GPIO22 "${OUTPUT_LINES[@]}"; do
         wait_until 90000 appliance_holds "$line"
@@ -38,7 +40,7 @@ start_appliance() {
             APPLIANCE_PID=""
             why=$(grep -m1 -E 'rror|not (wired|available|supported)' "$APPLIANCE_LOG" || tail -n 1 "$APPLIANCE_LOG")
             if grep -qiE 'not (wired|available|supported) in this build' "$APPLIANCE_LOG"; then
-                pending "appliance start" "pinhole run --board board/vm exited ($status): $why"
+                pending "appliance start" "pinhole ${APPLIANCE_ARGS[*]} exited ($status): $why"
                 return 2
             fi
             fail "appliance start" "pinhole run exited with status $status: $why (log: $APPLIANCE_LOG)"
@@ -47,7 +49,7 @@ start_appliance() {
         line_held_by_pinhole "$line" \
             || { fail "appliance start" "pinhole did not request $line within 90 s (log: $APPLIANCE_LOG)"; return 1; }
     done
-    ok "appliance running on board/vm: pinhole holds GPIO17 GPIO27 GPIO22 and GPIO23..GPIO26"
+    ok "appliance running: pinhole ${APPLIANCE_ARGS[*]} holds GPIO17 GPIO27 GPIO22 and GPIO23..GPIO26"
 }
 
 appliance_holds() {
@@ -60,13 +62,19 @@ library_photos() {
     find "$LIBRARY" -name '*.jpg' -path '*originals*' 2>/dev/null | sort
 }
 
-# Samples an output line's level from gpio-sim every few milliseconds into FILE, until killed.
+# Whether the library holds more than N photos (for wait_until).
+library_has_more_than() {
+    [ "$(library_photos | wc -l)" -gt "$1" ]
+}
+
+# Samples an output line's level from gpio-sim every 20 ms into FILE, until killed (no
+# forks: the guest has one emulated CPU and the appliance needs it).
 sample_level() {
     local line=$1 file=$2 value path="$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/value"
     while true; do
         read -r value < "$path"
         printf '%s' "$value" >> "$file"
-        sleep 0.005
+        nap 0.02
     done
 }
 
@@ -78,14 +86,14 @@ check_shutter_capture() {
     sampler=$!
     CAPTURE_MARK=$(console_mark)
     gpiosim_press_with_bounce GPIO17
-    sleep 0.15
+    nap 0.15
     gpiosim_release_with_bounce GPIO17
-    if ! wait_until 90000 test "$(library_photos | wc -l)" -gt "$before"; then
+    if ! wait_until 90000 library_has_more_than "$before"; then
         kill "$sampler"; wait "$sampler" 2>/dev/null
         fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17 (log: $APPLIANCE_LOG)"
         return 1
     fi
-    sleep 2  # a second (bounce-made) capture would show up now
+    nap 2  # a second (bounce-made) capture would show up now
     kill "$sampler"; wait "$sampler" 2>/dev/null
     after=$(library_photos | wc -l)
     [ "$((after - before))" -eq 1 ] \
@@ -114,7 +122,7 @@ check_capture_led() {
     [[ "$traced" == *10* ]] \
         || { fail "capture LED" "GPIO24 was never driven on then off (driven: '${traced:-nothing}')"; return 1; }
     local seen="not caught by sampling"
-    [[ "$samples" == *1* ]] && seen="seen on by sampling gpio-sim's value"
+    [[ "$samples" == *1* ]] && seen="seen on by sampling gpio-sim's value every 20 ms"
     ok "capture LED: GPIO24 driven $(sed 's/./&→/g; s/→$//' <<<"$traced") (kernel trace), $seen"
 }
 
@@ -164,24 +172,24 @@ check_console_af() {
 
 check_torch_button() {
     gpiosim_press_with_bounce GPIO22
-    sleep 0.1
+    nap 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 1 \
+    wait_until 10000 gpiosim_level_is GPIO26 1 \
         || { fail "torch button" "torch LED GPIO26 still off 10 s after pressing GPIO22"; return 1; }
     gpiosim_press_with_bounce GPIO22
-    sleep 0.1
+    nap 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 0 \
+    wait_until 10000 gpiosim_level_is GPIO26 0 \
         || { fail "torch button" "torch LED GPIO26 still on 10 s after the second press"; return 1; }
     ok "torch button: GPIO22 pressed twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
     gpiosim_press_with_bounce GPIO22  # leave the torch on for the shutdown check
-    sleep 0.1
+    nap 0.1
     gpiosim_release_with_bounce GPIO22
-    wait_until 10000 test "$(gpiosim_level GPIO26)" = 1
+    wait_until 10000 gpiosim_level_is GPIO26 1
 }
 
 check_sigterm() {
-    local status line last left_on=() held=()
+    local status line values torch_note="" left_on=() held=() untraced=()
     kill -TERM "$APPLIANCE_PID"
     if ! wait_until 20000 bash -c "! kill -0 $APPLIANCE_PID 2>/dev/null"; then
         fail "SIGTERM" "pinhole still running 20 s after SIGTERM"
@@ -191,15 +199,19 @@ check_sigterm() {
     wait "$APPLIANCE_PID"
     status=$?
     APPLIANCE_PID=""
+    cp "$TRACEFS/trace" /run/hil/gpio-trace.txt 2>/dev/null
     for line in "${OUTPUT_LINES[@]}"; do
-        last=$(gpio_trace_values "$line" | tail -n 1)
-        [ "${last:-0}" = 0 ] || left_on+=("$line")
+        values=$(gpio_trace_values "$line" | tr -d '\n')
+        if [ -z "$values" ]; then untraced+=("$line"); continue; fi
+        [ "${values: -1}" = 0 ] || left_on+=("$line")
         line_held_by_pinhole "$line" && held+=("$line")
     done
+    [[ "$(gpio_trace_values GPIO26 | tr -d '\n')" == *1* ]] && torch_note=" (the torch LED had been on)"
     [ "$status" -eq 0 ] || { fail "SIGTERM" "pinhole exited with status $status (log: $APPLIANCE_LOG)"; return 1; }
+    [ "${#untraced[@]}" -eq 0 ] || { fail "SIGTERM" "no value traced for ${untraced[*]} (gpio trace: /run/hil/gpio-trace.txt)"; return 1; }
     [ "${#left_on[@]}" -eq 0 ] || { fail "SIGTERM" "left on: ${left_on[*]} (last value driven, kernel trace)"; return 1; }
     [ "${#held[@]}" -eq 0 ] || { fail "SIGTERM" "still held: ${held[*]}"; return 1; }
-    ok "SIGTERM: pinhole exited 0, the last value driven on GPIO23..GPIO26 was off (torch was on), all lines released"
+    ok "SIGTERM: pinhole exited 0; the last value it drove on GPIO23..GPIO26 was off$torch_note; all lines released"
 }
 
 run_appliance_checks() {

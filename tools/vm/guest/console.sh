@@ -36,7 +36,7 @@ console_expect() {
             return 0
         fi
         [ "$(uptime_ms)" -lt "$deadline" ] || return 1
-        sleep 0.2
+        nap 0.2
     done
 }
 

@@ -32,12 +32,12 @@ check_gpioset() {
     local pid level_on level_off
     gpioset -c "$GPIOSIM_CHIP" GPIO24=1 &
     pid=$!
-    wait_until 3000 test "$(gpiosim_level GPIO24)" = 1
+    wait_until 3000 gpiosim_level_is GPIO24 1
     level_on=$(gpiosim_level GPIO24)
     kill "$pid"; wait "$pid" 2>/dev/null
     gpioset -c "$GPIOSIM_CHIP" GPIO24=0 &
     pid=$!
-    wait_until 3000 test "$(gpiosim_level GPIO24)" = 0
+    wait_until 3000 gpiosim_level_is GPIO24 0
     level_off=$(gpiosim_level GPIO24)
     kill "$pid"; wait "$pid" 2>/dev/null
     [ "$level_on" = 1 ] && [ "$level_off" = 0 ] \
@@ -51,11 +51,11 @@ check_gpiomon() {
     gpiosim_drive GPIO17 high
     gpiomon -c "$GPIOSIM_CHIP" -b pull-up -e both --format='%e %S' GPIO17 > "$events" 2>&1 &
     pid=$!
-    sleep 0.5
+    nap 0.5
     gpiosim_press_with_bounce GPIO17
-    sleep 0.2
+    nap 0.2
     gpiosim_release_with_bounce GPIO17
-    sleep 0.5
+    nap 0.5
     kill "$pid"; wait "$pid" 2>/dev/null
     count=$(wc -l < "$events")
     [ "$count" -ge 2 ] || { fail "gpiomon" "only $count edges seen on GPIO17 (expected at least 2): $(tr '\n' ';' < "$events")"; return 1; }

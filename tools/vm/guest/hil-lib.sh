@@ -14,7 +14,10 @@ GPIOSIM_SYSFS=""      # /sys/devices/platform/gpio-sim.N/gpiochipM
 declare -A GPIOSIM_OFFSET=()
 
 hil_report() {
-    printf 'hil: %s\n' "$*" | tee -a "$HIL_REPORT"
+    local up
+    read -r up _ < /proc/uptime
+    printf 'hil: %s\n' "$*" >> "$HIL_REPORT"
+    printf '[%7ss] hil: %s\n' "$up" "$*"
 }
 ok() { hil_report "ok $*"; }
 fail() { HIL_FAILED=1; hil_report "FAIL $1: ${*:2}"; }
@@ -28,14 +31,22 @@ uptime_ms() {
     printf '%s\n' "$(( ${up%.*} * 1000 + 10#${up#*.} * 10 ))"
 }
 
+# Sleeps without forking (a fork costs milliseconds of the guest's one emulated CPU).
+[ -p /tmp/hil-nap ] || mkfifo /tmp/hil-nap
+exec {HIL_NAP_FD}<>/tmp/hil-nap
+nap() {
+    read -r -t "$1" -u "$HIL_NAP_FD" _ || true
+}
+
 # Runs a command until it succeeds or TIMEOUT_MS passes: wait_until 5000 cmd args...
+# The command is run again each time: pass a function, not "$(…)" (expanded only once).
 wait_until() {
     local timeout_ms=$1
     shift
     local deadline=$(( $(uptime_ms) + timeout_ms ))
     until "$@"; do
         [ "$(uptime_ms)" -lt "$deadline" ] || return 1
-        sleep 0.1
+        nap 0.2
     done
 }
 
@@ -85,6 +96,11 @@ gpiosim_drive() {
 # Prints the level a consumer drives on an output line (0 or 1, physical).
 gpiosim_level() {
     cat "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/value"
+}
+
+# Whether an output line's level is VALUE now (for wait_until): gpiosim_level_is GPIO24 1
+gpiosim_level_is() {
+    [ "$(gpiosim_level "$1")" = "$2" ]
 }
 
 # Simulates a bouncy press (active-low button): a few short low/high glitches, then low.
