@@ -59,12 +59,14 @@ final class ButtonInterpreterTests: XCTestCase {
             interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
                                       sequence: sequence))
         }
-        // The loop was busy: the first edge of the press reaches it 40 ms late, and the
-        // bounce that followed within 2 ms reaches it 5 ms later still.
+        // The loop was busy: the first edge of the press reaches it 40 ms late, and each
+        // bounce edge that followed within 2 ms reaches it in a later batch, with timers run
+        // in between.
         loop.advance(by: .milliseconds(50))
         edge(true, atMs: 10, sequence: 1)
         loop.advance(by: .milliseconds(5))
         edge(false, atMs: 11, sequence: 2)
+        loop.advance(by: .milliseconds(5))
         edge(true, atMs: 12, sequence: 3)
         loop.advance(by: .milliseconds(100))
         XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(10)])
