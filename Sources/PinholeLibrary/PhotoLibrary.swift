@@ -39,7 +39,6 @@ public final class PhotoLibrary: Sendable {
     public let options: LibraryOptions
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
-    private let knownDirectories = Mutex<Set<String>>([])
     /// The lock file's descriptor, holding a shared `flock` while this library is open.
     private let lockDescriptor: Int32
 
@@ -187,11 +186,10 @@ public final class PhotoLibrary: Sendable {
         try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
     }
 
-    /// Creates `path` (and parents) once per process.
+    /// Creates `path` and its parents if missing. Not cached: purges, reverts and cache
+    /// clearing remove directories that become empty.
     func ensureDirectory(_ path: String) throws {
-        if knownDirectories.withLock({ $0.contains(path) }) { return }
         try POSIXFiles.makeDirectories(path)
-        knownDirectories.withLock { _ = $0.insert(path) }
     }
 
     // MARK: Database access
