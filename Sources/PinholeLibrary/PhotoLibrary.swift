@@ -1,5 +1,10 @@
 // The photo library store: options, opening with the recovery pass, durable adds, database access.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import PinholeCore
 import PinholeImaging
@@ -170,8 +175,7 @@ public final class PhotoLibrary: Sendable {
             throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
         }
         do {
-            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            try POSIXFiles.writeDurably(jpeg, to: absolute)
+            try writeInDirectory(jpeg, to: absolute, replace: false)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
@@ -184,6 +188,19 @@ public final class PhotoLibrary: Sendable {
         let absolute = layout.absolute(asset.path)
         try? POSIXFiles.remove(absolute)
         try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+    }
+
+    /// Writes a file durably, creating its directory; retries once if the directory vanished
+    /// meanwhile (a concurrent purge removes day directories that become empty).
+    func writeInDirectory(_ bytes: [UInt8], to absolute: String, replace: Bool) throws {
+        let directory = POSIXFiles.parentDirectory(of: absolute)
+        try ensureDirectory(directory)
+        do {
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        } catch let failure as POSIXFailure where failure.code == ENOENT {
+            try ensureDirectory(directory)
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        }
     }
 
     /// Creates `path` and its parents if missing. Not cached: purges, reverts and cache
