@@ -125,6 +125,12 @@ public final class ButtonInterpreter {
     }
 
     private func fireHold() {
+        // The line already reads released: its release report is still on its way, so this
+        // was no hold (a late report must not turn a short press into a burst).
+        if readLevel?() == false {
+            holdTimer = nil
+            return
+        }
         let now = loop.now
         if repeats == 0 {
             onEvent(.held(at: now))

@@ -102,6 +102,25 @@ final class ButtonInterpreterTests: XCTestCase {
         XCTAssertEqual(log.releases, 1)
     }
 
+    func testNoHoldWhenTheLineIsAlreadyReleasedButItsReportIsLate() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10), holdTime: .milliseconds(800))
+        { log.events.append($0) }
+        var lineLevel = true
+        interpreter.readLevel = { lineLevel }
+        interpreter.edge(LineEdge(line: "GPIO17", active: true, timestamp: .zero, sequence: 1))
+        loop.advance(by: .milliseconds(150))
+        lineLevel = false  // released at 150 ms; the report is delayed past the hold time
+        loop.advance(by: .milliseconds(1000))
+        interpreter.edge(LineEdge(line: "GPIO17", active: false, timestamp: Instant.zero + .milliseconds(150),
+                                  sequence: 2))
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses.count, 1)
+        XCTAssertEqual(log.releases, 1)
+        XCTAssertFalse(log.events.contains { if case .held = $0 { return true } else { return false } }, "\(log.events)")
+    }
+
     func testTwoSeparatePressesAreTwoPresses() {
         let (loop, gpio, log) = rig()
         gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)
