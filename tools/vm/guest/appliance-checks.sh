@@ -85,9 +85,7 @@ check_shutter_capture() {
     sample_level GPIO24 /tmp/capture-led.samples &
     sampler=$!
     CAPTURE_MARK=$(console_mark)
-    gpiosim_press_with_bounce GPIO17
-    nap 0.15
-    gpiosim_release_with_bounce GPIO17
+    gpiosim_click_with_bounce GPIO17 150
     if ! wait_until 90000 library_has_more_than "$before"; then
         kill "$sampler"; wait "$sampler" 2>/dev/null
         fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17;" \
@@ -171,21 +169,26 @@ check_console_af() {
     esac
 }
 
+# Asks the console for `gpio status --json`, keeps it in /run/hil/gpio-status.json and
+# prints the named line's entry (for failure messages).
+gpio_status_of() {
+    local answer
+    answer=$(console_ask "gpio status --json" 30000) || { echo "no answer to gpio status"; return; }
+    printf '%s\n' "$answer" > /run/hil/gpio-status.json
+    grep -oE "\{[^{}]*\"line\":\"$1\"[^{}]*\}" <<<"$answer" || echo "$answer" | cut -c1-200
+}
+
 check_torch_button() {
-    gpiosim_press_with_bounce GPIO22
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
+    gpiosim_click_with_bounce GPIO22 100
     wait_until 20000 gpiosim_level_is GPIO26 1 \
-        || { fail "torch button" "torch LED GPIO26 still off 20 s after pressing GPIO22"; return 1; }
-    gpiosim_press_with_bounce GPIO22
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
+        || { fail "torch button" "torch LED GPIO26 still off 20 s after pressing GPIO22;" \
+                "appliance: $(gpio_status_of GPIO22)"; return 1; }
+    gpiosim_click_with_bounce GPIO22 100
     wait_until 20000 gpiosim_level_is GPIO26 0 \
-        || { fail "torch button" "torch LED GPIO26 still on 20 s after the second press"; return 1; }
-    ok "torch button: GPIO22 pressed twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
-    gpiosim_press_with_bounce GPIO22  # leave the torch on for the shutdown check
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
+        || { fail "torch button" "torch LED GPIO26 still on 20 s after the second press;" \
+                "appliance: $(gpio_status_of GPIO22)"; return 1; }
+    ok "torch button: GPIO22 clicked twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
+    gpiosim_click_with_bounce GPIO22 100  # leave the torch on for the shutdown check
     wait_until 20000 gpiosim_level_is GPIO26 1
 }
 
