@@ -28,6 +28,9 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
+        // libxcrypt (crypt(3) with yescrypt) for the console PIN hash.
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
+                       providers: [.apt(["libcrypt-dev"])]),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
@@ -37,7 +40,7 @@ let package = Package(
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
-        .target(name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod"],
+        .target(name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt"],
                 swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
         .target(name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],

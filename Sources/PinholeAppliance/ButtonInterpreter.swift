@@ -59,7 +59,12 @@ public final class ButtonInterpreter {
             if level != stable { accept(at: edge.timestamp) }
             return
         }
-        debounceTimer = loop.schedule(at: edge.timestamp + debounce) { [weak self] in
+        // The quiet period counts from when the loop learns of the edge, not from the kernel's
+        // timestamp: on a busy board edges reach the loop late, and a window measured from the
+        // timestamp could close before the rest of the bounce has been delivered. The press
+        // still carries the first edge's timestamp (zero shutter lag).
+        let quietFrom = max(edge.timestamp, loop.now)
+        debounceTimer = loop.schedule(at: quietFrom + debounce) { [weak self] in
             guard let self else { return }
             self.debounceTimer = nil
             if self.level != self.stable {

@@ -2,16 +2,28 @@
 
 import PinholeCore
 
-/// Watches frame arrivals; when none arrives for `timeout` (longer for long exposures), calls
-/// `onStall` with the silence, then keeps watching (a failed restart is retried).
+/// Watches frame arrivals; when none arrives for `effectiveTimeout`, calls `onStall` with the
+/// silence, then keeps watching (a failed restart is retried).
+///
+/// The timeout adapts to the camera: at least `timeout`, four frame intervals (a slow camera,
+/// such as vimc under emulation, is not mistaken for a dead one), four exposure times, and
+/// `startupTimeout` until the first frame after a start. Restarts that bring no frame back
+/// double it each time, up to `maximumTimeout`, so a dead camera is retried without a storm.
 public final class CameraWatchdog {
     private let loop: EventLoop
     private let onStall: (Duration) -> Void
     private var timer: TimerID?
     private var lastFrame: Instant = .zero
     private var lastExposure: Duration = .zero
-    /// Silence that counts as a stall, at least; long exposures extend it.
+    private var interval: Duration?
+    private var framesSinceStart = 0
+    private var consecutiveStalls = 0
+    /// The shortest silence that counts as a stall.
     public var timeout: Duration = .seconds(1)
+    /// The silence allowed before the first frame after a start.
+    public var startupTimeout: Duration = .seconds(5)
+    /// The longest the timeout grows to while restarts bring no frame back.
+    public var maximumTimeout: Duration = .seconds(60)
     /// Stalls seen since creation.
     public private(set) var stalls = 0
 
@@ -22,11 +34,17 @@ public final class CameraWatchdog {
     }
 
     /// The silence that counts as a stall now.
-    public var effectiveTimeout: Duration { max(timeout, lastExposure * 4) }
+    public var effectiveTimeout: Duration {
+        var limit = max(timeout, lastExposure * 4, (interval ?? .zero) * 4)
+        if framesSinceStart == 0 { limit = max(limit, startupTimeout) }
+        for _ in 0..<min(consecutiveStalls, 16) { limit = limit * 2 }
+        return min(limit, max(maximumTimeout, timeout))
+    }
 
     /// Starts (or restarts) watching from now.
     public func start() {
         lastFrame = loop.now
+        framesSinceStart = 0
         arm()
     }
 
@@ -38,8 +56,19 @@ public final class CameraWatchdog {
 
     /// A frame arrived.
     public func frameArrived(exposure: Duration = .zero) {
-        lastFrame = loop.now
+        let now = loop.now
+        if framesSinceStart > 0 {
+            let gap = now - lastFrame
+            interval = interval.map { ($0 * 7 + gap) / 8 } ?? gap
+        }
+        framesSinceStart += 1
+        let wasBackingOff = consecutiveStalls > 0
+        consecutiveStalls = 0
+        lastFrame = now
         lastExposure = exposure
+        // The first frame after a start ends the startup allowance (and any backoff): watch
+        // with the ordinary timeout from here.
+        if framesSinceStart == 1 || wasBackingOff { arm() }
     }
 
     private func arm() {
@@ -50,12 +79,12 @@ public final class CameraWatchdog {
     private func check() {
         timer = nil
         let silence = loop.now - lastFrame
-        if silence >= effectiveTimeout {
-            stalls += 1
+        guard silence >= effectiveTimeout else { return arm() }
+        stalls += 1
+        consecutiveStalls += 1
+        onStall(silence)
+        if timer == nil {  // the restart failed (a restart calls start(), which re-arms)
             lastFrame = loop.now
-            arm()
-            onStall(silence)
-        } else {
             arm()
         }
     }

@@ -16,6 +16,21 @@ public struct Configuration: Sendable, Hashable {
     public var consoleDevice: String?
     /// `[console] baud`.
     public var consoleBaud: Int?
+    /// `[console] mode`: auto (menu on a terminal, line mode otherwise), menu or line.
+    public var consoleMode = "auto"
+    /// `[console] colour`: colour on a serial device (stdio follows $TERM and $NO_COLOR).
+    public var consoleColour: Bool?
+    /// `[console] unicode`: half-block viewfinder (true) or ASCII shades (false).
+    public var consoleUnicode = true
+    /// `[console] pin_hash`: the console PIN as a crypt(3) hash (`pinhole console hash-pin`);
+    /// without one the console is open.
+    public var consolePINHash: String?
+    /// `[console] idle_lock`: seconds without a key before library and settings lock again.
+    public var consoleIdleLockSeconds = 300
+    /// `[console] max_pin_failures`: wrong PINs in a row before a lock-out.
+    public var consoleMaxPINFailures = 5
+    /// `[console] lockout`: seconds of the first lock-out (doubling with each further one).
+    public var consoleLockoutSeconds = 60
 
     /// Defaults.
     public init() {}
@@ -45,14 +60,36 @@ public struct Configuration: Sendable, Hashable {
             var r = TableReader(table: table, file: file, context: "[console]")
             configuration.consoleDevice = try r.string("device")
             configuration.consoleBaud = try r.integer("baud", in: 50...4_000_000)
+            if let mode = try r.string("mode") {
+                guard ["auto", "menu", "line"].contains(mode) else {
+                    throw ConfigurationError(file: file, line: table.line(of: "mode"),
+                                             reason: "[console] mode is '\(mode)': use auto, menu or line")
+                }
+                configuration.consoleMode = mode
+            }
+            configuration.consoleColour = try r.bool("colour")
+            configuration.consoleUnicode = try r.bool("unicode") ?? true
+            if let hash = try r.string("pin_hash") {
+                guard hash.hasPrefix("$"), hash.count >= 20, !hash.contains(where: \.isWhitespace) else {
+                    throw ConfigurationError(file: file, line: table.line(of: "pin_hash"),
+                                             reason: "[console] pin_hash is not a crypt(3) hash: set it with `pinhole console hash-pin`")
+                }
+                configuration.consolePINHash = hash
+            }
+            configuration.consoleIdleLockSeconds = try r.integer("idle_lock", in: 10...86_400) ?? 300
+            configuration.consoleMaxPINFailures = try r.integer("max_pin_failures", in: 1...100) ?? 5
+            configuration.consoleLockoutSeconds = try r.integer("lockout", in: 1...86_400) ?? 60
             try r.rejectUnknown()
         }
         try reader.rejectUnknown()
         return configuration
     }
 
+    /// The configuration file on a device.
+    public static let defaultFile = "/etc/pinhole/pinhole.toml"
+
     /// Reads `file`; a missing default file gives the defaults, a missing named file is an error.
-    public static func load(file: String?, defaultFile: String = "/etc/pinhole/pinhole.toml") throws -> Configuration {
+    public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws -> Configuration {
         let path = file ?? defaultFile
         guard let text = FileSystem.readText(path) else {
             if file == nil { return Configuration() }

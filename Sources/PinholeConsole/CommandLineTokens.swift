@@ -32,6 +32,8 @@ public enum ConsoleError: Error, CustomStringConvertible {
     case unavailable(String)
     /// The action failed (status 70).
     case failed(String)
+    /// The command needs the PIN (status 77).
+    case locked(String)
 
     /// The numeric status (sysexits-style).
     public var status: Int {
@@ -39,12 +41,13 @@ public enum ConsoleError: Error, CustomStringConvertible {
         case .usage: return 64
         case .unavailable: return 69
         case .failed: return 70
+        case .locked: return 77
         }
     }
 
     public var description: String {
         switch self {
-        case .usage(let why), .unavailable(let why), .failed(let why): return why
+        case .usage(let why), .unavailable(let why), .failed(let why), .locked(let why): return why
         }
     }
 }

@@ -14,7 +14,7 @@ public final class InteractiveConsole {
     /// How often the status line refreshes.
     public static let refreshInterval: Duration = .seconds(1)
     /// How often a viewfinder frame is drawn while the Viewfinder page is open.
-    public static let previewInterval: Duration = .milliseconds(250)
+    public static let previewInterval: Duration = .milliseconds(333)
     /// At most this many commands wait at once; more keys that would run one ring the bell.
     public static let maximumWaiting = 8
 
@@ -37,8 +37,16 @@ public final class InteractiveConsole {
     public var loadLibrary: ((LibraryRequest) -> LibraryData)?
     /// Supplies the next viewfinder frame as cells (nil: no preview available).
     public var previewFrame: ((_ width: Int, _ height: Int, _ unicode: Bool) -> [[ScreenCell]]?)?
+    /// Whether output is still waiting to go out (a slow serial line): preview frames are
+    /// skipped until it has drained, so the preview never floods the line.
+    public var outputBusy: (() -> Bool)?
     /// Called when the user leaves the console.
     public var onQuit: (() -> Void)?
+    /// Called when the user asks for line mode (nil: not offered).
+    public var onLineMode: (() -> Void)? {
+        didSet { lineModeOffered = onLineMode != nil }
+    }
+    private var lineModeOffered = false
 
     /// A console for `appliance`, running commands through `commands` and writing bytes with
     /// `write`. The line-mode console's own output (events) is logged, not written.
@@ -50,6 +58,15 @@ public final class InteractiveConsole {
         self.write = write
         self.menu = ConsoleMenu(width: width, height: height)
         self.renderer = VT100Renderer(colour: colour)
+        previewFrame = { [engine = appliance.engine] columns, rows, unicode in
+            engine.latestViewfinderImage().map {
+                ViewfinderPreview.cells(from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                                        unicode: unicode)
+            }
+        }
+        if let library = commands.library {
+            loadLibrary = { request in LibraryLoader.load(request, run: library) }
+        }
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
 
@@ -84,6 +101,12 @@ public final class InteractiveConsole {
         }
     }
 
+    /// Whether the viewfinder uses half blocks (else ASCII shades).
+    public var unicode: Bool {
+        get { menu.unicode }
+        set { menu.unicode = newValue }
+    }
+
     /// A line the console logs (events, notes) for the Logs page.
     public func note(_ line: String) {
         log.append(line)
@@ -93,10 +116,16 @@ public final class InteractiveConsole {
     /// Bytes from the terminal.
     public func receive(_ bytes: [UInt8]) {
         guard !stopped else { return }
-        let keys = decoder.feed(bytes)
-        var effects: [MenuEffect] = []
-        for key in keys { effects += menu.handle(.key(key)) }
-        perform(effects.coalescingBells())
+        commands.noteActivity()
+        // Each key's effects are performed before the next key is handled (a page's data is
+        // loaded before the next key acts on it); a flood rings the bell at most once.
+        var rang = false
+        for key in decoder.feed(bytes) {
+            var effects = menu.handle(.key(key))
+            if rang { effects.removeAll { $0 == .bell } }
+            rang = rang || effects.contains(.bell)
+            perform(effects)
+        }
         if let timer = escapeTimer { loop.cancel(timer) }
         escapeTimer = nil
         if decoder.isPending {
@@ -142,6 +171,8 @@ public final class InteractiveConsole {
                 }
             case .quit:
                 onQuit?()
+            case .lineMode:
+                onLineMode?()
             }
         }
     }
@@ -151,7 +182,7 @@ public final class InteractiveConsole {
         previewTimer = nil
         guard !stopped, menu.page == .viewfinder else { return }
         let rows = menu.height - 8
-        if let frame = previewFrame?(menu.width, rows, menu.unicode) {
+        if outputBusy?() != true, let frame = previewFrame?(menu.width, rows, menu.unicode) {
             _ = menu.handle(.preview(frame))
             draw()
         }
@@ -180,6 +211,11 @@ public final class InteractiveConsole {
         snapshot.outputs = appliance.outputs.keys.sorted { $0.rawValue < $1.rawValue }
             .map { ($0.rawValue, appliance.outputs[$0]?.isOn ?? false) }
         snapshot.log = log
+        if let store = commands.settingsStore {
+            snapshot.settings = store.values
+            snapshot.settingsFile = store.file
+        }
+        snapshot.canSwitchToLineMode = lineModeOffered
         decorate?(&snapshot)
         _ = menu.handle(.snapshot(snapshot))
     }
@@ -204,17 +240,5 @@ public final class InteractiveConsole {
         guard !stopped else { return }
         let bytes = renderer.render(menu.screen())
         if !bytes.isEmpty { write(bytes) }
-    }
-}
-
-extension [MenuEffect] {
-    /// At most one bell per batch of input: a flood of bad keys must not flood the line back.
-    func coalescingBells() -> [MenuEffect] {
-        var rang = false
-        return filter { effect in
-            guard effect == .bell else { return true }
-            defer { rang = true }
-            return !rang
-        }
     }
 }

@@ -30,7 +30,13 @@ extension LineModeConsole {
         ("sim wait MS", "let MS milliseconds pass"),
         ("led test NAME", "blink an output (status, capture, error, torch, buzzer)"),
         ("log", "recent problems and events"),
-        ("shutdown", "stop the camera, close the library and exit"),
+        ("shutdown [--poweroff]", "stop the camera, close the library and exit (and power the board off)"),
+        ("menu", "switch to the interactive menu (on a terminal)"),
+        ("settings [--json]", "the settings saved in the configuration file (needs the PIN)"),
+        ("set KEY VALUE", "change a setting and save it (needs the PIN)"),
+        ("pin set NEW_PIN | pin clear", "change or remove the console PIN (needs the PIN)"),
+        ("unlock PIN", "unlock the library and settings (when a PIN is set)"),
+        ("lock", "lock the library and settings again"),
         ("help", "this list"),
         ("quit", "leave the console (the appliance keeps running under systemd)"),
     ]
@@ -56,9 +62,15 @@ extension LineModeConsole {
         case "log":
             let lines = appliance.problems
             reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+        case "menu":
+            guard let onMenu else { throw ConsoleError.unavailable("the menu needs a terminal: this console is a pipe") }
+            reply(.success("ok menu"))
+            onMenu()
         case "shutdown":
-            reply(.success("ok shutting down"))
-            (onShutdown ?? onQuit)?()
+            guard args.isEmpty || args == ["--poweroff"] else { throw ConsoleError.usage("usage: shutdown [--poweroff]") }
+            let powerOff = args == ["--poweroff"]
+            reply(.success(powerOff ? "ok shutting down and powering off" : "ok shutting down"))
+            if let onShutdown { onShutdown(powerOff) } else { onQuit?() }
         case "camera":
             try cameraCommand(args, json: json, reply: reply)
         case "torch":
@@ -71,18 +83,24 @@ extension LineModeConsole {
             try cameraControlCommand(command, args, json: json, reply: reply)
         case "status":
             let status = appliance.status()
+            let access = self.access.describe(at: appliance.loop.now)
             if json {
-                reply(.success(jsonLine(status)))
+                reply(.success(jsonLine(StatusAnswer(status: status, access: access))))
             } else {
                 let camera = status.camera.map { "\($0.model) (\($0.position))" } ?? "none"
                 let photos = status.photos.map(String.init) ?? "?"
                 reply(.success("ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                    + (status.busy ? ", busy" : "")))
+                    + (status.busy ? ", busy" : "") + ", access \(access)"))
             }
+        case "settings", "set", "pin":
+            try settingsCommand(command, args, json: json, reply: reply)
+        case "unlock", "lock":
+            try accessCommand(command, args, reply: reply)
         case "library":
             guard let library else { throw ConsoleError.unavailable("no library is open") }
             let output = try library(words)
-            reply(.success(output.split(separator: "\n").joined(separator: " ")))
+            let line = output.split(separator: "\n").joined(separator: " ")
+            reply(.success(json || line.hasPrefix("ok") ? line : "ok " + line))
         case "sim":
             try simCommand(args, reply: reply)
         case "gpio": try gpioCommand(args, json: json, reply: reply)

@@ -14,8 +14,11 @@ public final class LineModeConsole {
     let write: (String) -> Void
     /// Called after `quit` has been answered.
     public var onQuit: (() -> Void)?
-    /// Called after `shutdown` has been answered (nil: shutdown stops like quit).
-    public var onShutdown: (() -> Void)?
+    /// Called after `shutdown` has been answered, with whether to power off too (nil:
+    /// shutdown stops like quit).
+    public var onShutdown: ((_ powerOff: Bool) -> Void)?
+    /// Switches to the interactive menu (nil: the console is not a terminal).
+    public var onMenu: (() -> Void)?
     /// Called when a line has been dealt with (answered, or blank): readers use it to keep
     /// a bounded number of lines in flight.
     public var onLineDone: (() -> Void)?
@@ -32,8 +35,17 @@ public final class LineModeConsole {
     public static let maximumLineLength = 4096
     /// Commands running or waiting.
     public var pendingCount: Int { queue.count + (running ? 1 : 0) }
+    /// Access levels: library and settings behind the PIN (open when no PIN is set).
+    public var access = AccessControl(pinHash: nil)
+    /// How PINs are hashed and checked (nil: `unlock` and `pin set` are unavailable).
+    public var pinHashing: PINHashing?
+    /// Settings saved to the configuration file (nil: `settings`, `set`, `pin` unavailable).
+    public var settingsStore: ConsoleSettings?
     /// Access as the menu shows it.
-    public var accessSummary: AccessSummary { .open }
+    public var accessSummary: AccessSummary { access.summary(at: appliance.loop.now) }
+
+    /// A key or command from the person at the console: keeps an unlocked console unlocked.
+    public func noteActivity() { access.touch(at: appliance.loop.now) }
     /// Whether a command is in progress or waiting.
     public var isBusy: Bool { running || !queue.isEmpty }
 
@@ -120,6 +132,14 @@ public final class LineModeConsole {
         }
         let json = words.contains("--json")
         let arguments = Array(words.dropFirst()).filter { $0 != "--json" }
+        noteActivity()
+        if Self.pinProtected.contains(command), !access.isUnlocked(at: appliance.loop.now) {
+            let remaining = access.lockoutRemaining(at: appliance.loop.now)
+            let why = remaining > 0 ? "locked: too many wrong PINs, try again in \(remaining) s"
+                : "locked: unlock with the PIN first"
+            answer(Self.errorLine(ConsoleError.locked(why), json: json))
+            return
+        }
         let reply: (Result<String, Error>) -> Void = { result in
             switch result {
             case .success(let text): answer(text)
@@ -132,6 +152,9 @@ public final class LineModeConsole {
             reply(.failure(error))
         }
     }
+
+    /// Commands that need the PIN (when one is set).
+    static let pinProtected: Set<String> = ["library", "settings", "set", "pin"]
 
     /// Formats an error answer.
     static func errorLine(_ error: Error, json: Bool = false) -> String {

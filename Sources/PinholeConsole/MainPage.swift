@@ -11,6 +11,8 @@ enum MainPage {
             MenuItem("System", value: "storage, board diagnostics, logs, shutdown", action: .open(.system)),
             MenuItem("Settings", value: "saved to the configuration file", action: .open(.settings), needsPIN: true),
         ]
+        items.append(MenuItem("Command line", value: "any console command, with history",
+                              action: .ask(Prompt("pinhole", command: "{}", raw: true))))
         let access = menu.snapshot.access
         if access.pinConfigured {
             if access.unlocked {
@@ -19,6 +21,9 @@ enum MainPage {
                 items.append(MenuItem("Unlock", value: "enter the PIN",
                                       action: .ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))))
             }
+        }
+        if menu.snapshot.canSwitchToLineMode {
+            items.append(MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
         }
         if menu.snapshot.canQuit { items.append(MenuItem("Quit", value: "stop Pinhole", action: .confirm(question: "Stop Pinhole?", command: "quit"))) }
         return items

@@ -19,6 +19,8 @@ public enum ItemAction: Hashable, Sendable {
     case back
     /// Leaves the console.
     case quit
+    /// Switches the console to line mode (for a script on the other end).
+    case lineMode
     /// A menu-local action handled by the page itself (paging, selecting a photo…).
     case local(String)
 }
@@ -33,18 +35,22 @@ public struct Prompt: Hashable, Sendable {
     public var initial: String
     /// Whether the answer is secret (a PIN): masked, not in the history, not shown after.
     public var secret: Bool
+    /// Whether the answer goes in as typed (several words), rather than quoted as one word.
+    public var raw: Bool
 
     /// Creates a prompt.
-    public init(_ label: String, command: String, initial: String = "", secret: Bool = false) {
+    public init(_ label: String, command: String, initial: String = "", secret: Bool = false, raw: Bool = false) {
         self.label = label
         self.command = command
         self.initial = initial
         self.secret = secret
+        self.raw = raw
     }
 
-    /// The command for an answer; quotes the answer when it has spaces.
+    /// The command for an answer; quotes the answer when it has spaces (unless raw).
     public func command(for answer: String) -> String {
         let trimmed = answer.trimmingWhitespace()
+        if raw { return command.replacingPlaceholder(with: trimmed) }
         let quoted = trimmed.contains(" ") ? "\"" + trimmed.filter { $0 != "\"" } + "\"" : trimmed
         return command.replacingPlaceholder(with: quoted)
     }

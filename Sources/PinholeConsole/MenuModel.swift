@@ -28,6 +28,8 @@ public enum MenuEffect: Hashable, Sendable {
     case preview(Bool)
     /// Leave the console.
     case quit
+    /// Switch to line mode.
+    case lineMode
 }
 
 /// The interactive console's model. Pure: no I/O, no clock. The shell feeds it keys,
@@ -76,8 +78,9 @@ public struct ConsoleMenu: Sendable {
         case .key(let key): return handleKey(key)
         case .answer(let command, let text): return answered(command, text)
         case .snapshot(let snapshot):
+            let wasUnlocked = self.snapshot.access.unlocked
             self.snapshot = snapshot
-            return []
+            return relockIfNeeded(wasUnlocked: wasUnlocked)
         case .library(let data):
             browser.receive(data)
             return []
@@ -85,6 +88,22 @@ public struct ConsoleMenu: Sendable {
             preview = rows
             return []
         }
+    }
+
+    /// Pages that need the PIN.
+    static let protectedPages: Set<MenuPageID> = [.library, .albums, .photos, .photo, .settings]
+
+    /// Leaves protected pages when the console has locked (idle timeout, `lock`).
+    private mutating func relockIfNeeded(wasUnlocked: Bool) -> [MenuEffect] {
+        let access = snapshot.access
+        guard access.pinConfigured, !access.unlocked else { return [] }
+        if let index = stack.firstIndex(where: { Self.protectedPages.contains($0) }) {
+            stack.removeSubrange(index...)
+            prompt = nil
+            confirmation = nil
+            note(wasUnlocked ? "locked after a while without input: unlock again with the PIN" : "locked")
+        }
+        return []
     }
 
     // MARK: Keys
@@ -196,6 +215,7 @@ public struct ConsoleMenu: Sendable {
             return []
         case .back: return goBack()
         case .quit: return [.quit]
+        case .lineMode: return [.lineMode]
         case .local(let name):
             let (effects, next) = browser.local(name)
             if let next { stack.append(next) }

@@ -45,8 +45,12 @@ public struct MenuSnapshot: Sendable {
     public var log: [String] = []
     /// Settings as (key, value) pairs for the Settings page.
     public var settings: [(key: String, value: String)] = []
+    /// The configuration file settings are saved to (nil: none).
+    public var settingsFile: String?
     /// Whether leaving the console is offered (on stdio; a serial console stays).
     public var canQuit = false
+    /// Whether switching to line mode is offered.
+    public var canSwitchToLineMode = false
     /// Whether the board is simulated.
     public var simulated = false
 

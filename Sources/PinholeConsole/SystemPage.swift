@@ -14,6 +14,8 @@ enum SystemPage {
             MenuItem("Check the library", value: "fsck", action: .run("library fsck"), needsPIN: true),
             MenuItem("Safe shutdown", value: "stop the camera and close the library",
                      action: .confirm(question: "Shut Pinhole down now?", command: "shutdown")),
+            MenuItem("Power off", value: "safe shutdown, then power the board off",
+                     action: .confirm(question: "Shut down and power off now?", command: "shutdown --poweroff")),
         ]
     }
 

@@ -32,9 +32,15 @@ public final class SerialPort: @unchecked Sendable {
     public let fd: Int32
 
     /// Opens `device` raw at `baud`, 8 data bits, no parity, 1 stop bit, no flow control.
+    /// The open does not wait for carrier (O_NONBLOCK, cleared once open); a pty slave
+    /// (/dev/pts/N) is accepted like a UART. Stale input is discarded.
     public init(device: String, baud: Int = 115_200) throws {
-        let fd = open(device, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard Self.speeds[baud] != nil else {
+            throw SerialPortError(device: device, operation: "setting \(baud) baud", code: EINVAL)
+        }
+        let fd = open(device, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw SerialPortError(device: device, operation: "open", code: errno) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var settings = termios()
         if isatty(fd) == 1 {
             guard tcgetattr(fd, &settings) == 0 else {
@@ -45,7 +51,8 @@ public final class SerialPort: @unchecked Sendable {
             cfmakeraw(&settings)
             settings.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD)
             settings.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(PARENB) | tcflag_t(CRTSCTS))
-            settings.c_iflag |= tcflag_t(IGNBRK)  // breaks and framing errors must not wedge the console
+            // Breaks and bytes with framing or parity errors are dropped: they must not wedge the console.
+            settings.c_iflag |= tcflag_t(IGNBRK) | tcflag_t(IGNPAR)
             let speed = Self.speed(baud)
             cfsetispeed(&settings, speed)
             cfsetospeed(&settings, speed)
@@ -58,6 +65,7 @@ public final class SerialPort: @unchecked Sendable {
                 close(fd)
                 throw SerialPortError(device: device, operation: "tcsetattr", code: code)
             }
+            tcflush(fd, TCIFLUSH)
         }
         self.device = device
         self.fd = fd
@@ -65,16 +73,48 @@ public final class SerialPort: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    private static func speed(_ baud: Int) -> speed_t {
-        switch baud {
-        case 9600: return speed_t(B9600)
-        case 19_200: return speed_t(B19200)
-        case 38_400: return speed_t(B38400)
-        case 57_600: return speed_t(B57600)
-        case 230_400: return speed_t(B230400)
-        case 460_800: return speed_t(B460800)
-        case 921_600: return speed_t(B921600)
-        default: return speed_t(B115200)
+    /// The speeds termios offers that a console may use.
+    static let speeds: [Int: speed_t] = [
+        1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600),
+        19_200: speed_t(B19200), 38_400: speed_t(B38400), 57_600: speed_t(B57600), 115_200: speed_t(B115200),
+        230_400: speed_t(B230400), 460_800: speed_t(B460800), 921_600: speed_t(B921600),
+    ]
+
+    private static func speed(_ baud: Int) -> speed_t { speeds[baud] ?? speed_t(B115200) }
+}
+
+/// A terminal on standard input switched to raw mode for the menu (no echo, no line
+/// buffering, Ctrl-C as a key); `restore()` puts the saved settings back.
+public final class RawTerminal: @unchecked Sendable {
+    private let fd: Int32
+    private var saved: termios
+    private var restored = false
+
+    /// Switches `fd` to raw input; output keeps its newline translation.
+    public init(fd: Int32) throws {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else {
+            throw SerialPortError(device: "standard input", operation: "tcgetattr", code: errno)
+        }
+        self.fd = fd
+        saved = settings
+        settings.c_lflag &= ~(tcflag_t(ECHO) | tcflag_t(ICANON) | tcflag_t(ISIG) | tcflag_t(IEXTEN))
+        settings.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(ICRNL) | tcflag_t(INLCR) | tcflag_t(ISTRIP))
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(fd, TCSANOW, &settings) == 0 else {
+            throw SerialPortError(device: "standard input", operation: "tcsetattr", code: errno)
         }
     }
+
+    /// Puts the terminal back as it was (idempotent).
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        tcsetattr(fd, TCSANOW, &saved)
+    }
+
+    deinit { restore() }
 }

@@ -188,7 +188,7 @@ public final class SimulatedCamera: CameraDevice {
     }
 
     private func deliver(_ frame: SimulatedFrame) {
-        guard let onFrame, !world.stalledCameras.contains(spec.id) else { return }
+        guard let onFrame, !world.stalledCameras.contains(spec.id), !world.deadCameras.contains(spec.id) else { return }
         guard outstanding < bufferCount else {
             droppedFrames += 1
             return

@@ -39,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Serial speed for --console DEVICE.")
     var baud: Int?
 
+    @Option(help: "Console mode: auto (menu on a terminal, line mode otherwise), menu, or line.")
+    var consoleMode: ConsoleRunner.Mode?
+
     @Option(help: "Clock: real, or virtual (simulated board only: time jumps ahead while a command waits).")
     var clock: ClockChoice = .real
 
@@ -87,37 +90,40 @@ struct RunCommand: ParsableCommand {
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
-        let io = try Self.consoleIO(consoleChoice, baud: baud ?? settings.consoleBaud ?? profile.consoleBaud)
-        let writer = LineWriter(fd: io.output)
         var powerOff = false
+        let runner: ConsoleRunner
+        do {
+            runner = try ConsoleRunner(
+                appliance: appliance, simulation: hardware.simulation,
+                library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
+                choice: consoleChoice,
+                baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
+                mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
+                settings: settings, log: { log.write($0) })
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        runner.onShutdown = { off in
+            powerOff = off && !simulated
+            loop.stop()
+        }
         appliance.onShutdownRequest = { request in
-            writer.write("event shutdown \(request.reason)")
+            runner.event("shutdown \(request.reason)")
             log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
             powerOff = request.powerOff
             loop.stop()
         }
-        let lineMode = LineModeConsole(
-            appliance: appliance, simulation: hardware.simulation,
-            library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
-            write: { writer.write($0) })
-        lineMode.onQuit = { loop.stop() }
-        let session = LoopBound(ConsoleSession(lineMode: lineMode, loop: loop))
-        let reader = LineReaderThread(fd: io.input, loop: loop, onLine: { line in
-            session.value.lineMode.receive(line: line)
-        }, onEnd: {
-            session.value.inputEnded()
-        })
         SignalWatcher.start(loop: loop) { name in
             log.write("pinhole: \(name): shutting down")
             loop.stop()
         }
-        reader.start()
-        loop.run(isBusy: { session.value.isBusy })
+        runner.start()
+        loop.run(isBusy: { runner.isBusy })
+        runner.finish()
         appliance.shutdown()
         if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
             log.write("pinhole: outputs at exit: " + (gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
         }
-        withExtendedLifetime(io.port) {}
         if powerOff { PowerOff.request(log: log) }
     }
 
@@ -144,39 +150,5 @@ struct RunCommand: ParsableCommand {
         }
         // Real boards: cameras through libcamera, buttons and LEDs through libgpiod v2.
         return Hardware(gpio: LinuxGPIO(loop: loop), cameras: LibcameraProvider(loop: loop), simulation: nil)
-    }
-
-    private static func consoleIO(_ choice: String, baud: Int) throws -> (input: Int32, output: Int32, port: SerialPort?) {
-        if choice == "stdio" { return (0, 1, nil) }
-        do {
-            let port = try SerialPort(device: choice, baud: baud)
-            return (port.fd, port.fd, port)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-}
-
-/// The console's state on the loop: input may end while commands are still running.
-final class ConsoleSession {
-    let lineMode: LineModeConsole
-    let loop: EventLoop
-    private var ended = false
-
-    init(lineMode: LineModeConsole, loop: EventLoop) {
-        self.lineMode = lineMode
-        self.loop = loop
-    }
-
-    /// Standard input closed: stop once the queued commands are answered.
-    func inputEnded() {
-        ended = true
-        if !lineMode.isBusy { loop.stop() }
-    }
-
-    /// For the loop: whether a command is running (in virtual time, time jumps ahead then).
-    var isBusy: Bool {
-        if ended && !lineMode.isBusy { loop.stop() }
-        return lineMode.isBusy
     }
 }

@@ -51,6 +51,28 @@ final class ButtonInterpreterTests: XCTestCase {
         XCTAssertFalse(log.interpreter!.isPressed)
     }
 
+    func testBounceDeliveredLateByABusyLoopIsStillOnePress() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10)) { log.events.append($0) }
+        func edge(_ active: Bool, atMs ms: Int64, sequence: UInt64) {
+            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                                      sequence: sequence))
+        }
+        // The loop was busy: the first edge of the press reaches it 40 ms late, and each
+        // bounce edge that followed within 2 ms reaches it in a later batch, with timers run
+        // in between.
+        loop.advance(by: .milliseconds(50))
+        edge(true, atMs: 10, sequence: 1)
+        loop.advance(by: .milliseconds(5))
+        edge(false, atMs: 11, sequence: 2)
+        loop.advance(by: .milliseconds(5))
+        edge(true, atMs: 12, sequence: 3)
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(10)])
+        XCTAssertEqual(log.releases, 0)
+    }
+
     func testTwoSeparatePressesAreTwoPresses() {
         let (loop, gpio, log) = rig()
         gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)

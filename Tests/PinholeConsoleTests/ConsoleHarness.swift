@@ -58,7 +58,8 @@ final class ConsoleHarness {
     let lines = Sink<String>()
     let terminal = TerminalEmulator()
 
-    init(colour: Bool = false, configure: (LineModeConsole) -> Void = { _ in }) throws {
+    init(quietFocus: Bool = false, colour: Bool = false, library: (([String]) throws -> String)? = nil,
+         configure: (LineModeConsole) -> Void = { _ in }) throws {
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         // Small sensors: the simulated renderer draws every still in full, and these tests
@@ -72,8 +73,15 @@ final class ConsoleHarness {
                               store: MemoryStore())
         try appliance.start()
         let lines = self.lines
-        commands = LineModeConsole(appliance: appliance, simulation: nil, library: nil) { lines.items.append($0) }
+        commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) { lines.items.append($0) }
         configure(commands)
+        if quietFocus {
+            // Continuous AF renders viewfinder frames to measure sharpness; tests that let
+            // minutes of virtual time pass do not need it.
+            commands.receive(line: "af mode manual")
+            loop.advance(by: .milliseconds(10))
+            _ = lines.take()
+        }
         let written = self.written
         console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) { written.items += $0 }
         console.start()

@@ -47,12 +47,13 @@ final class ConsoleMenuTests: XCTestCase {
         var menu = ConsoleMenu()
         _ = keys(&menu, .character("5"))  // System
         XCTAssertEqual(menu.page, .system)
-        XCTAssertEqual(keys(&menu, .end, .enter), [])
+        XCTAssertEqual(keys(&menu, .end, .up, .enter), [])
         XCTAssertEqual(menu.pendingConfirmation, "Shut Pinhole down now?")
         XCTAssertEqual(menu.screen().line(23), "Shut Pinhole down now? (y/n)")
         XCTAssertEqual(keys(&menu, .character("n")), [])
         XCTAssertNil(menu.pendingConfirmation)
         XCTAssertEqual(keys(&menu, .enter, .character("y")), [.run("shutdown")])
+        XCTAssertEqual(keys(&menu, .down, .enter, .character("Y")), [.run("shutdown --poweroff")])
     }
 
     func testScreenIs80By24WithTitleStatusItemsAndHelp() {
@@ -76,6 +77,6 @@ final class ConsoleMenuTests: XCTestCase {
         _ = keys(&menu, .up, .up)
         XCTAssertEqual(menu.selection, 4)
         _ = keys(&menu, .down, .down, .down, .down, .down)
-        XCTAssertEqual(menu.selection, 7)
+        XCTAssertEqual(menu.selection, 8)
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 
 final class InteractiveConsoleTests: XCTestCase {
     func testFirstScreenShowsTheStatusLineAndMenuWithoutScrollingOrUnknownSequences() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         let lines = harness.terminal.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertTrue(lines[0].hasPrefix(" Pinhole  Main menu"), lines[0])
         XCTAssertTrue(lines[1].contains("torch off"), lines[1])
@@ -19,7 +19,7 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testArrowKeysInEveryFormAndEnterOpenTheChosenPage() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         harness.type("\u{1B}[B\u{1B}OB\u{1B}[A\u{1B}OB\r")  // down, down, up, down: the third item
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Viewfinder"), harness.terminal.line(0))
         harness.type("\u{1B}")  // a lone Escape resolves after the timeout: back
@@ -27,7 +27,7 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testShutterTakesAPhotoAndTheStatusLineCountsIt() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         harness.type("1")
         harness.type("1", settle: .seconds(1))
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok saved photo1 "), harness.terminal.line(22))
@@ -36,7 +36,7 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testSelfTimerWaitsOnTheLoopClock() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         harness.type("1")
         harness.type("2")
         XCTAssertTrue(harness.terminal.line(23).hasPrefix("Self-timer seconds (1-60): 10"), harness.terminal.line(23))
@@ -48,7 +48,7 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testPromptHistoryRecallsTheLastAnswer() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         harness.type("2")
         harness.type("5")  // Lens position
         harness.type("1.5\r", settle: .seconds(1))
@@ -59,7 +59,7 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testOnlyChangesAreSentAndCtrlLRedrawsEverything() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         let full = harness.output(for: "\u{0C}")
         XCTAssertTrue(String(decoding: full, as: UTF8.self).contains("\u{1B}[2J"))
         let move = harness.output(for: "\u{1B}[B")
@@ -75,16 +75,16 @@ final class InteractiveConsoleTests: XCTestCase {
     }
 
     func testColourOnlyWhenEnabled() throws {
-        let plain = try ConsoleHarness(colour: false)
+        let plain = try ConsoleHarness(quietFocus: true, colour: false)
         let plainBytes = plain.output(for: "\u{0C}")
         XCTAssertFalse(String(decoding: plainBytes, as: UTF8.self).contains("6m"), "no colour codes")
-        let colour = try ConsoleHarness(colour: true)
+        let colour = try ConsoleHarness(quietFocus: true, colour: true)
         let colourBytes = String(decoding: colour.output(for: "\u{0C}"), as: UTF8.self)
         XCTAssertTrue(colourBytes.contains(";36m"), "the status line is cyan with colour on")
     }
 
     func testRandomBytesAndFloodsNeverBreakTheScreenOrTheMenu() throws {
-        let harness = try ConsoleHarness()
+        let harness = try ConsoleHarness(quietFocus: true)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<50 {
             let bytes = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }

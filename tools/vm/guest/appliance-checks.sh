@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Needs hil-lib.sh, console.sh and gpio-trace.sh. Runs
-#   pinhole run --board board/vm --library /tmp/lib --console /dev/ttyS1
+#   pinhole run --board board/vm --library /tmp/lib --console /dev/ttyS1 --console-mode line
 # from the repository, then plays the scenario against it.
 
 APPLIANCE_PID=""
@@ -10,7 +10,7 @@ APPLIANCE_LOG=/run/hil/pinhole.log
 LIBRARY=/tmp/lib
 # The appliance's command line (run from the repository). The console is in line mode:
 # the scenario types one command a line and reads one answer a line.
-APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1)
+APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1 --console-mode line)
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
     "console reports the photo" "console status --json" "console AF mode" "torch button" "SIGTERM")

@@ -1,0 +1,129 @@
+// Changes one key of the configuration file, keeping its comments and layout, validating the
+// result like a start would, and replacing the file atomically.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import PinholeCore
+
+extension Configuration {
+    /// `text` with `key = literal` set in `[section]`: the key's line is replaced where it
+    /// exists, else added at the end of the section, else a new section is appended. Other
+    /// lines (comments included) are kept. `literal` is a TOML value (`93`, `true`, `"text"`);
+    /// nil removes the key.
+    public static func setting(_ section: String, _ key: String, to literal: String?, in text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        var start: Int?
+        var end = lines.count
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingSpaces()
+            guard trimmed.hasPrefix("[") else { continue }
+            if start != nil {
+                end = index
+                break
+            }
+            if trimmed.hasPrefix("[\(section)]") { start = index }
+        }
+        let newLine = literal.map { "\(key) = \($0)" }
+        guard let start else {
+            guard let newLine else { return lines.joined(separator: "\n") + "\n" }
+            if !lines.isEmpty, lines.last?.trimmingSpaces().isEmpty == false { lines.append("") }
+            lines += ["[\(section)]", newLine]
+            return lines.joined(separator: "\n") + "\n"
+        }
+        if let index = (start + 1..<end).first(where: { Self.lineSetsKey(lines[$0], key) }) {
+            if let newLine { lines[index] = newLine } else { lines.remove(at: index) }
+        } else if let newLine {
+            var insert = end
+            while insert > start + 1, lines[insert - 1].trimmingSpaces().isEmpty { insert -= 1 }
+            lines.insert(newLine, at: insert)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML basic string literal.
+    public static func literal(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Sets (or with nil removes) one key in `file` (created when missing). The edited text
+    /// must parse as a configuration, or nothing is written and the parse error (file, line,
+    /// reason) is thrown. Written to a temporary file, flushed, then renamed over the old one.
+    @discardableResult
+    public static func save(_ section: String, _ key: String, literal: String?, file: String) throws -> Configuration {
+        let old = FileSystem.readText(file) ?? ""
+        let text = setting(section, key, to: literal, in: old)
+        let configuration = try parse(text, file: file)
+        try writeAtomically(text, to: file)
+        return configuration
+    }
+
+    private static func lineSetsKey(_ line: String, _ key: String) -> Bool {
+        let trimmed = line.trimmingSpaces()
+        guard trimmed.hasPrefix(key) else { return false }
+        let rest = trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
+        return rest.first == "="
+    }
+
+    private static func writeAtomically(_ text: String, to file: String) throws {
+        let temporary = file + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw writeError(file, "cannot create \(temporary)", errno) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw writeError(file, "cannot write", code)
+            }
+            offset += written
+        }
+        let synced = fsync(fd) == 0
+        let code = errno
+        close(fd)
+        guard synced else {
+            unlink(temporary)
+            throw writeError(file, "cannot flush", code)
+        }
+        guard rename(temporary, file) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw writeError(file, "cannot replace", code)
+        }
+    }
+
+    private static func writeError(_ file: String, _ what: String, _ code: Int32) -> ConfigurationError {
+        let advice = code == EACCES || code == EROFS ? ": run as a user who may write it, or use --config FILE" : ""
+        return ConfigurationError(file: file, line: 0, reason: "\(what) (\(String(cString: strerror(code))))\(advice)")
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> Substring {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text.removeFirst() }
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text.removeLast() }
+        return text
+    }
+}

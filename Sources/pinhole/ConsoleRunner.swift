@@ -1,0 +1,269 @@
+// Wires the console to stdio or a serial device: menu on a terminal, line mode otherwise;
+// reopens a serial device that hung up or was unplugged.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import PinholeAppliance
+import PinholeConsole
+import PinholeCore
+import PinholeLinux
+
+/// Runs the console for `pinhole run`: chooses stdio or a serial device, menu or line mode,
+/// moves bytes between the device and the consoles, and survives the device going away.
+final class ConsoleRunner {
+    /// How the console starts.
+    enum Mode: String {
+        case auto, menu, line
+    }
+
+    private let loop: EventLoop
+    private let device: String?
+    private let baud: Int
+    private let simulated: Bool
+    private let log: (String) -> Void
+    let lineMode: LineModeConsole
+    let menu: InteractiveConsole
+    private var port: SerialPort?
+    private var raw: RawTerminal?
+    private var input: InputPump?
+    private var output: OutputPump?
+    private var assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+    private var inMenu = false
+    private var inputEnded = false
+    private var reconnectTimer: TimerID?
+    private var pausedInput = false
+    /// Lines in flight at most before input is read again.
+    static let maximumPendingLines = 64
+    /// How often a vanished serial device is looked for.
+    static let reopenInterval: Duration = .seconds(1)
+
+    /// The console on `choice` ("stdio" or a device path) for `appliance`.
+    init(appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+         choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void) throws {
+        loop = appliance.loop
+        simulated = simulation != nil
+        device = choice == "stdio" ? nil : choice
+        self.baud = baud
+        self.log = log
+        let sink = LoopBound(LineSink())
+        lineMode = LineModeConsole(appliance: appliance, simulation: simulation, library: library) { line in
+            sink.value.write?(line)
+        }
+        let screen = LoopBound(LineSink())
+        menu = InteractiveConsole(appliance: appliance, commands: lineMode, colour: false) { bytes in
+            screen.value.bytes?(bytes)
+        }
+        let isTerminal: Bool
+        if let device {
+            port = try SerialPort(device: device, baud: baud)
+            output = OutputPump(fd: port!.fd)
+            isTerminal = true
+        } else {
+            isTerminal = isatty(0) == 1 && isatty(1) == 1
+            if isTerminal { output = OutputPump(fd: 1) }
+        }
+        menu.colour = settings.consoleColour ?? (device == nil && Self.terminalHasColour())
+        lineMode.access = AccessControl(pinHash: settings.consolePINHash,
+                                        idleTimeout: .seconds(settings.consoleIdleLockSeconds),
+                                        maximumFailures: settings.consoleMaxPINFailures,
+                                        lockout: .seconds(settings.consoleLockoutSeconds))
+        menu.unicode = settings.consoleUnicode
+        let store = ConsoleSettings(configuration: settings, file: settings.file ?? Configuration.defaultFile)
+        store.onChange = { [unowned self, device] saved in
+            menu.colour = saved.consoleColour ?? (device == nil && Self.terminalHasColour())
+            menu.unicode = saved.consoleUnicode
+            lineMode.access.idleTimeout = .seconds(saved.consoleIdleLockSeconds)
+            lineMode.access.maximumFailures = saved.consoleMaxPINFailures
+            lineMode.access.lockout = .seconds(saved.consoleLockoutSeconds)
+        }
+        lineMode.settingsStore = store
+        let hasher = CryptPINHasher()
+        lineMode.pinHashing = PINHashing(hash: { try hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
+        sink.value.write = { [unowned self] line in writeLine(line) }
+        screen.value.bytes = { [unowned self] bytes in output?.send(bytes) }
+        lineMode.onLineDone = { [unowned self] in lineDone() }
+        if isTerminal {
+            lineMode.onMenu = { [unowned self] in enterMenu() }
+            menu.onLineMode = { [unowned self] in enterLineMode() }
+        }
+        menu.onQuit = { [unowned self] in loop.stop() }
+        menu.outputBusy = { [unowned self] in (output?.pendingBytes ?? 0) > 0 }
+        lineMode.onQuit = { [unowned self] in loop.stop() }
+        inMenu = mode == .menu || (mode == .auto && isTerminal)
+        if mode == .menu && !isTerminal {
+            throw ConsoleRunnerError("the menu needs a terminal: standard input or output is not one (use --console-mode line)")
+        }
+    }
+
+    /// Called when a console asks for a safe shutdown, with whether to power off.
+    var onShutdown: ((Bool) -> Void)? {
+        didSet { lineMode.onShutdown = onShutdown }
+    }
+
+    /// Reports something that happened outside a command (`event …` in line mode, the log in
+    /// the menu).
+    func event(_ text: String) {
+        if inMenu { menu.note(text) } else { writeLine("event " + text) }
+    }
+
+    /// Starts reading and, in menu mode, draws the menu.
+    func start() {
+        if inMenu { enterMenu() }
+        startReading(fd: port?.fd ?? 0)
+    }
+
+    /// Whether a line-mode command is running (virtual time jumps ahead only then).
+    var isBusy: Bool {
+        if inputEnded && !lineMode.isBusy { loop.stop() }
+        return lineMode.isBusy
+    }
+
+    /// Puts the terminal back (colours off, cursor shown, settings restored).
+    func finish() {
+        if inMenu { menu.stop() }
+        raw?.restore()
+        raw = nil
+    }
+
+    // MARK: Modes
+
+    private func enterMenu() {
+        if device == nil, raw == nil {
+            do { raw = try RawTerminal(fd: 0) } catch { log("pinhole: \(error): staying in line mode") }
+        }
+        inMenu = true
+        menu.decorate = { [device, simulated] snapshot in
+            snapshot.canQuit = device == nil
+            snapshot.simulated = simulated
+        }
+        menu.start()
+        menu.terminalReconnected()
+    }
+
+    private func enterLineMode() {
+        menu.stop()
+        raw?.restore()
+        raw = nil
+        inMenu = false
+        assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+        writeLine("ok line mode: one command a line; `help` lists them, `menu` returns")
+    }
+
+    private func writeLine(_ line: String) {
+        if inMenu {
+            menu.note(line)
+            return
+        }
+        if let output {
+            output.send(Array((line + (device == nil ? "\n" : "\r\n")).utf8))
+        } else {
+            LineWriter.standardOutput.write(line)
+        }
+    }
+
+    // MARK: Input
+
+    private func startReading(fd: Int32) {
+        let runner = LoopBound(self)
+        let pump = InputPump(fd: fd, loop: loop, onBytes: { bytes in
+            runner.value.received(bytes)
+        }, onEnd: { code in
+            runner.value.ended(code)
+        })
+        input = pump
+        pump.start()
+    }
+
+    private func received(_ bytes: [UInt8]) {
+        if inMenu {
+            menu.receive(bytes)
+            if output?.takeOverflow() == true { menu.terminalReconnected() }
+            input?.resume()
+            return
+        }
+        for piece in assembler.feed(bytes) { deliver(piece) }
+        resumeIfRoom()
+    }
+
+    private func deliver(_ piece: LineAssembler.Piece) {
+        switch piece {
+        case .line(let line): lineMode.receive(line: line)
+        case .overlong(let length): lineMode.receiveOverlong(length: length)
+        }
+    }
+
+    private func lineDone() {
+        if pausedInput { resumeIfRoom() }
+        if inputEnded {  // check once the console has moved on to its next line
+            loop.schedule(after: .zero) { [weak self] in
+                guard let self, !lineMode.isBusy else { return }
+                loop.stop()
+            }
+        }
+    }
+
+    private func resumeIfRoom() {
+        if lineMode.pendingCount < Self.maximumPendingLines {
+            pausedInput = false
+            input?.resume()
+        } else {
+            pausedInput = true
+        }
+    }
+
+    private func ended(_ code: Int32) {
+        input = nil
+        guard let device else {
+            for piece in assembler.finish() { deliver(piece) }
+            inputEnded = true
+            if !inMenu, !lineMode.isBusy { loop.stop() }
+            if inMenu { loop.stop() }
+            return
+        }
+        let reason = code == 0 ? "end of file" : String(cString: strerror(code))
+        log("pinhole: console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s")
+        output?.retarget(-1)  // before the descriptor is closed and its number reused
+        port = nil
+        scheduleReopen(device)
+    }
+
+    private func scheduleReopen(_ device: String) {
+        reconnectTimer = loop.schedule(after: Self.reopenInterval) { [weak self] in
+            guard let self else { return }
+            do {
+                let port = try SerialPort(device: device, baud: baud)
+                self.port = port
+                output?.retarget(port.fd)
+                assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+                log("pinhole: console \(device) is back")
+                startReading(fd: port.fd)
+                if inMenu { menu.terminalReconnected() }
+            } catch {
+                scheduleReopen(device)
+            }
+        }
+    }
+
+    private static func terminalHasColour() -> Bool {
+        if getenv("NO_COLOR") != nil { return false }
+        guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
+        if term == "dumb" || term.hasPrefix("vt1") || term.hasPrefix("vt2") { return false }
+        return term.contains("color") || ["xterm", "screen", "tmux", "rxvt", "linux"].contains { term.hasPrefix($0) }
+    }
+}
+
+/// Late-bound output closures (the consoles are created before the runner is complete).
+private final class LineSink {
+    var write: ((String) -> Void)?
+    var bytes: (([UInt8]) -> Void)?
+}
+
+/// A console set-up error, shown as the reason `pinhole run` could not start.
+struct ConsoleRunnerError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ConsoleRunner.Mode: ExpressibleByArgument {}

@@ -1,0 +1,116 @@
+// Helpers for the console's end-to-end tests: background processes, tmux panes, linked pty
+// pairs (socat), and waiting for a screen to show something.
+
+import Foundation
+import XCTest
+
+/// A program running in the background for the length of a test.
+final class BackgroundProcess {
+    let process = Process()
+    let errorFile: URL
+
+    init(_ executable: String, _ arguments: [String], errorFile: URL) throws {
+        self.errorFile = errorFile
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: errorFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+    }
+
+    var errors: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+enum ConsoleTestTools {
+    /// The path of a tool, or a skip when it is missing (tools/setup installs them all).
+    static func tool(_ name: String) throws -> String {
+        for directory in ["/usr/bin", "/bin", "/usr/local/bin"] {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw XCTSkip("\(name) is not installed: run tools/setup")
+    }
+
+    /// Runs a command to completion and returns its standard output.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `timeout` passes (a readiness wait
+    /// for real processes, not a timing assertion).
+    static func wait(for what: String, timeout: TimeInterval = 60, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw TimedOut(what: what)
+    }
+
+    /// A readiness wait that ran out.
+    struct TimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    /// Starts socat linking two ptys, reachable as `first` and `second` (symlinks).
+    static func linkedPtys(_ first: URL, _ second: URL, log: URL) throws -> BackgroundProcess {
+        let socat = try tool("socat")
+        let process = try BackgroundProcess(socat, [
+            "pty,raw,echo=0,link=\(first.path)", "pty,raw,echo=0,link=\(second.path)",
+        ], errorFile: log)
+        try wait(for: "socat's ptys") {
+            FileManager.default.fileExists(atPath: first.path) && FileManager.default.fileExists(atPath: second.path)
+        }
+        return process
+    }
+}
+
+/// A tmux session of 80×24 running one command, read with capture-pane.
+final class TmuxPane {
+    let name: String
+    private let tmux: String
+
+    init(_ command: String) throws {
+        tmux = try ConsoleTestTools.tool("tmux")
+        name = "pinhole-test-\(UUID().uuidString.prefix(8))"
+        try ConsoleTestTools.run(tmux, ["new-session", "-d", "-s", name, "-x", "80", "-y", "24",
+                                        "env TERM=xterm " + command])
+    }
+
+    /// The pane's text, one line per row.
+    var screen: String { (try? ConsoleTestTools.run(tmux, ["capture-pane", "-p", "-t", name])) ?? "" }
+
+    /// Sends tmux key names ("Enter", "Down", "C-l") or literal text with `literal`.
+    func send(_ keys: String..., literal: Bool = false) throws {
+        try ConsoleTestTools.run(tmux, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// Waits until the screen contains `text`.
+    func waitFor(_ text: String, timeout: TimeInterval = 60) throws {
+        try ConsoleTestTools.wait(for: "'\(text)' on the screen:\n\(screen)", timeout: timeout) { screen.contains(text) }
+    }
+
+    var isAlive: Bool {
+        (try? ConsoleTestTools.run(tmux, ["list-panes", "-t", name, "-F", "#{pane_dead}"]))?.contains("0") ?? false
+    }
+
+    func close() { _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name]) }
+}

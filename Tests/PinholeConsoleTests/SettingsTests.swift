@@ -1,0 +1,106 @@
+// Settings saved to the configuration file: text editing that keeps comments, validation
+// before writing, the line-mode commands and the Settings page.
+
+import Foundation
+import PinholeAppliance
+import PinholeConsole
+import XCTest
+
+final class SettingsTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: directory) }
+
+    private let sample = """
+        # Pinhole on the kitchen window
+        [capture]
+        quality = 93  # high
+
+        [console]
+        device = "/dev/ttyAMA0"
+
+        """
+
+    func testSettingReplacesAddsAndRemovesKeysAndKeepsComments() {
+        let replaced = Configuration.setting("capture", "quality", to: "80", in: sample)
+        XCTAssertTrue(replaced.contains("[capture]\nquality = 80\n"), replaced)
+        XCTAssertTrue(replaced.hasPrefix("# Pinhole on the kitchen window\n"))
+        let added = Configuration.setting("console", "colour", to: "true", in: sample)
+        XCTAssertTrue(added.contains("device = \"/dev/ttyAMA0\"\ncolour = true\n"), added)
+        let section = Configuration.setting("library", "path", to: Configuration.literal("/media/sd \"photos\""), in: sample)
+        XCTAssertTrue(section.hasSuffix("\n[library]\npath = \"/media/sd \\\"photos\\\"\"\n"), section)
+        let removed = Configuration.setting("console", "device", to: nil, in: sample)
+        XCTAssertFalse(removed.contains("ttyAMA0"), removed)
+        XCTAssertEqual(Configuration.setting("a", "b", to: "1", in: ""), "[a]\nb = 1\n")
+    }
+
+    func testSaveValidatesTheWholeFileAndWritesNothingOnError() throws {
+        let file = directory.appendingPathComponent("pinhole.toml").path
+        try sample.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "5", file: file)) { error in
+            XCTAssertTrue("\(error)".contains("pinhole.toml"), "\(error)")
+            XCTAssertTrue("\(error)".contains("idle_lock"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), sample)
+        let saved = try Configuration.save("console", "idle_lock", literal: "600", file: file)
+        XCTAssertEqual(saved.consoleIdleLockSeconds, 600)
+        XCTAssertEqual(try Configuration.load(file: file).consoleIdleLockSeconds, 600)
+    }
+
+    func testLineModeSettingsAndPINChangesAreSavedAndApplied() throws {
+        let file = directory.appendingPathComponent("pinhole.toml").path
+        try sample.write(toFile: file, atomically: true, encoding: .utf8)
+        let store = ConsoleSettings(configuration: try Configuration.load(file: file), file: file)
+        var applied: [Int] = []
+        store.onChange = { applied.append($0.consoleIdleLockSeconds) }
+        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
+            commands.settingsStore = store
+            commands.pinHashing = testHashing
+        })
+        let ask = { (line: String) -> String in
+            harness.commands.receive(line: line)
+            harness.loop.advance(by: .milliseconds(100))
+            return harness.lines.take().last ?? "(no answer)"
+        }
+        XCTAssertEqual(ask("set capture.quality 80"),
+                       "ok capture.quality 80 saved to \(file) (takes effect at the next start)")
+        XCTAssertEqual(ask("set console.idle_lock 120"), "ok console.idle_lock 120 saved to \(file)")
+        XCTAssertEqual(applied, [300, 120], "each change is applied; the idle lock took the new value")
+        XCTAssertEqual(ask("set capture.quality 101"), "error 64: '101' is not a whole number from 1 to 100")
+        XCTAssertTrue(ask("set shutter.sound on").hasPrefix("error 64: no setting 'shutter.sound'"))
+        XCTAssertEqual(ask("pin set 12"), "error 64: a PIN has 4 to 32 characters (this one has 2)")
+        XCTAssertEqual(ask("pin set 5791"), "ok PIN changed and saved to \(file)")
+        let saved = try Configuration.load(file: file)
+        XCTAssertEqual(saved.jpegQuality, 80)
+        XCTAssertEqual(saved.consolePINHash, "$test$1975$not-a-real-hash")
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("# Pinhole on the kitchen window"))
+        XCTAssertTrue(ask("settings").contains("console.pin=set"), "still unlocked by the one who set it")
+        XCTAssertEqual(ask("lock"), "ok locked")
+        XCTAssertEqual(ask("set capture.quality 70"), "error 77: locked: unlock with the PIN first")
+        XCTAssertTrue(ask("unlock 5791").hasPrefix("ok unlocked"))
+        XCTAssertTrue(ask("pin clear").hasPrefix("ok PIN removed"))
+        XCTAssertNil(try Configuration.load(file: file).consolePINHash)
+    }
+
+    func testSettingsPageTogglesAndPromptsSaveTheFile() throws {
+        let file = directory.appendingPathComponent("pinhole.toml").path
+        let store = ConsoleSettings(configuration: Configuration(), file: file)
+        let harness = try ConsoleHarness(quietFocus: true, configure: { $0.settingsStore = store })
+        harness.type("6")  // Settings
+        XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Settings"), harness.terminal.line(0))
+        XCTAssertTrue(harness.terminal.text.contains("Saved to                    /tmp/pinhole-settings-"),
+                      harness.terminal.text)
+        harness.type("2", settle: .seconds(1))  // Colour: auto -> on
+        XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok console.colour on saved"), harness.terminal.line(22))
+        XCTAssertEqual(try Configuration.load(file: file).consoleColour, true)
+        harness.type("1")  // JPEG quality prompt, pre-filled
+        XCTAssertEqual(harness.terminal.line(23), "JPEG quality (1-100): 93")
+        harness.type("\u{7F}\u{7F}75\r", settle: .seconds(1))
+        XCTAssertEqual(try Configuration.load(file: file).jpegQuality, 75)
+    }
+}
