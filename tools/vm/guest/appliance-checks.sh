@@ -13,7 +13,8 @@ LIBRARY=/tmp/lib
 APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1 --console-mode line)
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
-    "console reports the photo" "console status --json" "console AF mode" "torch button" "SIGTERM")
+    "console reports the photo" "console status --json" "console AF mode" "torch button" "console line mode"
+    "SIGTERM")
 
 # Marks every remaining appliance step pending with one reason.
 pending_all() {
@@ -180,6 +181,19 @@ gpio_status_of() {
     grep -oE "\{[^{}]*\"line\":\"$1\"[^{}]*\}" <<<"$answer" || echo "$answer" | cut -c1-200
 }
 
+# Line mode is for scripts: nothing but lines of text (no screen drawing) on the UART.
+check_console_clean() {
+    local count first
+    count=$(console_escape_lines)
+    if [ "${count:-0}" -eq 0 ]; then
+        ok "console line mode: $(wc -l < "$CONSOLE_LOG") lines on the UART, no escape sequences"
+        return
+    fi
+    first=$(grep -m1 $'\x1b' "$CONSOLE_LOG" | cat -v | cut -c1-160)
+    fail "console line mode" "$count lines on the UART carry VT100 escape sequences (screen updates in" \
+        "line mode), first: $first"
+}
+
 check_torch_button() {
     gpiosim_click_with_bounce GPIO22 100
     wait_until 20000 gpiosim_level_is GPIO26 1 \
@@ -241,6 +255,7 @@ run_appliance_checks() {
     check_console_status
     check_console_af
     check_torch_button
+    check_console_clean
     check_sigterm
     [ -z "$APPLIANCE_PID" ] || kill -KILL "$APPLIANCE_PID" 2>/dev/null
 }
