@@ -27,6 +27,13 @@ public final class ButtonInterpreter {
     private var holdTimer: TimerID?
     private var pressedAt: Instant?
     private var repeats = 0
+    private var verifiedAt: Instant?
+
+    /// Reads the line's level now (true = active), when the backend can. When the debounce
+    /// window closes, this reading decides, and edges stamped before it are ignored: on a
+    /// busy board the kernel's edge reports can reach the loop long after the contact
+    /// settled, and only the line itself knows how it settled.
+    public var readLevel: (() -> Bool?)?
 
     /// Creates an interpreter delivering events to `onEvent` on the loop.
     public init(
@@ -48,6 +55,7 @@ public final class ButtonInterpreter {
 
     /// Feeds one raw edge.
     public func edge(_ edge: LineEdge) {
+        if let verifiedAt, edge.timestamp < verifiedAt { return }  // already accounted for by a reading
         level = edge.active
         // The first edge away from the stable level starts the change; bouncing back and
         // forth keeps that start until the line settles one way or the other.
@@ -67,6 +75,10 @@ public final class ButtonInterpreter {
         debounceTimer = loop.schedule(at: quietFrom + debounce) { [weak self] in
             guard let self else { return }
             self.debounceTimer = nil
+            if let reading = self.readLevel?() {
+                self.level = reading
+                self.verifiedAt = self.loop.now
+            }
             if self.level != self.stable {
                 self.accept(at: self.changeStarted ?? self.loop.now)
             } else {

@@ -29,7 +29,8 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count:
 }
 
 /// `close(2)`, named so that it does not clash with `POSIXFiles` members.
-private func systemClose(_ fd: Int32) { _ = close(fd) }
+@discardableResult
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 
 /// Thin wrappers over POSIX file calls; EINTR is retried here and nowhere else.
 enum POSIXFiles {
@@ -160,19 +161,23 @@ enum POSIXFiles {
         _ = rmdir(path)
     }
 
-    /// Reads a whole file.
+    /// Reads a whole file (one allocation of its size, then reads until end of file).
     static func read(_ path: String) throws -> [UInt8] {
         let fd = try check("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { _ = close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        defer { _ = systemClose(fd) }
+        var info = stat()
+        let expected = fstat(fd, &info) == 0 ? max(0, Int(info.st_size)) : 0
+        var result = [UInt8](repeating: 0, count: expected + 1)
+        var filled = 0
         while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in
-                try check("read", path) { systemRead(fd, buffer.baseAddress!, buffer.count) }
+            if filled == result.count { result.append(contentsOf: [UInt8](repeating: 0, count: max(65_536, filled))) }
+            let count = try result.withUnsafeMutableBytes { buffer in
+                try check("read", path) { systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled) }
             }
             if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
+            filled += count
         }
+        result.removeSubrange(filled...)
         return result
     }
 

@@ -1,5 +1,10 @@
 // The photo library store: options, opening with the recovery pass, durable adds, database access.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import PinholeCore
 import PinholeImaging
@@ -39,7 +44,6 @@ public final class PhotoLibrary: Sendable {
     public let options: LibraryOptions
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
-    private let knownDirectories = Mutex<Set<String>>([])
     /// The lock file's descriptor, holding a shared `flock` while this library is open.
     private let lockDescriptor: Int32
 
@@ -171,8 +175,7 @@ public final class PhotoLibrary: Sendable {
             throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
         }
         do {
-            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            try POSIXFiles.writeDurably(jpeg, to: absolute)
+            try writeInDirectory(jpeg, to: absolute, replace: false)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
@@ -187,11 +190,23 @@ public final class PhotoLibrary: Sendable {
         try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
     }
 
-    /// Creates `path` (and parents) once per process.
+    /// Writes a file durably, creating its directory; retries once if the directory vanished
+    /// meanwhile (a concurrent purge removes day directories that become empty).
+    func writeInDirectory(_ bytes: [UInt8], to absolute: String, replace: Bool) throws {
+        let directory = POSIXFiles.parentDirectory(of: absolute)
+        try ensureDirectory(directory)
+        do {
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        } catch let failure as POSIXFailure where failure.code == ENOENT {
+            try ensureDirectory(directory)
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        }
+    }
+
+    /// Creates `path` and its parents if missing. Not cached: purges, reverts and cache
+    /// clearing remove directories that become empty.
     func ensureDirectory(_ path: String) throws {
-        if knownDirectories.withLock({ $0.contains(path) }) { return }
         try POSIXFiles.makeDirectories(path)
-        knownDirectories.withLock { _ = $0.insert(path) }
     }
 
     // MARK: Database access

@@ -49,6 +49,8 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertNotEqual(fill.file, fit.file)
         XCTAssertEqual(try library.clearThumbnailCache(), 2)
         XCTAssertFalse(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache)
+        XCTAssertTrue(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache,
+                      "cached again after the cache was cleared")
         XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 0, height: 10), mode: .aspectFit))
         XCTAssertTrue(try library.fsck().isClean)
     }
@@ -119,6 +121,9 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertThrowsError(try LibraryCommandLine.execute(["edit", "adjust", asset.id, "--exposure", "lots"], library: library))
         try library.revertEdit(of: asset.id)
         XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments())
+        XCTAssertEqual(try library.applyAdjustments(PinholeAdjustments(rotation: 270), to: asset.id).revision, 1,
+                       "editing again after a revert (its render directory was removed)")
+        try library.revertEdit(of: asset.id)
         XCTAssertTrue(try library.fsck().isClean)
     }
 
