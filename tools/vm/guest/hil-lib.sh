@@ -109,6 +109,11 @@ gpiosim_press_with_bounce() {
     chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" press
 }
 
+# Simulates a bouncy click: press, hold HOLD_MS, release, all in one real-time process.
+gpiosim_click_with_bounce() {
+    chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" click "$2"
+}
+
 # Simulates a bouncy release: glitches, then high.
 gpiosim_release_with_bounce() {
     chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" release
