@@ -5,8 +5,9 @@ import PinholeCore
 /// Watches frame arrivals; when none arrives for `effectiveTimeout`, calls `onStall` with the
 /// silence, then keeps watching (a failed restart is retried).
 ///
-/// The timeout adapts to the camera: at least `timeout`, four frame intervals (a slow camera,
-/// such as vimc under emulation, is not mistaken for a dead one), four exposure times, and
+/// The timeout adapts to the camera: at least `timeout`, four times the longest of the last
+/// 16 gaps between frames (a slow or bursty camera, such as vimc under emulation, is not
+/// mistaken for a dead one), four exposure times, and
 /// `startupTimeout` until the first frame after a start. Restarts that bring no frame back
 /// double it each time, up to `maximumTimeout`, so a dead camera is retried without a storm.
 public final class CameraWatchdog {
@@ -15,7 +16,8 @@ public final class CameraWatchdog {
     private var timer: TimerID?
     private var lastFrame: Instant = .zero
     private var lastExposure: Duration = .zero
-    private var interval: Duration?
+    private var recentGaps: [Duration] = []
+    private static let gapsKept = 16
     private var framesSinceStart = 0
     private var consecutiveStalls = 0
     /// The shortest silence that counts as a stall.
@@ -35,7 +37,7 @@ public final class CameraWatchdog {
 
     /// The silence that counts as a stall now.
     public var effectiveTimeout: Duration {
-        var limit = max(timeout, lastExposure * 4, (interval ?? .zero) * 4)
+        var limit = max(timeout, lastExposure * 4, (recentGaps.max() ?? .zero) * 4)
         if framesSinceStart == 0 { limit = max(limit, startupTimeout) }
         for _ in 0..<min(consecutiveStalls, 16) { limit = limit * 2 }
         return min(limit, max(maximumTimeout, timeout))
@@ -58,8 +60,8 @@ public final class CameraWatchdog {
     public func frameArrived(exposure: Duration = .zero) {
         let now = loop.now
         if framesSinceStart > 0 {
-            let gap = now - lastFrame
-            interval = interval.map { ($0 * 7 + gap) / 8 } ?? gap
+            recentGaps.append(now - lastFrame)
+            if recentGaps.count > Self.gapsKept { recentGaps.removeFirst() }
         }
         framesSinceStart += 1
         let wasBackingOff = consecutiveStalls > 0
