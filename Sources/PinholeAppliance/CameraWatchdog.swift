@@ -8,8 +8,9 @@ import PinholeCore
 /// The timeout adapts to the camera: at least `timeout`, four times the longest of the last
 /// 16 gaps between frames (a slow or bursty camera, such as vimc under emulation, is not
 /// mistaken for a dead one), four exposure times, and
-/// `startupTimeout` until the first frame after a start. Restarts that bring no frame back
-/// double it each time, up to `maximumTimeout`, so a dead camera is retried without a storm.
+/// `startupTimeout` until the first frame after a start. Each stall doubles it, up to
+/// `maximumTimeout`, until the camera has kept up 16 frames: a dead camera is retried without
+/// a storm, and a camera slower than the timeout settles instead of being restarted forever.
 public final class CameraWatchdog {
     private let loop: EventLoop
     private let onStall: (Duration) -> Void
@@ -64,13 +65,14 @@ public final class CameraWatchdog {
             if recentGaps.count > Self.gapsKept { recentGaps.removeFirst() }
         }
         framesSinceStart += 1
-        let wasBackingOff = consecutiveStalls > 0
-        consecutiveStalls = 0
         lastFrame = now
         lastExposure = exposure
-        // The first frame after a start ends the startup allowance (and any backoff): watch
-        // with the ordinary timeout from here.
-        if framesSinceStart == 1 || wasBackingOff { arm() }
+        // The backoff lasts until the camera has kept up a run of frames: a camera slower
+        // than the timeout (restarted before its next frame could come) must not be restarted
+        // in a loop, and its gaps are learnt meanwhile.
+        if framesSinceStart >= Self.gapsKept { consecutiveStalls = 0 }
+        // The first frame after a start ends the startup allowance.
+        if framesSinceStart == 1 { arm() }
     }
 
     private func arm() {

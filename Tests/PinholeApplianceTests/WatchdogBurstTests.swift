@@ -22,6 +22,18 @@ final class WatchdogBurstTests: XCTestCase {
         XCTAssertLessThanOrEqual(stalls.count, 1, "\(stalls)")
     }
 
+    func testACameraSlowerThanTheTimeoutSettlesInsteadOfRestartingForever() {
+        let loop = EventLoop.virtual()
+        let camera = SlowCamera(loop: loop, firstFrame: .milliseconds(400), period: .milliseconds(1500))
+        let watchdog = CameraWatchdog(loop: loop) { _ in camera.restart() }
+        camera.onFrame = { watchdog.frameArrived() }
+        camera.restart()
+        watchdog.start()
+        loop.advance(by: .seconds(120))
+        XCTAssertLessThanOrEqual(camera.restarts, 2, "restarted \(camera.restarts) times in two minutes")
+        XCTAssertGreaterThan(camera.frames, 60)
+    }
+
     func testADeadCameraIsStillCaughtAfterABurstyStart() {
         let loop = EventLoop.virtual()
         var stalls = 0
@@ -33,5 +45,38 @@ final class WatchdogBurstTests: XCTestCase {
         }
         loop.advance(by: .seconds(3))
         XCTAssertEqual(stalls, 1)
+    }
+}
+
+/// A camera whose frames come every `period`, the first `firstFrame` after each (re)start;
+/// a restart drops the frame in progress, as stopping a real camera does.
+final class SlowCamera {
+    let loop: EventLoop
+    let firstFrame: Duration
+    let period: Duration
+    var onFrame: () -> Void = {}
+    private(set) var restarts = -1
+    private(set) var frames = 0
+    private var timer: TimerID?
+
+    init(loop: EventLoop, firstFrame: Duration, period: Duration) {
+        self.loop = loop
+        self.firstFrame = firstFrame
+        self.period = period
+    }
+
+    func restart() {
+        restarts += 1
+        if let timer { loop.cancel(timer) }
+        schedule(after: firstFrame)
+    }
+
+    private func schedule(after delay: Duration) {
+        timer = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.frames += 1
+            self.onFrame()
+            self.schedule(after: self.period)
+        }
     }
 }
