@@ -80,7 +80,21 @@ struct RunCommand: ParsableCommand {
             encoder: PhotoEncoder(quality: settings.jpegQuality), store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
-            if case .problem(let message) = event { log.write("pinhole: \(message)") }
+            switch event {
+            case .problem(let message): log.write("pinhole: \(message)")
+            case .captureFailed(let message): log.write("pinhole: capture failed: \(message)")
+            case .saved(let capture):
+                log.write("pinhole: saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt),"
+                    + " saved \(Int((capture.savedAt - capture.pressedAt).milliseconds)) ms later)")
+            case .button(let function, let buttonEvent):
+                switch buttonEvent {
+                case .pressed(let at): log.write("pinhole: button \(function.rawValue) pressed (first edge \(at))")
+                case .released(_, let heldFor):
+                    log.write("pinhole: button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
+                case .held, .repeated: break
+                }
+            default: break
+            }
         }
         do { try appliance.start() } catch {
             appliance.shutdown()
