@@ -25,7 +25,13 @@ final class WatchdogBurstTests: XCTestCase {
     func testACameraSlowerThanTheTimeoutSettlesInsteadOfRestartingForever() {
         let loop = EventLoop.virtual()
         let camera = SlowCamera(loop: loop, firstFrame: .milliseconds(400), period: .milliseconds(1500))
-        let watchdog = CameraWatchdog(loop: loop) { _ in camera.restart() }
+        let box = WatchdogBox()
+        // As the engine does: a stall restarts the camera and the watchdog starts over.
+        let watchdog = CameraWatchdog(loop: loop) { _ in
+            camera.restart()
+            box.watchdog?.start()
+        }
+        box.watchdog = watchdog
         camera.onFrame = { watchdog.frameArrived() }
         camera.restart()
         watchdog.start()
@@ -79,4 +85,8 @@ final class SlowCamera {
             self.schedule(after: self.period)
         }
     }
+}
+
+final class WatchdogBox {
+    var watchdog: CameraWatchdog?
 }
