@@ -99,6 +99,10 @@ void describe_role(Camera &camera, StreamRole role, const char *tag, std::ostrin
 	std::unique_ptr<CameraConfiguration> config = camera.generateConfiguration({ role });
 	if (!config || config->empty())
 		return;
+	// The pipeline's own choice for this role first: the size and format it recommends.
+	const StreamConfiguration &recommended = config->at(0);
+	out << tag << "_default " << recommended.pixelFormat.toString() << " " << recommended.size.width << " "
+	    << recommended.size.height << "\n";
 	const StreamFormats &formats = config->at(0).formats();
 	for (const PixelFormat &format : formats.pixelformats()) {
 		std::vector<Size> sizes = formats.sizes(format);

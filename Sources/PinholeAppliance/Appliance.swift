@@ -139,6 +139,7 @@ public final class Appliance {
                 self?.buttonEvent(function, event)
             }
             let line = try gpio.requestInput(wiring.inputConfig) { edge in interpreter.edge(edge) }
+            interpreter.readLevel = { [weak line] in try? line?.read() }
             inputs[function] = line
             interpreters[function] = interpreter
             // A button already down is not a press; a tilt switch already closed is a state.

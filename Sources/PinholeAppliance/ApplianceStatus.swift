@@ -78,4 +78,6 @@ public struct ApplianceStatus: Codable, Sendable {
     public var afPoint: [Double]? = nil
     /// The camera restarts the watchdog has made.
     public var cameraRestarts: Int? = nil
+    /// How the stream configuration was validated: "valid", or "adjusted: what changed".
+    public var configuration: String? = nil
 }

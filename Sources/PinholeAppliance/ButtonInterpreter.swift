@@ -27,6 +27,13 @@ public final class ButtonInterpreter {
     private var holdTimer: TimerID?
     private var pressedAt: Instant?
     private var repeats = 0
+    private var verifiedAt: Instant?
+
+    /// Reads the line's level now (true = active), when the backend can. When the debounce
+    /// window closes, this reading decides, and edges stamped before it are ignored: on a
+    /// busy board the kernel's edge reports can reach the loop long after the contact
+    /// settled, and only the line itself knows how it settled.
+    public var readLevel: (() -> Bool?)?
 
     /// Creates an interpreter delivering events to `onEvent` on the loop.
     public init(
@@ -48,6 +55,7 @@ public final class ButtonInterpreter {
 
     /// Feeds one raw edge.
     public func edge(_ edge: LineEdge) {
+        if let verifiedAt, edge.timestamp < verifiedAt { return }  // already accounted for by a reading
         level = edge.active
         // The first edge away from the stable level starts the change; bouncing back and
         // forth keeps that start until the line settles one way or the other.
@@ -59,9 +67,18 @@ public final class ButtonInterpreter {
             if level != stable { accept(at: edge.timestamp) }
             return
         }
-        debounceTimer = loop.schedule(at: edge.timestamp + debounce) { [weak self] in
+        // The quiet period counts from when the loop learns of the edge, not from the kernel's
+        // timestamp: on a busy board edges reach the loop late, and a window measured from the
+        // timestamp could close before the rest of the bounce has been delivered. The press
+        // still carries the first edge's timestamp (zero shutter lag).
+        let quietFrom = max(edge.timestamp, loop.now)
+        debounceTimer = loop.schedule(at: quietFrom + debounce) { [weak self] in
             guard let self else { return }
             self.debounceTimer = nil
+            if let reading = self.readLevel?() {
+                self.level = reading
+                self.verifiedAt = self.loop.now
+            }
             if self.level != self.stable {
                 self.accept(at: self.changeStarted ?? self.loop.now)
             } else {
@@ -108,6 +125,12 @@ public final class ButtonInterpreter {
     }
 
     private func fireHold() {
+        // The line already reads released: its release report is still on its way, so this
+        // was no hold (a late report must not turn a short press into a burst).
+        if readLevel?() == false {
+            holdTimer = nil
+            return
+        }
         let now = loop.now
         if repeats == 0 {
             onEvent(.held(at: now))

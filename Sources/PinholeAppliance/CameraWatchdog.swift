@@ -2,16 +2,31 @@
 
 import PinholeCore
 
-/// Watches frame arrivals; when none arrives for `timeout` (longer for long exposures), calls
-/// `onStall` with the silence, then keeps watching (a failed restart is retried).
+/// Watches frame arrivals; when none arrives for `effectiveTimeout`, calls `onStall` with the
+/// silence, then keeps watching (a failed restart is retried).
+///
+/// The timeout adapts to the camera: at least `timeout`, four times the longest of the last
+/// 16 gaps between frames (a slow or bursty camera, such as vimc under emulation, is not
+/// mistaken for a dead one), four exposure times, and
+/// `startupTimeout` until the first frame after a start. Each stall doubles it, up to
+/// `maximumTimeout`, until the camera has kept up 16 frames: a dead camera is retried without
+/// a storm, and a camera slower than the timeout settles instead of being restarted forever.
 public final class CameraWatchdog {
     private let loop: EventLoop
     private let onStall: (Duration) -> Void
     private var timer: TimerID?
     private var lastFrame: Instant = .zero
     private var lastExposure: Duration = .zero
-    /// Silence that counts as a stall, at least; long exposures extend it.
+    private var recentGaps: [Duration] = []
+    private static let gapsKept = 16
+    private var framesSinceStart = 0
+    private var consecutiveStalls = 0
+    /// The shortest silence that counts as a stall.
     public var timeout: Duration = .seconds(1)
+    /// The silence allowed before the first frame after a start.
+    public var startupTimeout: Duration = .seconds(5)
+    /// The longest the timeout grows to while restarts bring no frame back.
+    public var maximumTimeout: Duration = .seconds(60)
     /// Stalls seen since creation.
     public private(set) var stalls = 0
 
@@ -22,11 +37,17 @@ public final class CameraWatchdog {
     }
 
     /// The silence that counts as a stall now.
-    public var effectiveTimeout: Duration { max(timeout, lastExposure * 4) }
+    public var effectiveTimeout: Duration {
+        var limit = max(timeout, lastExposure * 4, (recentGaps.max() ?? .zero) * 4)
+        if framesSinceStart == 0 { limit = max(limit, startupTimeout) }
+        for _ in 0..<min(consecutiveStalls, 16) { limit = limit * 2 }
+        return min(limit, max(maximumTimeout, timeout))
+    }
 
     /// Starts (or restarts) watching from now.
     public func start() {
         lastFrame = loop.now
+        framesSinceStart = 0
         arm()
     }
 
@@ -38,8 +59,20 @@ public final class CameraWatchdog {
 
     /// A frame arrived.
     public func frameArrived(exposure: Duration = .zero) {
-        lastFrame = loop.now
+        let now = loop.now
+        if framesSinceStart > 0 {
+            recentGaps.append(now - lastFrame)
+            if recentGaps.count > Self.gapsKept { recentGaps.removeFirst() }
+        }
+        framesSinceStart += 1
+        lastFrame = now
         lastExposure = exposure
+        // The backoff lasts until the camera has kept up a run of frames: a camera slower
+        // than the timeout (restarted before its next frame could come) must not be restarted
+        // in a loop, and its gaps are learnt meanwhile.
+        if framesSinceStart >= Self.gapsKept { consecutiveStalls = 0 }
+        // The first frame after a start ends the startup allowance.
+        if framesSinceStart == 1 { arm() }
     }
 
     private func arm() {
@@ -50,12 +83,12 @@ public final class CameraWatchdog {
     private func check() {
         timer = nil
         let silence = loop.now - lastFrame
-        if silence >= effectiveTimeout {
-            stalls += 1
+        guard silence >= effectiveTimeout else { return arm() }
+        stalls += 1
+        consecutiveStalls += 1
+        onStall(silence)
+        if timer == nil {  // the restart failed (a restart calls start(), which re-arms)
             lastFrame = loop.now
-            arm()
-            onStall(silence)
-        } else {
             arm()
         }
     }

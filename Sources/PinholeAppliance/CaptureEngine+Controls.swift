@@ -97,5 +97,10 @@ extension CaptureEngine {
         status.exposureLocked = exposureLocked
         status.afPoint = [focus.point.x, focus.point.y]
         status.cameraRestarts = watchdog.stalls
+        switch configuration {
+        case .valid?: status.configuration = "valid"
+        case .adjusted(_, let notes)?: status.configuration = "adjusted: " + notes.joined(separator: "; ")
+        case nil: break
+        }
     }
 }

@@ -98,8 +98,11 @@ public final class CaptureEngine {
         focus.onEvent = { [weak self] text in self?.onEvent?(.focus(text)) }
     }
 
-    /// Whether captures are waiting for a frame, being encoded and stored, or focus is scanning.
-    public var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flashCapture != nil || focus.isScanning }
+    /// Whether captures are waiting for a frame or being encoded and stored, or a scan someone
+    /// asked for (`af trigger`, half-press) is under way. Continuous AF's own rescans do not count.
+    public var isBusy: Bool {
+        !pending.isEmpty || inFlight > 0 || flashCapture != nil || (focus.isScanning && focus.isRequested)
+    }
 
     /// The board's fitting for the current camera.
     public var currentFitting: CameraFitting? { current.flatMap { board.fitting(for: $0) } }

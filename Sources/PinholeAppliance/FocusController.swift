@@ -14,7 +14,7 @@ public enum FocusError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .fixedFocus(let camera):
-            return "camera \(camera) has a fixed-focus lens: focus cannot be changed (switch to a camera with a motorized lens)"
+            return "camera \(camera) does not support focus control: it has a fixed-focus lens (switch to a camera with a motorized lens)"
         case .pointOutOfRange(let x, let y):
             return "AF point (\(x), \(y)) is outside the frame: give X and Y between 0 and 1"
         case .manualMode:
@@ -94,6 +94,9 @@ public final class FocusController {
 
     /// Whether a scan is under way.
     public var isScanning: Bool { state == .scanning }
+
+    /// Whether someone is waiting for focus: a trigger's answer, or a half-press.
+    public var isRequested: Bool { !waiters.isEmpty || holding }
 
     /// The AF window around the point, kept inside the frame.
     public var window: NormalizedRect {

@@ -92,6 +92,14 @@ enum LibraryBench {
         }
     }
 
+    /// Sets the modification time of `directories` an hour back (photos taken long ago: the
+    /// library only trusts directories whose time has settled).
+    static func ageDirectories(_ directories: [String]) {
+        let past = Glibc.time(nil) - 3600
+        var times = [timeval(tv_sec: past, tv_usec: 0), timeval(tv_sec: past, tv_usec: 0)]
+        for directory in directories { _ = utimes(directory, &times) }
+    }
+
     /// rm -rf (benchmark scratch only).
     static func removeTree(_ path: String) {
         guard let dir = opendir(path) else { _ = unlink(path); return }
@@ -103,6 +111,21 @@ enum LibraryBench {
         }
         closedir(dir)
         _ = rmdir(path)
+    }
+
+    /// Reads a whole file (the reference for cached thumbnails).
+    static func rawRead(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw BenchFailure("cannot open \(path)") }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
     }
 
     /// Writes a file without syncing (setup only).

@@ -42,7 +42,6 @@ enum LibraryBenchmarks {
         library = nil
 
         // 3. Opening a clean library of `photos` (recovery pass included) vs raw open + scan of the ids.
-        //    The first open after the rebuild also gathers planner statistics (ANALYZE).
         let firstOpen = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
         library = nil
         let open = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
@@ -50,7 +49,7 @@ enum LibraryBenchmarks {
             let queue = try DatabaseQueue(path: big + "/library.sqlite")
             _ = try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") }
         }
-        LibraryBench.report("open (\(photos) photos, first, with ANALYZE)", firstOpen, per: 1, reference: rawOpen,
+        LibraryBench.report("open (\(photos) photos, first after the rebuild)", firstOpen, per: 1, reference: rawOpen,
                             referenceName: "raw open + SELECT id")
         LibraryBench.report("open (\(photos) photos, recovery pass)", open, per: 1, reference: rawOpen,
                             referenceName: "raw open + SELECT id")
@@ -86,9 +85,50 @@ enum LibraryBenchmarks {
         let fullAdd = try LibraryBench.time { for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: metadata()) } }
         LibraryBench.report("add (durable, \(photos)-photo library)", fullAdd, per: addCount, reference: emptyAdd, referenceName: "add into an empty library")
 
+        try thumbnails(library: lib)
+
     }
 
     // MARK: Measurements
+
+    /// Thumbnails of 12 MP photos in the full library: cold (decode-time scaling, resample,
+    /// encode, cache write) against a full-size decode and against the bare Thumbnailer;
+    /// warm (cache hit) against reading the cached file.
+    private static func thumbnails(library: PhotoLibrary) throws {
+        let photo = try largeJPEG(width: 4056, height: 3040)
+        var metadata = metadata()
+        metadata.orientation = .right
+        let assets = try (0..<8).map { _ in try library.add(jpeg: photo, metadata: metadata) }
+        let size = PixelSize(width: 320, height: 240)
+        // Three interleaved rounds (cache cleared each time); the fastest of each counts.
+        var cold = Duration.seconds(1_000), bare = Duration.seconds(1_000), fullDecode = Duration.seconds(1_000)
+        for _ in 0..<3 {
+            try library.clearThumbnailCache()
+            cold = min(cold, try LibraryBench.time {
+                for asset in assets { _ = try library.thumbnail(of: asset, size: size, mode: .aspectFill) }
+            })
+            bare = min(bare, try LibraryBench.time {
+                for _ in assets { _ = try Thumbnailer.render(jpeg: photo, size: size, mode: .aspectFill, orientation: .right) }
+            })
+            fullDecode = min(fullDecode, try LibraryBench.time { for _ in assets { _ = try JPEGDecoder.decode(photo) } })
+        }
+        LibraryBench.report("thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: fullDecode,
+                            referenceName: "full-size decode alone")
+        LibraryBench.report("thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: bare,
+                            referenceName: "bare Thumbnailer.render (library overhead)")
+        let warmRounds = 50
+        let warm = try LibraryBench.time {
+            for _ in 0..<warmRounds {
+                for asset in assets { _ = try library.thumbnail(of: asset, size: size, mode: .aspectFill) }
+            }
+        }
+        let files = try assets.map { try library.thumbnail(of: $0, size: size, mode: .aspectFill).file }
+        let rawRead = try LibraryBench.time {
+            for _ in 0..<warmRounds { for file in files { _ = try LibraryBench.rawRead(file) } }
+        }
+        LibraryBench.report("thumbnail, cached", warm, per: warmRounds * assets.count, reference: rawRead,
+                            referenceName: "raw read of the cached file")
+    }
 
     private static func measureAdds(count: Int, jpeg: [UInt8], root: String, clock: LibraryBench.BenchClock) throws -> Duration {
         let library = try PhotoLibrary.open(at: root, now: clock.now)
@@ -163,6 +203,15 @@ enum LibraryBenchmarks {
             try LibraryBench.rawWrite(jpeg, to: directory + "/\(id).jpg")
             ids.append(id)
         }
+        var parents: Set<String> = [root + "/originals"]
+        for directory in made {
+            var path = directory
+            while path.count > root.count + "/originals".count {
+                path = String(path[..<path.lastIndex(of: "/")!])
+                parents.insert(path)
+            }
+        }
+        LibraryBench.ageDirectories(Array(made) + Array(parents))
         return ids
     }
 
@@ -170,6 +219,24 @@ enum LibraryBenchmarks {
         var metadata = PhotoMetadata(pixelWidth: 64, pixelHeight: 48)
         metadata.cameraID = "bench"
         return metadata
+    }
+
+    /// A photo-sized JPEG: smooth gradients with fine texture, like a real scene.
+    private static func largeJPEG(width: Int, height: Int) throws -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var random = LibraryBench.SplitMix64(seed: 42)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                let noise = UInt8(truncatingIfNeeded: random.next() & 15)
+                pixels[i] = UInt8(truncatingIfNeeded: x * 255 / width) &+ noise
+                pixels[i + 1] = UInt8(truncatingIfNeeded: y * 255 / height) &+ noise
+                pixels[i + 2] = UInt8(truncatingIfNeeded: (x ^ y) & 0x7F) &+ noise
+            }
+        }
+        let image = RawImage(format: .rgb888, width: width, height: height,
+                             planes: [ImagePlane(bytes: pixels, stride: width * 3)])
+        return try PhotoEncoder(quality: 90).encode(image: image, metadata: metadata())
     }
 
     /// A small real JPEG with EXIF (what the rebuild reads back).

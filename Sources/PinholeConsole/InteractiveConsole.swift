@@ -30,7 +30,8 @@ public final class InteractiveConsole {
     private var refreshTimer: TimerID?
     private var previewTimer: TimerID?
     private var log: [String] = []
-    private var stopped = false
+    /// Nothing is drawn until `start()`: in line mode the menu exists but must stay silent.
+    private var stopped = true
     /// Extra snapshot fields (settings, quit offered, simulated) supplied by the runner.
     public var decorate: ((inout MenuSnapshot) -> Void)?
     /// Loads library data for the menu (nil: no library).

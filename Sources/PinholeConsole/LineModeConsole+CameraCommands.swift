@@ -66,6 +66,10 @@ extension LineModeConsole {
         let focus = appliance.engine.focus
         let usage = "usage: af mode manual|auto|continuous | af point X Y | af trigger | af range normal|macro|full"
             + " | af speed normal|fast"
+        if let first = args.first, let mode = AutofocusMode(rawValue: first), args.count == 1 {
+            // `af continuous` is short for `af mode continuous`.
+            return try afCommand(["mode", mode.rawValue], json: json, reply: reply)
+        }
         switch args.first {
         case "mode":
             guard args.count == 2, let mode = AutofocusMode(rawValue: args[1]) else {

@@ -51,6 +51,11 @@ public struct NormalizedRect: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     public var description: String { "(\(x),\(y) \(width)x\(height))" }
+
+    /// Whether a normalized point lies inside.
+    public func contains(_ px: Double, _ py: Double) -> Bool {
+        px >= x && px < x + width && py >= y && py < y + height
+    }
 }
 
 /// The range a camera reports for a control.

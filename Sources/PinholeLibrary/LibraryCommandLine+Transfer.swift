@@ -23,15 +23,7 @@ extension LibraryCommandLine {
             guard operands.count == 1 else {
                 throw LibraryError.invalidRequest("usage: library export DIR [--album ID] [--rendered] [filters of list]")
             }
-            var query = try Self.query(&args)
-            if let album = query.filters.compactMap({ filter -> String? in
-                if case let .album(id) = filter { return id } else { return nil }
-            }).first {
-                let resolved = try resolveAlbum(album, library: library).id
-                query.filters = query.filters.map { filter in
-                    if case .album = filter { return .album(resolved) } else { return filter }
-                }
-            }
+            let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
             let report = try library.export(query, to: operands[0], version: version)
             if json { return try LibraryJSON.encode(report) }
@@ -47,15 +39,27 @@ extension LibraryCommandLine {
 
     private static func edit(_ operands: [String], _ args: inout CommandArguments, json: Bool,
                              library: PhotoLibrary) throws -> String {
-        let usage = "usage: library edit show|revert|rotate|crop ID [--degrees N] [--rect X,Y,W,H]"
+        let usage = "usage: library edit show|revert|rotate|crop|adjust ID [--degrees N] [--rect X,Y,W,H] "
+            + "[--exposure EV] [--contrast C] [--vignette V]"
         guard operands.count == 2 else { throw LibraryError.invalidRequest(usage) }
         let asset = try resolve(operands[1], library: library)
         switch operands[0] {
-        case "rotate", "crop":
+        case "rotate", "crop", "adjust":
             guard var recipe = try library.adjustments(of: asset.id) else {
                 throw LibraryError.invalidRequest("photo \(asset.id) was edited by another editor; revert it first")
             }
-            if operands[0] == "rotate" {
+            if operands[0] == "adjust" {
+                func number(_ name: String) throws -> Double? {
+                    guard let text = args.option(name) else { return nil }
+                    guard let value = Double(text), value.isFinite else {
+                        throw LibraryError.invalidRequest("--\(name) needs a number, not '\(text)'")
+                    }
+                    return value
+                }
+                recipe.exposure = try number("exposure") ?? recipe.exposure
+                recipe.contrast = try number("contrast") ?? recipe.contrast
+                recipe.vignette = try number("vignette") ?? recipe.vignette
+            } else if operands[0] == "rotate" {
                 let degrees = try args.integer("degrees") ?? 90
                 guard degrees % 90 == 0 else { throw LibraryError.invalidRequest("--degrees must be 90, 180 or 270") }
                 recipe.rotation = (recipe.rotation + degrees) % 360

@@ -6,7 +6,7 @@ public enum LibraryCommandLine {
     /// Options that take a value, for every subcommand.
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
-        "degrees", "rect",
+        "degrees", "rect", "exposure", "contrast", "vignette", "from", "to",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -41,7 +41,8 @@ public enum LibraryCommandLine {
         """
         library commands (add --json to any of them for one line of JSON):
           list [--camera ID] [--album ID] [--favorites] [--edited] [--hidden] [--deleted]
-               [--sort created|added|modified|size] [--desc] [--limit N] [--offset N]
+               [--from DATE] [--to DATE] [--sort created|added|modified|size] [--desc]
+               [--limit N] [--offset N]      DATE: 2026-11-21[T08:30[:00]][Z|+01:00], UTC by default
           count [same filters as list]
           show ID                      all metadata of one photo (ID may be a unique prefix)
           albums                       folders, albums and smart albums with counts
@@ -67,20 +68,27 @@ public enum LibraryCommandLine {
           edit show|revert ID          show or revert a photo's edit
           edit rotate ID [--degrees 90|180|270]   rotate further, losslessly (a new edit revision)
           edit crop ID --rect X,Y,W,H  crop the rotated photo, losslessly
+          edit adjust ID [--exposure EV] [--contrast -1..1] [--vignette 0..1]
+                                       re-render tone from the original (keeps rotation and crop)
         """
     }
 
     // MARK: list, count, show, fsck
 
     /// The query described by list-style filter options.
-    static func query(_ args: inout CommandArguments) throws -> AssetQuery {
+    static func query(_ args: inout CommandArguments, library: PhotoLibrary) throws -> AssetQuery {
         var query = AssetQuery.all
         if let camera = args.option("camera") { query = query.filter(.camera(camera)) }
-        if let album = args.option("album") { query = query.filter(.album(album)).sorted(by: .albumOrder) }
+        if let album = args.option("album") {
+            query = query.filter(.album(try resolveAlbum(album, library: library).id)).sorted(by: .albumOrder)
+        }
         if args.flag("favorites") { query = query.filter(.favorite(true)) }
         if args.flag("edited") { query = query.filter(.edited(true)) }
         if args.flag("hidden") { query = query.filter(.hidden(true)) }
         if args.flag("deleted") { query = query.trash(.only) }
+        let from = try args.option("from").map { try DateArgument.parse($0, option: "from") }
+        let to = try args.option("to").map { try DateArgument.parse($0, option: "to") }
+        if from != nil || to != nil { query = query.filter(.created(from: from, to: to)) }
         if let sort = args.option("sort") {
             let key: AssetSortKey
             switch sort {
@@ -102,7 +110,7 @@ public enum LibraryCommandLine {
     private static func list(_ operands: [String], _ args: inout CommandArguments, json: Bool,
                              library: PhotoLibrary) throws -> String {
         try noOperands("list", operands)
-        return try render(try library.assets(try query(&args)), json: json, library: library)
+        return try render(try library.assets(try query(&args, library: library)), json: json, library: library)
     }
 
     /// Formats assets as a JSON array or one text line each.
@@ -120,7 +128,7 @@ public enum LibraryCommandLine {
     private static func count(_ operands: [String], _ args: inout CommandArguments, json: Bool,
                               library: PhotoLibrary) throws -> String {
         try noOperands("count", operands)
-        let total = try library.count(try query(&args))
+        let total = try library.count(try query(&args, library: library))
         return json ? "{\"count\":\(total)}" : "\(total)"
     }
 

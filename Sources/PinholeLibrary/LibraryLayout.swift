@@ -6,6 +6,7 @@ import PinholeCore
 ///
 /// ```
 /// DIR/library.sqlite            index (WAL mode)
+/// DIR/.lock                     flock: shared while open, exclusive while repairing
 /// DIR/originals/YYYY/MM/DD/ID.jpg   originals, never modified once written
 /// DIR/renders/ID/rN.jpg         rendered edits (revision N)
 /// DIR/cache/thumbnails/…        thumbnail and preview cache (disposable)
@@ -20,6 +21,8 @@ struct LibraryLayout: Sendable {
     init(root: String) { self.root = POSIXFiles.absolute(root) }
 
     var database: String { root + "/library.sqlite" }
+    /// Held shared by every process with the library open; exclusively during recovery.
+    var lockFile: String { root + "/.lock" }
     var originals: String { root + "/originals" }
     var renders: String { root + "/renders" }
     var thumbnails: String { root + "/cache/thumbnails" }

@@ -1,10 +1,18 @@
 // Walks the library's directories and classifies what is on disk, for recovery and fsck.
 
+/// The state of a directory of originals when it was last found consistent with the index.
+struct DirectoryState: Equatable {
+    /// Modification time (nanoseconds since the epoch) read before listing it.
+    var mtime: Int64
+    /// Whether it has subdirectories (those are always listed).
+    var hasSubdirectories: Bool
+}
+
 /// What is on disk, classified by name (the files are not read).
 struct DiskScan {
     /// Partial temporary files (`.NAME.tmp`), library-relative.
     var tempFiles: [String] = []
-    /// Originals named `<id>.jpg`: identifier → library-relative path.
+    /// Originals named `<id>.jpg` in the listed directories: identifier → library-relative path.
     var originals: [String: String] = [:]
     /// Other files under `originals/`, library-relative.
     var foreignFiles: [String] = []
@@ -12,25 +20,29 @@ struct DiskScan {
     var purging: [String: String] = [:]
     /// Rendered edits: asset identifier → library-relative paths of its renders.
     var renders: [String: [String]] = [:]
-    /// Number of files under `quarantine/`.
+    /// Number of files under `quarantine/` (full scans only).
     var quarantined = 0
+    /// Directories under `originals/` that were listed, with their state before listing.
+    var listed: [String: DirectoryState] = [:]
+    /// Directories under `originals/` skipped because they had not changed since verified.
+    var unchanged: Set<String> = []
+    /// Listed directories holding temporary or foreign files.
+    var untidy: Set<String> = []
+
+    /// Whether the directory `directory` was seen (listed or unchanged).
+    func visited(_ directory: String) -> Bool { listed[directory] != nil || unchanged.contains(directory) }
 }
 
 /// Classifies the files of a library.
 enum LibraryScanner {
-    /// Walks `originals/`, `renders/`, `.purging/`, the thumbnail cache (temp files only)
-    /// and counts `quarantine/`.
-    static func scan(_ layout: LibraryLayout) throws -> DiskScan {
+    /// Walks `originals/`, `renders/` and `.purging/`; a full scan (for fsck) also counts
+    /// `quarantine/`. Directories of originals whose state equals `verified` (same
+    /// modification time, no subdirectories) are not listed: their entries cannot have
+    /// changed, since adding, renaming or removing a file changes its directory's time.
+    static func scan(_ layout: LibraryLayout, skipping verified: [String: DirectoryState] = [:],
+                     full: Bool = false) throws -> DiskScan {
         var scan = DiskScan()
-        try walk(layout.root, "originals") { relative, name in
-            if isTemp(name) {
-                scan.tempFiles.append(relative)
-            } else if let id = identifier(ofOriginal: name) {
-                if scan.originals[id] != nil { scan.foreignFiles.append(relative) } else { scan.originals[id] = relative }
-            } else {
-                scan.foreignFiles.append(relative)
-            }
-        }
+        try walkOriginals(layout.root, "originals", verified: verified, into: &scan)
         try walk(layout.root, "renders") { relative, name in
             if isTemp(name) { scan.tempFiles.append(relative); return }
             let parts = relative.split(separator: "/")
@@ -43,10 +55,7 @@ enum LibraryScanner {
                 scan.purging[id] = relative
             }
         }
-        try walk(layout.root, "cache/thumbnails") { relative, name in
-            if isTemp(name) { scan.tempFiles.append(relative) }
-        }
-        try walk(layout.root, "quarantine") { _, _ in scan.quarantined += 1 }
+        if full { try walk(layout.root, "quarantine") { _, _ in scan.quarantined += 1 } }
         scan.tempFiles.sort()
         scan.foreignFiles.sort()
         return scan
@@ -60,6 +69,34 @@ enum LibraryScanner {
         guard name.hasSuffix(".jpg") else { return nil }
         let id = String(name.dropLast(4))
         return Identifier.isValid(id) ? id : nil
+    }
+
+    /// Lists `relative` under `originals/` unless verified and unchanged, then its subdirectories.
+    private static func walkOriginals(_ root: String, _ relative: String, verified: [String: DirectoryState],
+                                      into scan: inout DiskScan) throws {
+        let absolute = root + "/" + relative
+        guard let mtime = POSIXFiles.modificationTime(absolute) else { return }
+        if let known = verified[relative], known.mtime == mtime, !known.hasSubdirectories {
+            scan.unchanged.insert(relative)
+            return
+        }
+        var subdirectories: [String] = []
+        for entry in try POSIXFiles.list(absolute) {
+            let child = relative + "/" + entry.name
+            if entry.isDirectory {
+                subdirectories.append(child)
+            } else if isTemp(entry.name) {
+                scan.tempFiles.append(child)
+                scan.untidy.insert(relative)
+            } else if let id = identifier(ofOriginal: entry.name), scan.originals[id] == nil {
+                scan.originals[id] = child
+            } else {
+                scan.foreignFiles.append(child)
+                scan.untidy.insert(relative)
+            }
+        }
+        scan.listed[relative] = DirectoryState(mtime: mtime, hasSubdirectories: !subdirectories.isEmpty)
+        for child in subdirectories { try walkOriginals(root, child, verified: verified, into: &scan) }
     }
 
     /// Calls `visit(relativePath, fileName)` for every file under `root/relative` (recursively).

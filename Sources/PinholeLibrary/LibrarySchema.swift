@@ -98,6 +98,32 @@ enum LibrarySchema {
                 ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v3-verified-directories") { db in
+            // Lets the open-time recovery pass skip directories unchanged since last verified.
+            try db.execute(sql: """
+                CREATE TABLE verified_directory (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    has_subdirectories INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE library_state (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v4-smart-album-indexes") { db in
+            // Partial indexes led by the columns every default query constrains (hidden,
+            // deleted), so SQLite's planner prefers them to scanning all photos in date order.
+            try db.execute(sql: """
+                DROP INDEX asset_favorites;
+                DROP INDEX asset_edited;
+                DROP INDEX asset_by_camera;
+                CREATE INDEX asset_favorites_visible ON asset(hidden, deleted_ns, created_ns) WHERE favorite = 1;
+                CREATE INDEX asset_edited_visible ON asset(hidden, deleted_ns, created_ns) WHERE edit_revision > 0;
+                CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
+                """)
+        }
         return migrator
     }
 }

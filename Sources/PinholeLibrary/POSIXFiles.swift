@@ -28,6 +28,10 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count:
     read(fd, buffer, count)
 }
 
+/// `close(2)`, named so that it does not clash with `POSIXFiles` members.
+@discardableResult
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
 /// Thin wrappers over POSIX file calls; EINTR is retried here and nowhere else.
 enum POSIXFiles {
     /// Retries `body` while it fails with EINTR; throws a `POSIXFailure` on any other failure.
@@ -157,19 +161,23 @@ enum POSIXFiles {
         _ = rmdir(path)
     }
 
-    /// Reads a whole file.
+    /// Reads a whole file (one allocation of its size, then reads until end of file).
     static func read(_ path: String) throws -> [UInt8] {
         let fd = try check("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { _ = close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        defer { _ = systemClose(fd) }
+        var info = stat()
+        let expected = fstat(fd, &info) == 0 ? max(0, Int(info.st_size)) : 0
+        var result = [UInt8](repeating: 0, count: expected + 1)
+        var filled = 0
         while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in
-                try check("read", path) { systemRead(fd, buffer.baseAddress!, buffer.count) }
+            if filled == result.count { result.append(contentsOf: [UInt8](repeating: 0, count: max(65_536, filled))) }
+            let count = try result.withUnsafeMutableBytes { buffer in
+                try check("read", path) { systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled) }
             }
             if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
+            filled += count
         }
+        result.removeSubrange(filled...)
         return result
     }
 
@@ -183,6 +191,46 @@ enum POSIXFiles {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Opens (creating) a lock file and returns its descriptor.
+    static func openLockFile(_ path: String) throws -> Int32 {
+        try check("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+    }
+
+    /// Takes an exclusive `flock` on `fd` if nobody holds any lock on the file; false otherwise.
+    static func tryExclusiveLock(_ fd: Int32) -> Bool {
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// Takes (or converts to) a shared `flock` on `fd`, waiting while another holds it exclusively.
+    static func sharedLock(_ fd: Int32, path: String) throws {
+        try check("flock", path) { flock(fd, LOCK_SH) }
+    }
+
+    /// Closes a descriptor (releasing its locks).
+    static func closeDescriptor(_ fd: Int32) { systemClose(fd) }
+
+    /// Modification time of `path` in nanoseconds since the epoch, or nil when it does not exist.
+    static func modificationTime(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+    }
+
+    /// The file system's notion of now (CLOCK_REALTIME) in nanoseconds since the epoch, to
+    /// compare with modification times (not the library's injected clock).
+    static func realtimeNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Size in bytes of the file at `path`, or nil when it does not exist.

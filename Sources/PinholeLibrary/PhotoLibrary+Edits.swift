@@ -41,8 +41,7 @@ extension PhotoLibrary {
         let relative = LibraryLayout.renderPath(id: id, revision: revision)
         let absolute = layout.absolute(relative)
         do {
-            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            try POSIXFiles.writeDurably(renderedJPEG, to: absolute, replace: true)
+            try writeInDirectory(renderedJPEG, to: absolute, replace: true)
         } catch {
             throw mapped(error)
         }

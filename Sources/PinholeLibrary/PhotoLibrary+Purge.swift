@@ -85,3 +85,19 @@ extension PhotoLibrary {
         }
     }
 }
+
+extension PhotoLibrary {
+    /// Periodic upkeep for a long-running process (the appliance calls it, e.g. hourly):
+    /// purges expired deletions and checkpoints the WAL so it does not grow without bound.
+    /// Returns the identifiers purged.
+    @discardableResult
+    public func maintain() throws -> [String] {
+        let purged = try purgeExpired()
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+        } catch {
+            throw mapped(error)
+        }
+        return purged
+    }
+}

@@ -5,14 +5,20 @@ import PinholeCore
 
 extension PhotoLibrary {
     /// Reconciles index and files, recording what it did in `report`.
+    ///
+    /// Only directories of originals that changed since they were last verified are listed,
+    /// and only the index rows that can be affected are read: those in listed directories,
+    /// in verified directories that vanished, and those added since the last pass.
     func recover(into report: inout RecoveryReport) throws {
+        let (verified, watermark) = try verifiedState()
         var scan: DiskScan
         do {
-            scan = try LibraryScanner.scan(layout)
+            scan = try LibraryScanner.scan(layout, skipping: verified)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
-        let indexed = try indexedPaths()
+        var rows = try affectedRows(scan, verified: verified, watermark: watermark)
+        var changedDirectories = scan.untidy
 
         for relative in scan.tempFiles {
             try? POSIXFiles.remove(layout.absolute(relative))
@@ -20,11 +26,13 @@ extension PhotoLibrary {
         }
 
         // Interrupted permanent deletions: the index decides whether the photo stays.
+        let purgeHomes = try paths(of: Array(scan.purging.keys))
         for (id, relative) in scan.purging.sorted(by: { $0.key < $1.key }) {
-            if let home = indexed[id] {
+            if let home = purgeHomes[id] {
                 try? ensureDirectory(POSIXFiles.parentDirectory(of: layout.absolute(home)))
                 if (try? POSIXFiles.moveDurably(layout.absolute(relative), to: layout.absolute(home))) != nil {
                     scan.originals[id] = home
+                    changedDirectories.insert(POSIXFiles.parentDirectory(of: home))
                     report.restoredPurges.append(id)
                 }
             } else {
@@ -34,13 +42,17 @@ extension PhotoLibrary {
         }
 
         // Originals without an index entry: adopt them if they are whole JPEGs.
+        let candidates = scan.originals.filter { rows[$0.key]?.path != $0.value }
+        let indexedElsewhere = try paths(of: Array(candidates.keys))
         var adopted: [Asset] = []
-        for (id, relative) in scan.originals.sorted(by: { $0.key < $1.key }) where indexed[id] != relative {
-            if indexed[id] == nil, let asset = adoptable(id: id, relative: relative) {
+        for (id, relative) in candidates.sorted(by: { $0.key < $1.key }) {
+            if indexedElsewhere[id] == relative { continue }  // indexed right there (outside a leaf directory)
+            if indexedElsewhere[id] == nil, let asset = adoptable(id: id, relative: relative) {
                 adopted.append(asset)
             } else {
                 report.quarantinedFiles.append(relative)
                 quarantine(relative)
+                changedDirectories.insert(POSIXFiles.parentDirectory(of: relative))
             }
         }
         for relative in scan.foreignFiles {
@@ -54,15 +66,117 @@ extension PhotoLibrary {
             report.adoptedAssets = adopted.map(\.id)
         }
 
-        report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
+        // Index rows whose original is gone.
+        var missing: [String] = []
+        for (id, row) in rows {
+            let directory = POSIXFiles.parentDirectory(of: row.path)
+            let present: Bool
+            if scan.listed[directory] != nil {
+                present = scan.originals[id] == row.path
+            } else if scan.unchanged.contains(directory) {
+                present = POSIXFiles.exists(layout.absolute(row.path))
+            } else {
+                present = false
+            }
+            if !present {
+                missing.append(id)
+                changedDirectories.insert(directory)
+            }
+        }
+        report.missingFiles = missing.sorted()
+        for id in report.restoredPurges { rows[id] = nil }
+
         try removeStaleRenders(scan.renders)
         report.expiredPurges = try purgeExpired()
-        try refreshStatistics(assetCount: indexed.count + adopted.count)
+        try saveVerifiedState(scan, verified: verified, rows: rows, changed: changedDirectories)
+        try refreshStatistics()
+    }
+
+    /// The verified directories and the row watermark recorded by the last recovery pass.
+    private func verifiedState() throws -> ([String: DirectoryState], Int64) {
+        try read { db in
+            var directories: [String: DirectoryState] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, mtime_ns, has_subdirectories FROM verified_directory") {
+                directories[row[0]] = DirectoryState(mtime: row[1], hasSubdirectories: row[2])
+            }
+            let watermark = try Int64.fetchOne(db, sql: "SELECT value FROM library_state WHERE key = 'verified_rowid'") ?? 0
+            return (directories, watermark)
+        }
+    }
+
+    /// Index rows the pass must check: in listed leaf directories, in verified directories
+    /// that vanished, and added after the watermark. Identifier → (path, rowid).
+    private func affectedRows(_ scan: DiskScan, verified: [String: DirectoryState],
+                              watermark: Int64) throws -> [String: (path: String, rowid: Int64)] {
+        let listedLeaves = scan.listed.filter { !$0.value.hasSubdirectories }.map(\.key)
+        let vanished = verified.keys.filter { !scan.visited($0) }
+        return try read { db in
+            var rows: [String: (path: String, rowid: Int64)] = [:]
+            for directory in listedLeaves + vanished {
+                // '0' follows '/' in byte order: the range holds exactly the paths under "directory/".
+                let cursor = try Row.fetchCursor(db, sql: "SELECT id, path, rowid FROM asset WHERE path > ? AND path < ?",
+                                                 arguments: [directory + "/", directory + "0"])
+                while let row = try cursor.next() {
+                    let path: String = row[1]
+                    if POSIXFiles.parentDirectory(of: path) == directory { rows[row[0]] = (path, row[2]) }
+                }
+            }
+            let recent = try Row.fetchCursor(db, sql: "SELECT id, path, rowid FROM asset WHERE rowid > ?", arguments: [watermark])
+            while let row = try recent.next() { rows[row[0]] = (row[1], row[2]) }
+            return rows
+        }
+    }
+
+    /// The indexed paths of `ids` (those that are indexed).
+    private func paths(of ids: [String]) throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            var result: [String: String] = [:]
+            var start = 0
+            while start < ids.count {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                let sql = "SELECT id, path FROM asset WHERE id IN (" + chunk.map { _ in "?" }.joined(separator: ",") + ")"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) { result[row[0]] = row[1] }
+                start += 500
+            }
+            return result
+        }
+    }
+
+    /// Records the directories found consistent (not changed by this pass, and old enough
+    /// that a later change cannot share their modification time), forgets vanished or
+    /// changed ones, and moves the watermark up to the first row not covered by a record.
+    private func saveVerifiedState(_ scan: DiskScan, verified: [String: DirectoryState],
+                                   rows: [String: (path: String, rowid: Int64)], changed: Set<String>) throws {
+        let settled = POSIXFiles.realtimeNanoseconds() - 2_000_000_000
+        var recorded = Set(scan.unchanged)
+        _ = try write { db, _ in
+            for (directory, state) in scan.listed {
+                if !changed.contains(directory) && state.mtime < settled {
+                    recorded.insert(directory)
+                    if verified[directory] != state {
+                        try db.execute(sql: "INSERT OR REPLACE INTO verified_directory VALUES (?, ?, ?)",
+                                       arguments: [directory, state.mtime, state.hasSubdirectories])
+                    }
+                } else if verified[directory] != nil {
+                    try db.execute(sql: "DELETE FROM verified_directory WHERE path = ?", arguments: [directory])
+                }
+            }
+            for directory in verified.keys where !scan.visited(directory) {
+                try db.execute(sql: "DELETE FROM verified_directory WHERE path = ?", arguments: [directory])
+            }
+            var watermark = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM asset") ?? 0
+            for row in rows.values where !recorded.contains(POSIXFiles.parentDirectory(of: row.path)) {
+                watermark = min(watermark, row.rowid - 1)
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO library_state VALUES ('verified_rowid', ?)", arguments: [watermark])
+        }
     }
 
     /// Runs ANALYZE when the planner's statistics are missing or the library grew or shrank
     /// more than twofold since, so queries pick the right index (favorites, camera, …) at scale.
-    private func refreshStatistics(assetCount: Int) throws {
+    private func refreshStatistics() throws {
+        let assetCount = try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
         guard assetCount >= 1000 else { return }
         let recorded = try read { db -> Int? in
             guard try db.tableExists("sqlite_stat1") else { return nil }
@@ -119,44 +233,4 @@ extension PhotoLibrary {
         }
     }
 
-    /// Checks index and files without changing anything. With `verifyChecksums`, every
-    /// original is read and its size and CRC-32 compared with the index (slow on big libraries).
-    public func fsck(verifyChecksums: Bool) throws -> FsckReport {
-        var report = FsckReport()
-        let scan: DiskScan
-        do {
-            scan = try LibraryScanner.scan(layout)
-        } catch let failure as POSIXFailure {
-            throw LibraryError.from(failure, libraryPath: layout.root)
-        }
-        let indexed = try indexedPaths()
-        report.assetCount = indexed.count
-        report.databaseProblems = try read { db in
-            try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
-        }
-        report.tempFiles = scan.tempFiles
-        report.orphanFiles = (scan.originals.filter { indexed[$0.key] != $0.value }.map(\.value)
-            + scan.foreignFiles).sorted()
-        report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
-        report.pendingPurges = scan.purging.keys.sorted()
-        report.quarantinedFiles = scan.quarantined
-        report.missingRenders = try read { db in
-            try Row.fetchAll(db, sql: "SELECT asset_id, render_path FROM edit ORDER BY asset_id")
-                .filter { !POSIXFiles.exists(layout.absolute($0[1])) }.map { $0[0] }
-        }
-        if verifyChecksums {
-            let records = try read { db in
-                try Row.fetchAll(db, sql: "SELECT id, path, file_size, checksum FROM asset ORDER BY id")
-            }
-            for row in records {
-                let id: String = row[0], path: String = row[1], size: Int64 = row[2], sum: String = row[3]
-                guard scan.originals[id] == path, let bytes = try? POSIXFiles.read(layout.absolute(path)) else { continue }
-                if Int64(bytes.count) != size || Checksum.string(for: bytes) != sum { report.checksumMismatches.append(id) }
-            }
-        }
-        return report
-    }
-
-    /// `fsck()` without checksum verification (the form the appliance calls).
-    public func fsck() throws -> FsckReport { try fsck(verifyChecksums: false) }
 }

@@ -1,5 +1,10 @@
-// The photo library store: opening, durable adds, queries and observation.
+// The photo library store: options, opening with the recovery pass, durable adds, database access.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import PinholeCore
 import PinholeImaging
@@ -39,14 +44,19 @@ public final class PhotoLibrary: Sendable {
     public let options: LibraryOptions
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
-    private let knownDirectories = Mutex<Set<String>>([])
+    /// The lock file's descriptor, holding a shared `flock` while this library is open.
+    private let lockDescriptor: Int32
 
-    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, now: @escaping @Sendable () -> WallTime) {
+    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: Int32,
+         now: @escaping @Sendable () -> WallTime) {
         self.layout = layout
         self.pool = pool
         self.options = options
+        self.lockDescriptor = lockDescriptor
         self.now = now
     }
+
+    deinit { POSIXFiles.closeDescriptor(lockDescriptor) }
 
     /// Opens the library in `directory` (creating it if absent) and runs the recovery pass.
     public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
@@ -61,29 +71,58 @@ public final class PhotoLibrary: Sendable {
     public static func open(at directory: String, options: LibraryOptions,
                             now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
         let layout = LibraryLayout(root: directory)
+        let lock: Int32
         do {
             for path in layout.requiredDirectories { try POSIXFiles.makeDirectories(path) }
+            lock = try POSIXFiles.openLockFile(layout.lockFile)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
-        var report = RecoveryReport()
-        let pool: DatabasePool
+        // Only the first process to open the library repairs it (another process's in-flight
+        // write looks like a partial file or an orphan); the others wait for it and share.
+        let repairs = POSIXFiles.tryExclusiveLock(lock)
+        var library: PhotoLibrary?
         do {
-            pool = try LibraryDatabase.open(layout)
+            // Wait while a repairing process holds the lock exclusively.
+            if !repairs { try POSIXFiles.sharedLock(lock, path: layout.lockFile) }
+            var report = RecoveryReport()
+            let pool = try openDatabase(layout, repairs: repairs, report: &report, stamp: now())
+            let opened = PhotoLibrary(layout: layout, pool: pool, options: options, lockDescriptor: lock, now: now)
+            library = opened
+            if repairs {
+                try opened.recover(into: &report)
+                try POSIXFiles.sharedLock(lock, path: layout.lockFile)
+            } else {
+                report.deferred = "the library is open in another process, which repaired it when it opened it"
+            }
+            opened.report.withLock { $0 = report }
+            return opened
+        } catch {
+            // Once the library exists, its deinit closes the lock file.
+            if library == nil { POSIXFiles.closeDescriptor(lock) }
+            throw error
+        }
+    }
+
+    /// Opens the database; a damaged one is set aside and replaced when this process repairs.
+    private static func openDatabase(_ layout: LibraryLayout, repairs: Bool, report: inout RecoveryReport,
+                                     stamp: WallTime) throws -> DatabasePool {
+        do {
+            return try LibraryDatabase.open(layout)
         } catch let error as DatabaseError where LibraryDatabase.isDamaged(error) {
-            let kept = try LibraryDatabase.moveAside(layout, stamp: now())
+            guard repairs else {
+                throw LibraryError.database(reason: "the database is damaged (\(error.message ?? "\(error)")); close the "
+                                            + "other Pinhole processes using this library and open it again to rebuild it")
+            }
+            let kept = try LibraryDatabase.moveAside(layout, stamp: stamp)
             report.rebuiltIndex = "the database could not be read (\(error.message ?? "\(error)")); "
                 + "the damaged copy was kept as \(kept)"
             do {
-                pool = try LibraryDatabase.open(layout)
+                return try LibraryDatabase.open(layout)
             } catch {
                 throw LibraryError.database(reason: "could not create a new database: \(error)")
             }
         }
-        let library = PhotoLibrary(layout: layout, pool: pool, options: options, now: now)
-        try library.recover(into: &report)
-        library.report.withLock { $0 = report }
-        return library
     }
 
     /// The library directory (absolute).
@@ -136,8 +175,7 @@ public final class PhotoLibrary: Sendable {
             throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
         }
         do {
-            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            try POSIXFiles.writeDurably(jpeg, to: absolute)
+            try writeInDirectory(jpeg, to: absolute, replace: false)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
@@ -152,73 +190,23 @@ public final class PhotoLibrary: Sendable {
         try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
     }
 
-    /// Creates `path` (and parents) once per process.
+    /// Writes a file durably, creating its directory; retries once if the directory vanished
+    /// meanwhile (a concurrent purge removes day directories that become empty).
+    func writeInDirectory(_ bytes: [UInt8], to absolute: String, replace: Bool) throws {
+        let directory = POSIXFiles.parentDirectory(of: absolute)
+        try ensureDirectory(directory)
+        do {
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        } catch let failure as POSIXFailure where failure.code == ENOENT {
+            try ensureDirectory(directory)
+            try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
+        }
+    }
+
+    /// Creates `path` and its parents if missing. Not cached: purges, reverts and cache
+    /// clearing remove directories that become empty.
     func ensureDirectory(_ path: String) throws {
-        if knownDirectories.withLock({ $0.contains(path) }) { return }
         try POSIXFiles.makeDirectories(path)
-        knownDirectories.withLock { _ = $0.insert(path) }
-    }
-
-    // MARK: Reading
-
-    /// The assets matching `query`, in its order, limited to its page.
-    public func assets(_ query: AssetQuery) throws -> [Asset] {
-        let (sql, arguments) = QuerySQL(query).select(limit: query.limit, offset: query.offset)
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Asset.init(row:)) }
-    }
-
-    /// The identifiers of the assets matching `query`, in its order, limited to its page.
-    public func assetIDs(_ query: AssetQuery) throws -> [String] {
-        let (sql, arguments) = QuerySQL(query).selectIDs(limit: query.limit, offset: query.offset)
-        return try read { db in try String.fetchAll(db, sql: sql, arguments: arguments) }
-    }
-
-    /// The number of assets matching `query` (its limit and offset are ignored).
-    public func count(_ query: AssetQuery) throws -> Int {
-        let (sql, arguments) = QuerySQL(query).count()
-        return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
-    }
-
-    /// One page of `query`'s results (`pageSize` assets from `offset`) with the total count,
-    /// both read from the same snapshot.
-    public func page(_ query: AssetQuery, offset: Int, pageSize: Int) throws -> AssetPage {
-        let sql = QuerySQL(query)
-        let (select, selectArguments) = sql.select(limit: pageSize, offset: offset)
-        let (count, countArguments) = sql.count()
-        return try read { db in
-            let assets = try Row.fetchAll(db, sql: select, arguments: selectArguments).map(Asset.init(row:))
-            let total = try Int.fetchOne(db, sql: count, arguments: countArguments) ?? 0
-            return AssetPage(assets: assets, offset: offset, totalCount: total)
-        }
-    }
-
-    /// The asset with identifier `id` (deleted or hidden included), or nil.
-    public func asset(id: String) throws -> Asset? {
-        try read { db in
-            try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]).map(Asset.init(row:))
-        }
-    }
-
-    /// The asset whose identifier is `idOrPrefix` or uniquely starts with it (at least 4
-    /// characters), as typed on a console.
-    public func asset(matching idOrPrefix: String) throws -> Asset? {
-        if let exact = try asset(id: idOrPrefix) { return exact }
-        guard idOrPrefix.count >= 4 else { return nil }
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: Asset.selectSQL + " WHERE asset.id >= ? AND asset.id < ? LIMIT 2",
-                             arguments: [idOrPrefix, idOrPrefix + "\u{10FFFF}"])
-        }
-        return rows.count == 1 ? Asset(row: rows[0]) : nil
-    }
-
-    // MARK: Observation
-
-    /// Calls `handler` after every committed change that inserts, removes or changes assets
-    /// in `query`'s result (judged on its filters; limit and offset ignored), or that changes
-    /// albums or folders. Keep the token: the observation stops when it is cancelled or released.
-    public func observe(_ query: AssetQuery, _ handler: @escaping @Sendable (ChangeDetails) -> Void) -> ObservationToken {
-        let key = observers.add(ObserverRegistry.Observer(query: query.unpaged, handler: handler))
-        return ObservationToken { [observers] in observers.remove(key) }
     }
 
     // MARK: Database access

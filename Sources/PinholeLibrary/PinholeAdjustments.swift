@@ -60,24 +60,27 @@ public protocol AdjustmentRenderer: Sendable {
     func render(original: [UInt8], adjustments: PinholeAdjustments) throws -> [UInt8]
 }
 
-/// Renders geometry-only recipes losslessly (libjpeg-turbo transform: rotate, then crop).
-/// Tonal adjustments need a pixel renderer and are refused with a clear error.
-public struct LosslessAdjustmentRenderer: AdjustmentRenderer {
+/// Pinhole's renderer: rotation and crop losslessly with libjpeg-turbo's transform (the
+/// result is upright, EXIF orientation folded in); exposure, contrast and vignette then
+/// re-rendered from those pixels with the imaging module's `EditRenderer`.
+public struct StandardAdjustmentRenderer: AdjustmentRenderer {
+    /// JPEG quality of re-rendered (tonal) edits.
+    public var quality: Int
+
     /// Creates the renderer.
-    public init() {}
+    public init(quality: Int = 93) { self.quality = quality }
 
     public func render(original: [UInt8], adjustments: PinholeAdjustments) throws -> [UInt8] {
-        guard adjustments.isGeometryOnly else {
-            throw LibraryError.invalidRequest("exposure, contrast and vignette need a pixel renderer; "
-                                              + "this build only renders rotation and crop (losslessly)")
-        }
         guard adjustments.rotation % 90 == 0 else {
             throw LibraryError.invalidRequest("rotation must be a multiple of 90 degrees, not \(adjustments.rotation)")
         }
         do {
             var jpeg = try LosslessTransform.rotate(original, degrees: ((adjustments.rotation % 360) + 360) % 360)
             if let crop = adjustments.crop { jpeg = try LosslessTransform.crop(jpeg, rect: crop) }
-            return jpeg
+            if adjustments.isGeometryOnly { return jpeg }
+            let tone = Adjustments(exposure: adjustments.exposure, contrast: adjustments.contrast,
+                                   vignette: adjustments.vignette)
+            return try EditRenderer.render(jpeg: jpeg, adjustments: tone, orientation: .up, quality: quality)
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -91,7 +94,7 @@ extension PhotoLibrary {
     /// the photo's edit (a new revision; the original is untouched).
     @discardableResult
     public func applyAdjustments(_ adjustments: PinholeAdjustments, to id: String,
-                                 renderer: AdjustmentRenderer = LosslessAdjustmentRenderer()) throws -> AssetEdit {
+                                 renderer: AdjustmentRenderer = StandardAdjustmentRenderer()) throws -> AssetEdit {
         guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
         let rendered = try renderer.render(original: try originalData(of: asset), adjustments: adjustments)
         let data: AdjustmentData

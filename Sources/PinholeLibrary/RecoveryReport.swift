@@ -19,6 +19,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// Set when the database was unusable: why, and where the damaged copy was moved.
     /// The index was then rebuilt from the originals (albums, favorites and edits are lost).
     public var rebuiltIndex: String?
+    /// Set when another process had the library open: no repair was attempted (that process
+    /// did its own recovery when it opened the library).
+    public var deferred: String?
 
     /// True when the pass found nothing to repair.
     public var isClean: Bool {
@@ -29,6 +32,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// One line per finding, for logs and the console.
     public var lines: [String] {
         var lines: [String] = []
+        if let deferred { lines.append("recovery deferred: \(deferred)") }
         if let rebuiltIndex { lines.append("index rebuilt: \(rebuiltIndex)") }
         lines += removedTempFiles.map { "removed partial file \($0)" }
         lines += adoptedAssets.map { "adopted unindexed original \($0)" }

@@ -42,6 +42,8 @@ struct LibcameraDescription {
         var stills: [LibcameraFormat: [PixelSize]] = [:]
         var viewfinders: [LibcameraFormat: [PixelSize]] = [:]
         var controls: [String: ControlRange] = [:]
+        var recommendedStill: PixelSize?
+        var recommendedViewfinder: PixelSize?
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             guard let key = words.first else { continue }
@@ -53,6 +55,9 @@ struct LibcameraDescription {
                 position = ["0": .front, "1": .back].first { $0.key == rest.first }?.value ?? .external
             case "pixel_array":
                 if let size = Self.size(Array(rest)) { pixelArray = size }
+            case "still_default", "viewfinder_default":
+                guard rest.count == 3, let size = Self.size(Array(rest.dropFirst())) else { continue }
+                if key == "still_default" { recommendedStill = size } else { recommendedViewfinder = size }
             case "still", "viewfinder":
                 guard rest.count == 3, let format = LibcameraFormat.named(words[1]),
                       let size = Self.size(Array(rest.dropFirst())) else { continue }
@@ -72,14 +77,22 @@ struct LibcameraDescription {
             }
         }
         let byArea: (PixelSize, PixelSize) -> Bool = { $0.width * $0.height > $1.width * $1.height }
-        let stillSizes = Array(Set(stills.values.joined())).sorted(by: byArea)
-        let viewfinderSizes = Array(Set(viewfinders.values.joined())).sorted(by: byArea)
+        // The pipeline's recommended size comes first: the engine configures the first size
+        // (full sensor resolution on a Raspberry Pi; a sensible size on vimc instead of its
+        // 4096×2160 maximum).
+        func ordered(_ sizes: [PixelSize], recommended: PixelSize?) -> [PixelSize] {
+            let sorted = Array(Set(sizes)).sorted(by: byArea)
+            guard let recommended, sorted.contains(recommended) else { return sorted }
+            return [recommended] + sorted.filter { $0 != recommended }
+        }
+        let stillSizes = ordered(Array(stills.values.joined()), recommended: recommendedStill)
+        let viewfinderSizes = ordered(Array(viewfinders.values.joined()), recommended: recommendedViewfinder)
         let formats = LibcameraFormat.supported.filter { stills[$0] != nil }.map(\.pixelFormat)
         var uniqueFormats: [PixelFormat] = []
         for format in formats where !uniqueFormats.contains(format) { uniqueFormats.append(format) }
         info = CameraInfo(
             id: id, model: model ?? id, position: position,
-            pixelArraySize: pixelArray ?? stillSizes.first ?? PixelSize(width: 0, height: 0),
+            pixelArraySize: pixelArray ?? stillSizes.max(by: byArea) ?? PixelSize(width: 0, height: 0),
             stillSizes: stillSizes, viewfinderSizes: viewfinderSizes, stillFormats: uniqueFormats,
             controls: controls)
         stillFormats = stills

@@ -1,5 +1,7 @@
 // The simulated camera's own AF algorithm (like an IPA with phase-detect AF).
 
+import PinholeCore
+
 /// A phase-detect-like AF: it measures the distance of the object under the AF window's
 /// centre directly, then drives the lens there. Speaks libcamera's AF controls:
 /// AfMode (0 manual, 1 auto, 2 continuous), AfTrigger (0 start, 1 cancel), AfRange
@@ -9,7 +11,7 @@ struct SimAutofocusAlgorithm {
     var mode = 0
     var range = 0
     var speed = 0
-    var window = NormalizedRectValue(x: 0.4, y: 0.4, width: 0.2, height: 0.2)
+    var window = NormalizedRect(x: 0.4, y: 0.4, width: 0.2, height: 0.2)
     private(set) var state = 0
     private var target: Double?
     private var reachable = true

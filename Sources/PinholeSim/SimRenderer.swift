@@ -59,7 +59,7 @@ public enum SimRenderer {
     }
 
     private static func renderWorking(_ scene: SimScene, width: Int, height: Int,
-                                      exposure: SimExposure) -> ([Float], [Float], [Float]) {
+                                      exposure: SimExposure) -> ([UInt8], [UInt8], [UInt8]) {
         let all = [scene.background] + scene.objects
         let count = width * height
         // Which object each pixel shows: fill rectangles back to front.
@@ -112,9 +112,10 @@ public enum SimRenderer {
         }
         let chromaB = all.map { Float($0.chroma.0) }
         let chromaR = all.map { Float($0.chroma.1) }
-        var luma = [Float](repeating: 0, count: count)
-        var cb = [Float](repeating: 0, count: count)
-        var cr = [Float](repeating: 0, count: count)
+        // Final 8-bit levels (video range), so the working planes cost a byte a pixel.
+        var luma = [UInt8](repeating: 0, count: count)
+        var cb = [UInt8](repeating: 0, count: count)
+        var cr = [UInt8](repeating: 0, count: count)
         let scale = Float(scene.lux * exposure.exposureTime.seconds * exposure.gain / sensitivity)
         table.withMeans { mean in
             luma.withUnsafeMutableBufferPointer { luma in
@@ -131,10 +132,10 @@ public enum SimRenderer {
                                     if fraction > 0.01 { value += fraction * (mean(x, y, radius + 1) - value) }
                                     value *= scale
                                     value = value < 0 ? 0 : value > 1 ? 1 : value
-                                    luma[pixel] = value
+                                    luma[pixel] = UInt8(16 + Int(value * 219))
                                     let saturation = value > 0.5 ? 1 : value * 2
-                                    cb[pixel] = chromaB[object] * saturation
-                                    cr[pixel] = chromaR[object] * saturation
+                                    cb[pixel] = Self.chromaLevel(chromaB[object] * saturation)
+                                    cr[pixel] = Self.chromaLevel(chromaR[object] * saturation)
                                 }
                             }
                         }
@@ -145,7 +146,13 @@ public enum SimRenderer {
         return (luma, cb, cr)
     }
 
-    private static func upscale(luma: [Float], cb: [Float], cr: [Float], workWidth: Int, workHeight: Int,
+    @inline(__always)
+    private static func chromaLevel(_ value: Float) -> UInt8 {
+        let level = 128 + Int(value * 224)
+        return UInt8(level < 0 ? 0 : level > 255 ? 255 : level)
+    }
+
+    private static func upscale(luma: [UInt8], cb: [UInt8], cr: [UInt8], workWidth: Int, workHeight: Int,
                                 to size: PixelSize, seed: UInt64, noise: Double) -> RawImage {
         var random = SplitMix64(seed: seed)
         let noiseTable: [Int16] = (0..<4096).map { _ in
@@ -166,13 +173,12 @@ public enum SimRenderer {
                                 if plane == 0 {
                                     for x in 0..<width {
                                         let n = Int(noiseValues[(x &+ noiseOffset) & 4095])
-                                        let level = 16 + Int(src[row + columns[x]] * 219) + n
+                                        let level = Int(src[row + columns[x]]) + n
                                         out[y * width + x] = UInt8(truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
                                     }
                                 } else {
                                     for x in 0..<width {
-                                        let level = 128 + Int(src[row + columns[x]] * 224)
-                                        out[y * width + x] = UInt8(truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
+                                        out[y * width + x] = src[row + columns[x]]
                                     }
                                 }
                             }

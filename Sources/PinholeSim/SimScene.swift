@@ -1,11 +1,13 @@
 // The synthetic scene simulated cameras look at: objects at distances, and a light level.
 
+import PinholeCore
+
 /// One object in the simulated scene: a textured rectangle at a distance.
 public struct SimObject: Sendable, Hashable {
     /// A name for scripts and tests.
     public var name: String
     /// Where it appears, in normalized frame coordinates.
-    public var rect: NormalizedRectValue
+    public var rect: NormalizedRect
     /// Distance from the camera in metres (the in-focus lens position is 1 / distance dioptres).
     public var distance: Double
     /// Mean reflectance 0…1.
@@ -18,7 +20,7 @@ public struct SimObject: Sendable, Hashable {
     public var chroma: (Double, Double)
 
     /// Creates an object.
-    public init(name: String, rect: NormalizedRectValue, distance: Double, reflectance: Double,
+    public init(name: String, rect: NormalizedRect, distance: Double, reflectance: Double,
                 texture: Double, period: Double, chroma: (Double, Double)) {
         self.name = name
         self.rect = rect
@@ -38,31 +40,6 @@ public struct SimObject: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(distance)
-    }
-}
-
-/// A rectangle in normalized coordinates (value type used by the simulator).
-public struct NormalizedRectValue: Sendable, Hashable {
-    /// Left.
-    public var x: Double
-    /// Top.
-    public var y: Double
-    /// Width.
-    public var width: Double
-    /// Height.
-    public var height: Double
-
-    /// Creates a rectangle.
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// Whether a normalized point lies inside.
-    public func contains(_ px: Double, _ py: Double) -> Bool {
-        px >= x && px < x + width && py >= y && py < y + height
     }
 }
 
@@ -88,19 +65,19 @@ public struct SimScene: Sendable, Hashable {
     /// middle and a test chart at 0.4 m on the right, under 400 lux (a bright room).
     public static let standard = SimScene(
         lux: 400,
-        background: SimObject(name: "background", rect: NormalizedRectValue(x: 0, y: 0, width: 1, height: 1),
+        background: SimObject(name: "background", rect: NormalizedRect(x: 0, y: 0, width: 1, height: 1),
                               distance: 50, reflectance: 0.25, texture: 0.3, period: 0.08, chroma: (0.08, -0.05)),
         objects: [
-            SimObject(name: "house", rect: NormalizedRectValue(x: 0.05, y: 0.25, width: 0.3, height: 0.5),
+            SimObject(name: "house", rect: NormalizedRect(x: 0.05, y: 0.25, width: 0.3, height: 0.5),
                       distance: 8, reflectance: 0.35, texture: 0.6, period: 0.03, chroma: (-0.05, 0.12)),
-            SimObject(name: "person", rect: NormalizedRectValue(x: 0.42, y: 0.2, width: 0.16, height: 0.7),
+            SimObject(name: "person", rect: NormalizedRect(x: 0.42, y: 0.2, width: 0.16, height: 0.7),
                       distance: 2, reflectance: 0.18, texture: 0.5, period: 0.012, chroma: (-0.02, 0.05)),
-            SimObject(name: "chart", rect: NormalizedRectValue(x: 0.68, y: 0.55, width: 0.25, height: 0.35),
+            SimObject(name: "chart", rect: NormalizedRect(x: 0.68, y: 0.55, width: 0.25, height: 0.35),
                       distance: 0.4, reflectance: 0.5, texture: 0.9, period: 0.006, chroma: (0, 0)),
         ])
 
     /// Mean reflectance over a region, sampled on a grid (what an AE meter sees).
-    public func meanReflectance(in region: NormalizedRectValue = NormalizedRectValue(x: 0, y: 0, width: 1, height: 1))
+    public func meanReflectance(in region: NormalizedRect = NormalizedRect(x: 0, y: 0, width: 1, height: 1))
         -> Double {
         var total = 0.0
         let columns = 32

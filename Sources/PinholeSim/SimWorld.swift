@@ -9,6 +9,8 @@ public final class SimWorld {
     public var scene: SimScene
     /// Camera ids whose frames stop arriving until the camera is restarted.
     public var stalledCameras: Set<String> = []
+    /// Camera ids that send no frame at all, restarted or not (a dead module).
+    public var deadCameras: Set<String> = []
     /// Whether the torch LED is lit now (wired to the board's torch output by whoever builds
     /// the simulated board); nil: there is no torch.
     public var torchIsLit: (() -> Bool)?

@@ -146,10 +146,10 @@ public final class SimulatedCamera: CameraDevice {
 
     private func meteredReflectance(_ scene: SimScene) -> Double {
         switch meteringMode {
-        case 1: return scene.meanReflectance(in: NormalizedRectValue(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        case 1: return scene.meanReflectance(in: NormalizedRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
         case 2: return scene.meanReflectance()
         default:
-            let centre = scene.meanReflectance(in: NormalizedRectValue(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
+            let centre = scene.meanReflectance(in: NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
             return (scene.meanReflectance() + 2 * centre) / 3
         }
     }
@@ -188,7 +188,7 @@ public final class SimulatedCamera: CameraDevice {
     }
 
     private func deliver(_ frame: SimulatedFrame) {
-        guard let onFrame, !world.stalledCameras.contains(spec.id) else { return }
+        guard let onFrame, !world.stalledCameras.contains(spec.id), !world.deadCameras.contains(spec.id) else { return }
         guard outstanding < bufferCount else {
             droppedFrames += 1
             return

@@ -1,6 +1,7 @@
 // `pinhole library …`: works on a photo library directory without the camera running.
 
 import ArgumentParser
+import PinholeAppliance
 import PinholeCore
 import PinholeLibrary
 
@@ -13,19 +14,34 @@ struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "List, organize, check, import and export the photo library.",
-        discussion: LibraryCommandLine.helpText)
+        discussion: """
+            The library is --library DIR, else the configuration's [library] path, else \
+            $PINHOLE_LIBRARY, else /var/lib/pinhole/library when it exists, else \
+            $XDG_DATA_HOME/pinhole/library (~/.local/share/pinhole/library).
 
-    /// The default library: $PINHOLE_LIBRARY, else /var/lib/pinhole/library.
-    static var defaultDirectory: String {
+            """ + LibraryCommandLine.helpText)
+
+    /// The library `pinhole run` would use: the configuration's `[library] path`, else
+    /// $PINHOLE_LIBRARY, else /var/lib/pinhole/library when it exists, else
+    /// $XDG_DATA_HOME/pinhole/library (~/.local/share/pinhole/library).
+    static func defaultDirectory(configured: String?) -> String {
+        if let configured { return configured }
         if let value = getenv("PINHOLE_LIBRARY"), value.pointee != 0 { return String(cString: value) }
-        return "/var/lib/pinhole/library"
+        var info = stat()
+        if stat("/var/lib/pinhole/library", &info) == 0 { return "/var/lib/pinhole/library" }
+        if let data = getenv("XDG_DATA_HOME"), data.pointee != 0 { return String(cString: data) + "/pinhole/library" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.local/share/pinhole/library"
     }
 
     /// Commands that only read: they refuse to create a library where there is none.
     static let readOnlyCommands: Set<String> = ["list", "count", "show", "albums", "smart", "fsck", "export", "thumbnail"]
 
-    @Option(help: "Photo library directory (default: $PINHOLE_LIBRARY, else /var/lib/pinhole/library).")
+    @Option(help: "Photo library directory (default: as `pinhole run`; see the discussion).")
     var library: String?
+
+    @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
+    var config: String?
 
     @Argument(parsing: .captureForPassthrough, help: "The library command and its arguments (see `library help`).")
     var arguments: [String] = []
@@ -39,7 +55,13 @@ struct LibraryCommand: ParsableCommand {
             directory = words[index + 1]
             words.removeSubrange(index...(index + 1))
         }
-        let path = directory ?? Self.defaultDirectory
+        let configured: String?
+        do {
+            configured = directory == nil ? try Configuration.load(file: config).libraryPath : nil
+        } catch {
+            throw LibraryCommandFailure(message: "\(error)")
+        }
+        let path = directory ?? Self.defaultDirectory(configured: configured)
         if let command = words.first, Self.readOnlyCommands.contains(command) {
             var info = stat()
             guard stat(path + "/library.sqlite", &info) == 0 else {

@@ -65,7 +65,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--clock virtual works only with the simulated board")
         }
         let loop = EventLoop(mode: clock == .virtual ? .virtual(wallStart: systemWallNow()) : .realTime)
-        let libraryPath = library ?? settings.libraryPath ?? Self.defaultLibraryPath()
+        let libraryPath = library ?? LibraryCommand.defaultDirectory(configured: settings.libraryPath)
         let photoLibrary: PhotoLibrary
         do {
             photoLibrary = try PhotoLibrary.open(at: libraryPath, now: { systemWallNow() })
@@ -73,6 +73,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("cannot open the photo library at \(libraryPath): \(error)")
         }
         log.write("pinhole: board \(profile.name) (\(note)), library \(libraryPath)")
+        Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
 
         let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
         let appliance = Appliance(
@@ -80,7 +81,21 @@ struct RunCommand: ParsableCommand {
             encoder: PhotoEncoder(quality: settings.jpegQuality), store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
-            if case .problem(let message) = event { log.write("pinhole: \(message)") }
+            switch event {
+            case .problem(let message): log.write("pinhole: \(message)")
+            case .captureFailed(let message): log.write("pinhole: capture failed: \(message)")
+            case .saved(let capture):
+                log.write("pinhole: saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt),"
+                    + " saved \(Int((capture.savedAt - capture.pressedAt).milliseconds)) ms later)")
+            case .button(let function, let buttonEvent):
+                switch buttonEvent {
+                case .pressed(let at): log.write("pinhole: button \(function.rawValue) pressed (first edge \(at))")
+                case .released(_, let heldFor):
+                    log.write("pinhole: button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
+                case .held, .repeated: break
+                }
+            default: break
+            }
         }
         do { try appliance.start() } catch {
             appliance.shutdown()
@@ -127,11 +142,20 @@ struct RunCommand: ParsableCommand {
         if powerOff { PowerOff.request(log: log) }
     }
 
-    private static func defaultLibraryPath() -> String {
-        if let path = getenv("PINHOLE_LIBRARY") { return String(cString: path) }
-        if let data = getenv("XDG_DATA_HOME") { return String(cString: data) + "/pinhole/library" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.local/share/pinhole/library"
+    /// Once an hour, off the loop: purge photos past their time in Recently Deleted and
+    /// checkpoint the database's log.
+    private static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: LineWriter) {
+        loop.schedule(after: .seconds(3600)) {
+            loop.offload({ Result { try library.maintain() } }, then: { outcome in
+                switch outcome {
+                case .success(let purged) where !purged.isEmpty:
+                    log.write("pinhole: library maintenance purged \(purged.count) expired photos")
+                case .failure(let error): log.write("pinhole: library maintenance failed: \(error)")
+                default: break
+                }
+                scheduleMaintenance(of: library, on: loop, log: log)
+            })
+        }
     }
 
     private struct Hardware {

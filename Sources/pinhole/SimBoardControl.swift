@@ -82,8 +82,12 @@ final class SimBoardControl: SimulationControl {
         switch name {
         case "camera-timeout":
             world.stallCameras(cameraIDs)
+        case "camera-dead":
+            world.deadCameras.formUnion(cameraIDs)
+        case "camera-alive":
+            world.deadCameras.removeAll()
         default:
-            throw ConsoleError.usage("unknown fault '\(name)': camera-timeout")
+            throw ConsoleError.usage("unknown fault '\(name)': camera-timeout | camera-dead | camera-alive")
         }
     }
 }

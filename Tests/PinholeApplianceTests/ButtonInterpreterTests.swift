@@ -51,6 +51,76 @@ final class ButtonInterpreterTests: XCTestCase {
         XCTAssertFalse(log.interpreter!.isPressed)
     }
 
+    func testBounceDeliveredLateByABusyLoopIsStillOnePress() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10)) { log.events.append($0) }
+        func edge(_ active: Bool, atMs ms: Int64, sequence: UInt64) {
+            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                                      sequence: sequence))
+        }
+        // The loop was busy: the first edge of the press reaches it 40 ms late, and each
+        // bounce edge that followed within 2 ms reaches it in a later batch, with timers run
+        // in between.
+        loop.advance(by: .milliseconds(50))
+        edge(true, atMs: 10, sequence: 1)
+        loop.advance(by: .milliseconds(5))
+        edge(false, atMs: 11, sequence: 2)
+        loop.advance(by: .milliseconds(5))
+        edge(true, atMs: 12, sequence: 3)
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(10)])
+        XCTAssertEqual(log.releases, 0)
+    }
+
+    func testTheLineLevelDecidesWhenEdgeReportsLagFarBehind() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10)) { log.events.append($0) }
+        var lineLevel = false
+        interpreter.readLevel = { lineLevel }
+        func edge(_ active: Bool, atMs ms: Int64, sequence: UInt64) {
+            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                                      sequence: sequence))
+        }
+        // The contact closed at 10 ms with a bounce and settled closed; the reports of the
+        // bounce trickle in far apart, long after.
+        lineLevel = true
+        loop.advance(by: .milliseconds(50))
+        edge(true, atMs: 10, sequence: 1)
+        loop.advance(by: .milliseconds(30))
+        edge(false, atMs: 11, sequence: 2)
+        loop.advance(by: .milliseconds(30))
+        edge(true, atMs: 12, sequence: 3)
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(10)])
+        XCTAssertEqual(log.releases, 0)
+        // A real release afterwards is still seen.
+        lineLevel = false
+        edge(false, atMs: 300, sequence: 4)
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.releases, 1)
+    }
+
+    func testNoHoldWhenTheLineIsAlreadyReleasedButItsReportIsLate() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10), holdTime: .milliseconds(800))
+        { log.events.append($0) }
+        var lineLevel = true
+        interpreter.readLevel = { lineLevel }
+        interpreter.edge(LineEdge(line: "GPIO17", active: true, timestamp: .zero, sequence: 1))
+        loop.advance(by: .milliseconds(150))
+        lineLevel = false  // released at 150 ms; the report is delayed past the hold time
+        loop.advance(by: .milliseconds(1000))
+        interpreter.edge(LineEdge(line: "GPIO17", active: false, timestamp: Instant.zero + .milliseconds(150),
+                                  sequence: 2))
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses.count, 1)
+        XCTAssertEqual(log.releases, 1)
+        XCTAssertFalse(log.events.contains { if case .held = $0 { return true } else { return false } }, "\(log.events)")
+    }
+
     func testTwoSeparatePressesAreTwoPresses() {
         let (loop, gpio, log) = rig()
         gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)

@@ -94,12 +94,29 @@ final class FocusTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(focus.lensPosition), 2, accuracy: 0.2, "the person stepped up to 0.5 m")
     }
 
+    func testHalfPressFocusesOnceAndTheEngineIsBusyUntilFocused() throws {
+        let rig = try CaptureTestRig()
+        let focus = rig.engine.focus
+        try focus.setMode(.auto)
+        try focus.setPoint(x: 0.8, y: 0.72)
+        XCTAssertFalse(rig.engine.isBusy)
+        rig.engine.beginHalfPress()
+        XCTAssertEqual(focus.state, .scanning)
+        XCTAssertTrue(rig.engine.isBusy, "a half-press waits for focus")
+        rig.loop.advance(by: .seconds(2))
+        XCTAssertEqual(focus.state, .focused)
+        XCTAssertFalse(rig.engine.isBusy)
+        XCTAssertEqual(try XCTUnwrap(focus.lensPosition), 2.5, accuracy: 0.15)
+        rig.engine.endHalfPress()
+        XCTAssertFalse(rig.engine.exposureLocked)
+    }
+
     func testFixedFocusCameraRefusesFocusRequestsClearly() throws {
         let rig = try CaptureTestRig()
         try rig.appliance.switchCamera()
         XCTAssertEqual(rig.engine.focus.status.mode, "fixed")
         XCTAssertThrowsError(try rig.engine.focus.setLens(2)) { error in
-            XCTAssertTrue("\(error)".contains("fixed-focus"), "\(error)")
+            XCTAssertTrue("\(error)".contains("does not support focus control"), "\(error)")
         }
         XCTAssertThrowsError(try rig.engine.focus.trigger { _ in })
     }

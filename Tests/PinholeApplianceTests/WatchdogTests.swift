@@ -42,4 +42,36 @@ final class WatchdogTests: XCTestCase {
         XCTAssertEqual(rig.engine.watchdog.stalls, 0)
         XCTAssertEqual(rig.camera.starts, 1)
     }
+
+    func testADeadCameraIsRetriedWithBackoffAndRecoversWhenItComesBack() throws {
+        let rig = try CaptureTestRig()
+        try rig.engine.focus.setMode(.manual)  // no AF scans: this test is about time, not pixels
+        let id = rig.camera.spec.id
+        rig.world.deadCameras.insert(id)
+        rig.loop.advance(by: .milliseconds(4900))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 0, "a starting camera gets 5 s")
+        rig.loop.advance(by: .milliseconds(200))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 1)
+        rig.loop.advance(by: .seconds(9))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 1, "the next try waits twice as long")
+        rig.loop.advance(by: .seconds(2))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 2)
+        rig.world.deadCameras.remove(id)
+        let frames = rig.engine.framesReceived
+        rig.loop.advance(by: .seconds(30))
+        XCTAssertGreaterThan(rig.engine.framesReceived, frames, "frames flow again")
+        XCTAssertEqual(rig.engine.watchdog.stalls, 2, "and the watchdog is satisfied")
+        rig.world.stallCameras([id])
+        rig.loop.advance(by: .milliseconds(1500))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 3, "back to the ordinary timeout once frames came back")
+    }
+
+    func testASlowCameraIsNotMistakenForAStalledOne() throws {
+        var slow = CaptureTestRig.small(.back)
+        slow.frameDuration = .milliseconds(600)  // like vimc under emulation
+        let rig = try CaptureTestRig(specs: [slow])
+        rig.loop.advance(by: .seconds(20))
+        XCTAssertEqual(rig.engine.watchdog.stalls, 0)
+        XCTAssertGreaterThan(rig.engine.framesReceived, 25)
+    }
 }

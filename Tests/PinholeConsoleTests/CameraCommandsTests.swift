@@ -28,6 +28,7 @@ final class CameraCommandsTests: XCTestCase {
         XCTAssertTrue(status.contains("\"afState\":\"focused\""), status)
         XCTAssertTrue(status.contains("\"afMode\":\"auto\""), status)
         XCTAssertTrue(status.contains("\"lensPosition\":2."), status)
+        XCTAssertEqual(run(harness, "af continuous"), "ok af mode continuous", "short for af mode continuous")
     }
 
     func testExposureMeteringWhiteBalanceAndFlashAreSetAndReported() throws {
@@ -48,8 +49,8 @@ final class CameraCommandsTests: XCTestCase {
     func testAFixedFocusCameraWithoutATorchRefusesFocusAndFlash() throws {
         let harness = try ConsoleHarness()
         XCTAssertTrue(run(harness, "camera switch").hasPrefix("ok camera "))
-        XCTAssertTrue(run(harness, "lens 2").contains("fixed-focus"))
-        XCTAssertTrue(run(harness, "af trigger").contains("fixed-focus"))
+        XCTAssertTrue(run(harness, "lens 2").contains("does not support focus control"))
+        XCTAssertTrue(run(harness, "af trigger").contains("does not support focus control"))
         XCTAssertTrue(run(harness, "flash on").contains("has no flash"))
         XCTAssertTrue(run(harness, "status --json").contains("\"afMode\":\"fixed\""))
     }

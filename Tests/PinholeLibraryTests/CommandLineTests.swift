@@ -95,6 +95,7 @@ final class CommandLineChangeTests: XCTestCase {
         let albumID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
         XCTAssertEqual(try run(["album", "add", "Holiday", a.id]), "ok 1")
         XCTAssertTrue(try run(["album", "list", albumID]).hasPrefix(a.id))
+        XCTAssertTrue(try run(["list", "--album", "Holiday"]).hasPrefix(a.id), "albums by title too")
         let albums = try run(["albums", "--json"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(albums.utf8)) as? [String: Any])
         let albumList = try XCTUnwrap(object["albums"] as? [[String: Any]])
@@ -119,5 +120,29 @@ final class CommandLineChangeTests: XCTestCase {
         XCTAssertThrowsError(try run(["album", "add", "Nope", a.id])) { error in
             XCTAssertTrue("\(error)".contains("no album with id Nope"), "\(error)")
         }
+    }
+}
+
+final class DateArgumentTests: XCTestCase {
+    func testDatesTimesAndOffsets() throws {
+        XCTAssertEqual(try DateArgument.parse("1970-01-02", option: "from"), WallTime(secondsSince1970: 86_400))
+        XCTAssertEqual(try DateArgument.parse("2026-11-18T11:06:40Z", option: "from").secondsSince1970, 1_795_000_000)
+        let offset = try DateArgument.parse("2026-11-18T12:06:40+01:00", option: "from")
+        XCTAssertEqual(offset.secondsSince1970, 1_795_000_000)
+        XCTAssertEqual(offset.utcOffsetSeconds, 3600)
+        XCTAssertEqual(try DateArgument.parse("2026-11-18T06:06-05:00", option: "to").secondsSince1970, 1_794_999_960)
+        for bad in ["yesterday", "2026-13-01", "2026-11-18T25:00", "2026-11-18T10:00+1"] {
+            XCTAssertThrowsError(try DateArgument.parse(bad, option: "from"), bad)
+        }
+    }
+
+    func testListFromTo() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let early = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_000_000)))
+        let late = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_100_000)))
+        XCTAssertTrue(try LibraryCommandLine.execute(["list", "--from", "2026-11-19"], library: library).hasPrefix(late.id))
+        XCTAssertTrue(try LibraryCommandLine.execute(["list", "--to", "2026-11-19"], library: library).hasPrefix(early.id))
+        XCTAssertEqual(try LibraryCommandLine.execute(["count", "--from", "2026-11-18", "--to", "2026-11-20"], library: library), "2")
     }
 }

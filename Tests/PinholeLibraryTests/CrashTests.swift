@@ -54,24 +54,13 @@ final class SavedLineReader: Sendable {
 }
 
 final class CrashTests: XCTestCase {
-    /// The built `pinhole` binary next to the test bundle.
-    private func pinholeBinary() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("pinhole")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw XCTSkip("crash test skipped: the pinhole binary is not built next to the tests; run `swift build --build-tests`")
-    }
-
     /// Each round starts `pinhole run --board sim` on the same library, streams `capture`
     /// commands, waits for a seeded number of saved photos plus a seeded delay (the random
     /// kill moment, which may fall in start-up, encoding, the file write or the commit), then
     /// SIGKILLs it. After each kill the library must open, fsck must be clean with checksums
     /// verified, and every photo ever reported saved must be present and decode.
     func testKilledAtRandomMomentsTheLibraryKeepsEveryReportedPhoto() throws {
-        let binary = try pinholeBinary()
+        let binary = try pinholeBinary(for: "crash test")
         let dir = TemporaryDirectory("pinhole-crash")
         let rounds = Int(ProcessInfo.processInfo.environment["PINHOLE_CRASH_ROUNDS"] ?? "") ?? 5
         var random = SeededRandom(seed: 0x00C0_FFEE)
@@ -129,7 +118,7 @@ final class CrashTests: XCTestCase {
     /// removed, unindexed originals adopted), every indexed photo must decode and be one of
     /// the sources; a last full import must converge to exactly the source set.
     func testKilledImportsConvergeToExactlyTheSourcePhotos() throws {
-        let binary = try pinholeBinary()
+        let binary = try pinholeBinary(for: "crash test")
         let source = TemporaryDirectory("pinhole-crash-source")
         var sums: Set<String> = []
         for seed in 0..<40 {

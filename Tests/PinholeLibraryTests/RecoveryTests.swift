@@ -120,6 +120,32 @@ final class RecoveryTests: XCTestCase {
         XCTAssertEqual(try library.album(id: "a")?.created.utcOffsetSeconds, 0)
     }
 
+    func testOnlyTheFirstOpenerRepairsWhileOthersShare() throws {
+        let dir = TemporaryDirectory()
+        var first: PhotoLibrary? = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertNil(first?.recoveryReport.deferred)
+        // What another process's in-flight write looks like: it must not be touched.
+        let temp = dir.join("originals/.01900000-0000-7000-8000-000000000001.jpg.tmp")
+        writeFile(temp, contents: Data([0xFF, 0xD8]))
+        let second = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertNotNil(second.recoveryReport.deferred)
+        XCTAssertTrue(second.recoveryReport.lines.first?.hasPrefix("recovery deferred:") ?? false)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temp))
+        XCTAssertNotNil(try second.add(jpeg: TestJPEG.make(), metadata: testMetadata()), "a sharing opener works normally")
+        XCTAssertEqual(try first?.count(.all), 1)
+        first = nil
+        withExtendedLifetime(second) {}
+    }
+
+    func testTheNextFirstOpenerRepairs() throws {
+        let dir = TemporaryDirectory()
+        do { _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now) }
+        let temp = dir.join("originals/.01900000-0000-7000-8000-000000000001.jpg.tmp")
+        writeFile(temp, contents: Data([0xFF, 0xD8]))
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        XCTAssertEqual(library.recoveryReport.removedTempFiles, ["originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"])
+    }
+
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         let dir = TemporaryDirectory()
         writeFile(dir.join("plain"), contents: Data([1]))

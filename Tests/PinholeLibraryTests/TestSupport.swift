@@ -169,3 +169,14 @@ struct SeededRandom {
         range.lowerBound + Int(next() % UInt64(range.count))
     }
 }
+
+/// The built `pinhole` binary next to the test bundle, or a skip naming `test`.
+func pinholeBinary(for test: String) throws -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("pinhole")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    throw XCTSkip("\(test) skipped: the pinhole binary is not built next to the tests; run `swift build --build-tests`")
+}

@@ -49,6 +49,8 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertNotEqual(fill.file, fit.file)
         XCTAssertEqual(try library.clearThumbnailCache(), 2)
         XCTAssertFalse(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache)
+        XCTAssertTrue(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache,
+                      "cached again after the cache was cleared")
         XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 0, height: 10), mode: .aspectFit))
         XCTAssertTrue(try library.fsck().isClean)
     }
@@ -73,7 +75,7 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertEqual(done.size, PixelSize(width: 16, height: 16))
     }
 
-    func testLosslessRotateAndCropEditsReopenAndRevert() throws {
+    func testEditsRotateAndCropLosslesslyAdjustToneReopenAndRevert() throws {
         let original = TestJPEG.make()
         let asset = try library.add(jpeg: original, metadata: testMetadata())
         let before = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
@@ -98,11 +100,30 @@ final class ThumbnailAndEditTests: XCTestCase {
         let cropped = try LibraryCommandLine.execute(["edit", "crop", asset.id, "--rect", "16,16,32,32"], library: library)
         XCTAssertTrue(cropped.hasSuffix("(32x32)"), cropped)
 
-        XCTAssertThrowsError(try library.applyAdjustments(PinholeAdjustments(exposure: 1), to: asset.id)) { error in
-            XCTAssertTrue("\(error)".contains("need a pixel renderer"), "\(error)")
-        }
+        // Tonal adjustments are re-rendered from the original (geometry first, losslessly).
+        var brighter = try XCTUnwrap(library.adjustments(of: asset.id))
+        brighter.exposure = 1
+        let toned = try library.applyAdjustments(brighter, to: asset.id)
+        XCTAssertEqual(toned.renderSize, PixelSize(width: 32, height: 32))
+        let plain = try JPEGDecoder.decode(LosslessTransform.crop(LosslessTransform.rotate(original, degrees: 180),
+                                                                  rect: PixelRect(x: 16, y: 16, width: 32, height: 32)))
+        let lifted = try JPEGDecoder.decode(try XCTUnwrap(FileManager.default.contents(atPath: dir.join(toned.renderPath)))
+            .map { $0 })
+        let mean = { (image: RawImage) in image.planes[0].bytes.reduce(0) { $0 + Int($1) } / image.planes[0].bytes.count }
+        XCTAssertGreaterThan(mean(lifted), mean(plain) + 20, "one stop brighter")
+        XCTAssertThrowsError(try library.applyAdjustments(PinholeAdjustments(rotation: 45), to: asset.id))
+        let adjusted = try LibraryCommandLine.execute(["edit", "adjust", asset.id, "--contrast", "0.3", "--vignette", "0.5"],
+                                                      library: library)
+        XCTAssertTrue(adjusted.hasPrefix("revision 5: "), adjusted)
+        XCTAssertEqual(try library.adjustments(of: asset.id),
+                       PinholeAdjustments(rotation: 180, crop: PixelRect(x: 16, y: 16, width: 32, height: 32),
+                                          exposure: 1, contrast: 0.3, vignette: 0.5))
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["edit", "adjust", asset.id, "--exposure", "lots"], library: library))
         try library.revertEdit(of: asset.id)
         XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments())
+        XCTAssertEqual(try library.applyAdjustments(PinholeAdjustments(rotation: 270), to: asset.id).revision, 1,
+                       "editing again after a revert (its render directory was removed)")
+        try library.revertEdit(of: asset.id)
         XCTAssertTrue(try library.fsck().isClean)
     }
 

@@ -89,4 +89,17 @@ final class TrashTests: XCTestCase {
         XCTAssertTrue(fm.fileExists(atPath: dir.join(kept.path)))
         XCTAssertTrue(try library.fsck().isClean, fsckText(library))
     }
+
+    func testAddingAgainAfterPurgingTheOnlyPhotoOfTheDay() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let first = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        try library.delete([first.id])
+        try library.purge([first.id])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: POSIXFiles.parentDirectory(of: library.fileURLPath(of: first))),
+                       "the emptied day directory is removed")
+        let second = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
+        XCTAssertEqual(POSIXFiles.parentDirectory(of: second.path), POSIXFiles.parentDirectory(of: first.path))
+        XCTAssertTrue(try library.fsck().isClean)
+    }
 }

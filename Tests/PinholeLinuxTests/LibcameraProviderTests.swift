@@ -44,6 +44,7 @@ final class LibcameraProviderTests: XCTestCase {
             location 1
             pixel_array 4608 2592
             crop_max 0 0 4608 2592
+            still_default YUV420 2304 1296
             still YUV420 4608 2592
             still YUV420 2304 1296
             still RGB888 4608 2592
@@ -60,7 +61,8 @@ final class LibcameraProviderTests: XCTestCase {
         XCTAssertEqual(info.model, "imx708")
         XCTAssertEqual(info.position, .back)
         XCTAssertEqual(info.pixelArraySize, PixelSize(width: 4608, height: 2592))
-        XCTAssertEqual(info.stillSizes, [PixelSize(width: 4608, height: 2592), PixelSize(width: 2304, height: 1296)])
+        XCTAssertEqual(info.stillSizes, [PixelSize(width: 2304, height: 1296), PixelSize(width: 4608, height: 2592)],
+                       "the pipeline's recommended size first")
         XCTAssertEqual(info.stillFormats, [.yuv420, .rgb888], "RGB888 is swapped into rgb888; raw Bayer is not offered")
         XCTAssertEqual(info.controls["LensPosition"], ControlRange(min: 0, max: 15, defaultValue: 1))
         XCTAssertTrue(info.hasAutofocusAlgorithm)

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Needs hil-lib.sh, console.sh and gpio-trace.sh. Runs
-#   pinhole run --board board/vm --library /tmp/lib --console /dev/ttyS1
+#   pinhole run --board board/vm --library /tmp/lib --console /dev/ttyS1 --console-mode line
 # from the repository, then plays the issue's scenario against it.
 
 APPLIANCE_PID=""
@@ -10,10 +10,11 @@ APPLIANCE_LOG=/run/hil/pinhole.log
 LIBRARY=/tmp/lib
 # The appliance's command line (run from the repository). The console is in line mode:
 # the scenario types one command a line and reads one answer a line.
-APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1)
+APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1 --console-mode line)
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
-    "console reports the photo" "console status --json" "console AF mode" "torch button" "SIGTERM")
+    "console reports the photo" "console status --json" "console AF mode" "torch button" "console line mode"
+    "SIGTERM")
 
 # Marks every remaining appliance step pending with one reason.
 pending_all() {
@@ -79,18 +80,18 @@ sample_level() {
 }
 
 check_shutter_capture() {
-    local before after sampler mark
+    local before after sampler
+    PHOTO=""
     before=$(library_photos | wc -l)
     : > /tmp/capture-led.samples
     sample_level GPIO24 /tmp/capture-led.samples &
     sampler=$!
     CAPTURE_MARK=$(console_mark)
-    gpiosim_press_with_bounce GPIO17
-    nap 0.15
-    gpiosim_release_with_bounce GPIO17
+    gpiosim_click_with_bounce GPIO17 150
     if ! wait_until 90000 library_has_more_than "$before"; then
         kill "$sampler"; wait "$sampler" 2>/dev/null
-        fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17 (log: $APPLIANCE_LOG)"
+        fail "capture from the shutter" "no photo in $LIBRARY 90 s after a bouncy press of GPIO17;" \
+            "the appliance last said: '$(tail -n 1 "$APPLIANCE_LOG")' (log: $APPLIANCE_LOG)"
         return 1
     fi
     nap 2  # a second (bounce-made) capture would show up now
@@ -129,7 +130,7 @@ check_capture_led() {
 check_console_reports_photo() {
     local id line
     id=$(basename "$PHOTO" .jpg)
-    if line=$(console_expect "$CAPTURE_MARK" "event saved $id" 10000); then
+    if line=$(console_expect "$CAPTURE_MARK" "event saved $id" 30000); then
         ok "console reports the photo: '$line'"
     else
         fail "console reports the photo" "no 'event saved $id' on the UART (console log: /run/hil/console.log)"
@@ -137,55 +138,74 @@ check_console_reports_photo() {
 }
 
 check_console_status() {
-    local answer
-    if ! answer=$(console_ask "status --json" 20000); then
-        fail "console status --json" "no answer on the UART within 20 s"
+    local answer expected='"photos":1'
+    [ -n "${PHOTO:-}" ] || expected='"photos":'
+    if ! answer=$(console_ask "status --json" 60000); then
+        fail "console status --json" "no answer on the UART within 60 s"
         return 1
     fi
     case "$answer" in
-        \{*\"photos\":1*\}) ok "console status --json: $(cut -c1-160 <<<"$answer")…" ;;
-        *) fail "console status --json" "unexpected answer: $(cut -c1-200 <<<"$answer")" ;;
+        \{*"$expected"*\}) ok "console status --json: $(cut -c1-160 <<<"$answer")…" ;;
+        *) fail "console status --json" "expected a JSON object with $expected, got: $(cut -c1-200 <<<"$answer")" ;;
     esac
 }
 
 check_console_af() {
-    local answer after
-    if ! answer=$(console_ask "af continuous" 20000); then
-        fail "console AF mode" "no answer to 'af continuous' within 20 s"
+    local command="af mode continuous" answer after
+    if ! answer=$(console_ask "$command" 60000); then
+        fail "console AF mode" "no answer to '$command' within 60 s"
         return 1
     fi
     case "$answer" in
         ok*)
-            after=$(console_ask "status --json" 20000)
+            after=$(console_ask "status --json" 60000)
             if [[ "$after" == *'"afMode":"continuous"'* ]]; then
-                ok "console AF mode: 'af continuous' → '$answer', status reports afMode continuous"
+                ok "console AF mode: '$command' → '$answer', status --json reports afMode continuous"
             else
-                fail "console AF mode" "'$answer' but status says $(grep -oE '"afMode":"[^"]*"' <<<"$after")"
+                fail "console AF mode" "'$answer' but status --json says $(grep -oE '"afMode":"[^"]*"' <<<"$after")"
             fi ;;
         "error 69: 'af' is not available in this build yet"*)
             pending "console AF mode" "the console answers '$answer'" ;;
-        error*support*)
-            ok "console AF mode: vimc has no autofocus and the console says so: '$answer'" ;;
-        *) fail "console AF mode" "unexpected answer to 'af continuous': $answer" ;;
+        error*support*|error*focus*)
+            ok "console AF mode: the camera cannot focus and the console says so: '$answer'" ;;
+        *) fail "console AF mode" "unexpected answer to '$command': $answer" ;;
     esac
 }
 
+# Asks the console for `gpio status --json`, keeps it in /run/hil/gpio-status.json and
+# prints the named line's entry (for failure messages).
+gpio_status_of() {
+    local answer
+    answer=$(console_ask "gpio status --json" 30000) || { echo "no answer to gpio status"; return; }
+    printf '%s\n' "$answer" > /run/hil/gpio-status.json
+    grep -oE "\{[^{}]*\"line\":\"$1\"[^{}]*\}" <<<"$answer" || echo "$answer" | cut -c1-200
+}
+
+# Line mode is for scripts: nothing but lines of text (no screen drawing) on the UART.
+check_console_clean() {
+    local count first
+    count=$(console_escape_lines)
+    if [ "${count:-0}" -eq 0 ]; then
+        ok "console line mode: $(wc -l < "$CONSOLE_LOG") lines on the UART, no escape sequences"
+        return
+    fi
+    first=$(grep -m1 $'\x1b' "$CONSOLE_LOG" | cat -v | cut -c1-160)
+    fail "console line mode" "$count lines on the UART carry VT100 escape sequences (screen updates in" \
+        "line mode), first: $first"
+}
+
 check_torch_button() {
-    gpiosim_press_with_bounce GPIO22
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
-    wait_until 10000 gpiosim_level_is GPIO26 1 \
-        || { fail "torch button" "torch LED GPIO26 still off 10 s after pressing GPIO22"; return 1; }
-    gpiosim_press_with_bounce GPIO22
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
-    wait_until 10000 gpiosim_level_is GPIO26 0 \
-        || { fail "torch button" "torch LED GPIO26 still on 10 s after the second press"; return 1; }
-    ok "torch button: GPIO22 pressed twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
-    gpiosim_press_with_bounce GPIO22  # leave the torch on for the shutdown check
-    nap 0.1
-    gpiosim_release_with_bounce GPIO22
-    wait_until 10000 gpiosim_level_is GPIO26 1
+    gpiosim_click_with_bounce GPIO22 100
+    wait_until 20000 gpiosim_level_is GPIO26 1 \
+        || { fail "torch button" "torch LED GPIO26 still off 20 s after pressing GPIO22;" \
+                "appliance: $(gpio_status_of GPIO22)"; return 1; }
+    gpiosim_click_with_bounce GPIO22 100
+    wait_until 20000 gpiosim_level_is GPIO26 0 \
+        || { fail "torch button" "torch LED GPIO26 still on 20 s after the second press;" \
+                "appliance: $(gpio_status_of GPIO22)"; return 1; }
+    ok "torch button: GPIO22 clicked twice → torch LED GPIO26 on, then off (read back from gpio-sim)"
+    gpiosim_click_with_bounce GPIO22 100  # leave the torch on for the shutdown check
+    wait_until 20000 gpiosim_level_is GPIO26 1
 }
 
 check_sigterm() {
@@ -235,6 +255,7 @@ run_appliance_checks() {
     check_console_status
     check_console_af
     check_torch_button
+    check_console_clean
     check_sigterm
     [ -z "$APPLIANCE_PID" ] || kill -KILL "$APPLIANCE_PID" 2>/dev/null
 }

@@ -24,13 +24,25 @@ console_send() {
     mv "$name.tmp" "$name.cmd"
 }
 
+# The console log from line MARK on, each line cut after its last VT100 control sequence
+# (so that an answer printed after screen updates still starts its line; whether line
+# mode is clean is checked separately by console_escape_lines).
+console_text_since() {
+    tail -n +"$(($1 + 1))" "$CONSOLE_LOG" 2>/dev/null | sed -E $'s/.*\x1b\\[[0-9;?]*[A-Za-z]//'
+}
+
+# The number of lines of the console log that carry escape sequences.
+console_escape_lines() {
+    grep -c $'\x1b' "$CONSOLE_LOG" 2>/dev/null || true
+}
+
 # Prints the first line after line MARK matching the extended regex, waiting up to
 # TIMEOUT_MS; fails if none comes: console_expect MARK REGEX TIMEOUT_MS
 console_expect() {
     local mark=$1 regex=$2 timeout_ms=$3
     local deadline=$(( $(uptime_ms) + timeout_ms )) match
     while true; do
-        match=$(tail -n +"$((mark + 1))" "$CONSOLE_LOG" 2>/dev/null | grep -m1 -E -- "$regex")
+        match=$(console_text_since "$mark" | grep -m1 -E -- "$regex")
         if [ -n "$match" ]; then
             printf '%s\n' "$match"
             return 0

@@ -107,3 +107,19 @@ check_pinhole_gpio() {
     done <<<"$out"
     [ "$status" -eq 0 ] || { fail "pinhole gpio" "pinhole board gpio-check exited with $status"; return 1; }
 }
+
+# The unit tests' gpio-sim conformance test (GPIOBackendTests), when the bundle was built.
+check_gpio_unit_tests() {
+    local bundle=$1 out
+    [ -n "$bundle" ] || { note "no unit-test bundle built: GPIOBackendTests not run in the guest"; return 0; }
+    if out=$("$bundle" PinholeLinuxTests.GPIOBackendTests 2>&1); then
+        if grep -q 'skipped' <<<"$(grep testConformanceAgainstGPIOSimWhenPresent <<<"$out")"; then
+            fail "gpio unit tests" "the gpio-sim conformance test skipped itself in the guest"
+            return 1
+        fi
+        ok "gpio unit tests: $(grep -m1 -oE 'Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?0 failures' <<<"$out" \
+            || echo 'passed') (GPIOBackendTests from $(basename "$bundle"), in the guest)"
+    else
+        fail "gpio unit tests" "$(grep -E 'error|failed' <<<"$out" | head -n 3 | tr '\n' ' ')"
+    fi
+}

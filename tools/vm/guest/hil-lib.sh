@@ -103,24 +103,20 @@ gpiosim_level_is() {
     [ "$(gpiosim_level "$1")" = "$2" ]
 }
 
-# Simulates a bouncy press (active-low button): a few short low/high glitches, then low.
+# Simulates a bouncy press (active-low button): a few short low/high glitches, then low,
+# written in one burst at real-time priority (see guest/bounce).
 gpiosim_press_with_bounce() {
-    local line=$1 sysfs_pull="$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" i
-    for i in 1 2 3; do
-        echo pull-down > "$sysfs_pull"
-        echo pull-up > "$sysfs_pull"
-    done
-    echo pull-down > "$sysfs_pull"
+    chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" press
+}
+
+# Simulates a bouncy click: press, hold HOLD_MS, release, all in one real-time process.
+gpiosim_click_with_bounce() {
+    chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" click "$2"
 }
 
 # Simulates a bouncy release: glitches, then high.
 gpiosim_release_with_bounce() {
-    local sysfs_pull="$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" i
-    for i in 1 2 3; do
-        echo pull-up > "$sysfs_pull"
-        echo pull-down > "$sysfs_pull"
-    done
-    echo pull-up > "$sysfs_pull"
+    chrt -f 50 "$HIL_REPO/tools/vm/guest/bounce" "$GPIOSIM_SYSFS/sim_gpio${GPIOSIM_OFFSET[$1]}/pull" release
 }
 
 # Starts udev so that libcamera sees the media and video devices, as on a booted system.

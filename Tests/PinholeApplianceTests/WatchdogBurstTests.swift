@@ -1,0 +1,92 @@
+// The watchdog and a camera that delivers frames in bursts with long gaps (vimc under emulation).
+
+import PinholeAppliance
+import PinholeCore
+import XCTest
+
+final class WatchdogBurstTests: XCTestCase {
+    func testABurstyButLiveCameraIsRestartedAtMostOnce() {
+        let loop = EventLoop.virtual()
+        var stalls: [Duration] = []
+        let watchdog = CameraWatchdog(loop: loop) { stalls.append($0) }
+        watchdog.start()
+        // Eight cycles: three frames 10 ms apart, then 1.5 s of silence.
+        for _ in 0..<8 {
+            for _ in 0..<3 {
+                watchdog.frameArrived()
+                loop.advance(by: .milliseconds(10))
+            }
+            loop.advance(by: .milliseconds(1500))
+        }
+        // The first long gap is news; after it, the watchdog knows this camera's rhythm.
+        XCTAssertLessThanOrEqual(stalls.count, 1, "\(stalls)")
+    }
+
+    func testACameraSlowerThanTheTimeoutSettlesInsteadOfRestartingForever() {
+        let loop = EventLoop.virtual()
+        let camera = SlowCamera(loop: loop, firstFrame: .milliseconds(400), period: .milliseconds(1500))
+        let box = WatchdogBox()
+        // As the engine does: a stall restarts the camera and the watchdog starts over.
+        let watchdog = CameraWatchdog(loop: loop) { _ in
+            camera.restart()
+            box.watchdog?.start()
+        }
+        box.watchdog = watchdog
+        camera.onFrame = { watchdog.frameArrived() }
+        camera.restart()
+        watchdog.start()
+        loop.advance(by: .seconds(120))
+        XCTAssertLessThanOrEqual(camera.restarts, 2, "restarted \(camera.restarts) times in two minutes")
+        XCTAssertGreaterThan(camera.frames, 60)
+    }
+
+    func testADeadCameraIsStillCaughtAfterABurstyStart() {
+        let loop = EventLoop.virtual()
+        var stalls = 0
+        let watchdog = CameraWatchdog(loop: loop) { _ in stalls += 1 }
+        watchdog.start()
+        for _ in 0..<3 {
+            watchdog.frameArrived()
+            loop.advance(by: .milliseconds(300))
+        }
+        loop.advance(by: .seconds(3))
+        XCTAssertEqual(stalls, 1)
+    }
+}
+
+/// A camera whose frames come every `period`, the first `firstFrame` after each (re)start;
+/// a restart drops the frame in progress, as stopping a real camera does.
+final class SlowCamera {
+    let loop: EventLoop
+    let firstFrame: Duration
+    let period: Duration
+    var onFrame: () -> Void = {}
+    private(set) var restarts = -1
+    private(set) var frames = 0
+    private var timer: TimerID?
+
+    init(loop: EventLoop, firstFrame: Duration, period: Duration) {
+        self.loop = loop
+        self.firstFrame = firstFrame
+        self.period = period
+    }
+
+    func restart() {
+        restarts += 1
+        if let timer { loop.cancel(timer) }
+        schedule(after: firstFrame)
+    }
+
+    private func schedule(after delay: Duration) {
+        timer = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.frames += 1
+            self.onFrame()
+            self.schedule(after: self.period)
+        }
+    }
+}
+
+final class WatchdogBox {
+    var watchdog: CameraWatchdog?
+}
