@@ -20,19 +20,22 @@ public final class ButtonInterpreter {
 
     private let loop: EventLoop
     private let onEvent: (ButtonEvent) -> Void
-    private var level = false
     private var stable = false
-    private var changeStarted: Instant?
+    /// Raw edges not yet settled, oldest first.
+    private var pending: [(active: Bool, at: Instant)] = []
+    /// Windows waited in a row because the line disagreed with the last delivered edge.
+    private var waitsForReports = 0
+    /// After this many windows the line's reading is taken as an edge of its own (reports lost).
+    private static let maximumWaitsForReports = 20
     private var debounceTimer: TimerID?
     private var holdTimer: TimerID?
     private var pressedAt: Instant?
     private var repeats = 0
-    private var verifiedAt: Instant?
 
-    /// Reads the line's level now (true = active), when the backend can. When the debounce
-    /// window closes, this reading decides, and edges stamped before it are ignored: on a
-    /// busy board the kernel's edge reports can reach the loop long after the contact
-    /// settled, and only the line itself knows how it settled.
+    /// Reads the line's level now (true = active), when the backend can. On a busy board the
+    /// kernel's edge reports can reach the loop long after the contact moved; when a debounce
+    /// window closes and the line disagrees with the last report, more reports are on their
+    /// way, and the interpreter waits for them before deciding.
     public var readLevel: (() -> Bool?)?
 
     /// Creates an interpreter delivering events to `onEvent` on the loop.
@@ -55,44 +58,60 @@ public final class ButtonInterpreter {
 
     /// Feeds one raw edge.
     public func edge(_ edge: LineEdge) {
-        if let verifiedAt, edge.timestamp < verifiedAt { return }  // already accounted for by a reading
-        level = edge.active
-        // The first edge away from the stable level starts the change; bouncing back and
-        // forth keeps that start until the line settles one way or the other.
-        if level != stable && changeStarted == nil { changeStarted = edge.timestamp }
-        if let debounceTimer { loop.cancel(debounceTimer) }
-        debounceTimer = nil
-        guard changeStarted != nil else { return }
         if debounce == .zero {
-            if level != stable { accept(at: edge.timestamp) }
+            if edge.active != stable { accept(edge.active, at: edge.timestamp) }
             return
         }
-        // The quiet period counts from when the loop learns of the edge, not from the kernel's
-        // timestamp: on a busy board edges reach the loop late, and a window measured from the
-        // timestamp could close before the rest of the bounce has been delivered. The press
-        // still carries the first edge's timestamp (zero shutter lag).
-        let quietFrom = max(edge.timestamp, loop.now)
-        debounceTimer = loop.schedule(at: quietFrom + debounce) { [weak self] in
-            guard let self else { return }
-            self.debounceTimer = nil
-            if let reading = self.readLevel?() {
-                self.level = reading
-                self.verifiedAt = self.loop.now
+        pending.append((edge.active, edge.timestamp))
+        // The window counts from when the loop learns of the edge, not from the kernel's
+        // timestamp: edges can reach the loop late, and the rest of a bounce may still be
+        // on its way. Decisions use the timestamps (see `settle`).
+        waitsForReports = 0
+        openWindow(from: max(edge.timestamp, loop.now))
+    }
+
+    private func openWindow(from start: Instant) {
+        if let debounceTimer { loop.cancel(debounceTimer) }
+        debounceTimer = loop.schedule(at: start + debounce) { [weak self] in self?.windowClosed() }
+    }
+
+    private func windowClosed() {
+        debounceTimer = nil
+        let reported = pending.last?.active ?? stable
+        if let reading = readLevel?(), reading != reported {
+            if waitsForReports < Self.maximumWaitsForReports {
+                waitsForReports += 1
+                openWindow(from: loop.now)  // the line moved again: its reports are still coming
+                return
             }
-            if self.level != self.stable {
-                self.accept(at: self.changeStarted ?? self.loop.now)
-            } else {
-                self.changeStarted = nil  // a glitch: the line settled back where it was
+            pending.append((reading, loop.now))  // reports lost: believe the line
+        }
+        settle(upTo: loop.now)
+    }
+
+    /// Replays the pending edges by their kernel timestamps: a level held for the debounce
+    /// period is a change, stamped with the first edge that left the previous stable level.
+    /// So a bounce storm is one press, and a whole press that reached the loop late (after
+    /// the button was already up again) is still a press and a release, in order.
+    private func settle(upTo end: Instant) {
+        var changeStart: Instant?
+        for (index, edge) in pending.enumerated() {
+            let segmentEnd = index + 1 < pending.count ? pending[index + 1].at : end
+            guard edge.active != stable else { continue }  // back where it was: still bouncing
+            if changeStart == nil { changeStart = edge.at }
+            if segmentEnd - edge.at >= debounce {
+                accept(edge.active, at: changeStart ?? edge.at)
+                changeStart = nil
             }
         }
+        pending.removeAll()
     }
 
     /// Sets the starting state from a read of the line, without an event: a button already
     /// down when the line is requested is not a press (and a tilt switch's state is known).
     public func seed(pressed: Bool) {
-        level = pressed
         stable = pressed
-        changeStarted = nil
+        pending.removeAll()
     }
 
     /// Drops any state (line released or re-requested).
@@ -101,20 +120,18 @@ public final class ButtonInterpreter {
         if let holdTimer { loop.cancel(holdTimer) }
         debounceTimer = nil
         holdTimer = nil
-        level = false
         stable = false
-        changeStarted = nil
+        pending.removeAll()
         pressedAt = nil
     }
 
-    private func accept(at time: Instant) {
-        stable = level
-        changeStarted = nil
-        if stable {
+    private func accept(_ active: Bool, at time: Instant) {
+        stable = active
+        if active {
             pressedAt = time
             repeats = 0
             onEvent(.pressed(at: time))
-            holdTimer = loop.schedule(at: time + holdTime) { [weak self] in self?.fireHold() }
+            holdTimer = loop.schedule(at: max(time + holdTime, loop.now)) { [weak self] in self?.fireHold() }
         } else {
             if let holdTimer { loop.cancel(holdTimer) }
             holdTimer = nil

@@ -121,6 +121,28 @@ final class ButtonInterpreterTests: XCTestCase {
         XCTAssertFalse(log.events.contains { if case .held = $0 { return true } else { return false } }, "\(log.events)")
     }
 
+    func testAWholePressThatReachesTheLoopLateIsStillOnePress() {
+        let loop = EventLoop.virtual()
+        let log = EventLog()
+        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10)) { log.events.append($0) }
+        interpreter.readLevel = { false }  // the button is up again when the loop looks
+        // A 150 ms click with bounce at 100 ms; the loop was blocked (a camera restart) and
+        // learns of every edge only at 900 ms, long after the button came up again.
+        let edges: [(Bool, Int64)] = [(true, 100), (false, 101), (true, 102), (false, 250), (true, 251), (false, 252)]
+        loop.advance(by: .milliseconds(900))
+        for (index, (active, ms)) in edges.enumerated() {
+            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                                      sequence: UInt64(index + 1)))
+        }
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(100)])
+        XCTAssertEqual(log.releases, 1)
+        guard case .released(let at, let heldFor)? = log.events.last else { return XCTFail("\(log.events)") }
+        XCTAssertEqual(at, Instant.zero + .milliseconds(250))
+        XCTAssertEqual(heldFor, .milliseconds(150))
+        XCTAssertFalse(log.events.contains { if case .held = $0 { return true } else { return false } })
+    }
+
     func testTwoSeparatePressesAreTwoPresses() {
         let (loop, gpio, log) = rig()
         gpio.press("GPIO17", hold: .milliseconds(50), bounce: 3)
