@@ -20,17 +20,22 @@ let package = Package(
     targets: [
         // C libraries, found through pkg-config. Only the shim targets and the Linux
         // backends import these.
-        .systemLibrary(name: "CLibcamera", path: "Sources/CLibcamera", pkgConfig: "libcamera",
-                       providers: [.apt(["libcamera-dev"])]),
-        .systemLibrary(name: "CGpiod", path: "Sources/CGpiod", pkgConfig: "libgpiod",
-                       providers: [.apt(["libgpiod-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
-                       providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(
+            name: "CLibcamera", path: "Sources/CLibcamera", pkgConfig: "libcamera",
+            providers: [.apt(["libcamera-dev"])]),
+        .systemLibrary(
+            name: "CGpiod", path: "Sources/CGpiod", pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
         // libxcrypt (crypt(3) with yescrypt) for the console PIN hash.
-        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
-                       providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(
+            name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
+            providers: [.apt(["libcrypt-dev"])]),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
@@ -40,50 +45,66 @@ let package = Package(
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
-        .target(name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt"],
-                swiftSettings: swift6),
+        .target(
+            name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt"],
+            swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
-        .target(name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],
-                swiftSettings: swift6),
+        .target(
+            name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],
+            swiftSettings: swift6),
         // The photo library store.
-        .target(name: "PinholeLibrary",
-                dependencies: ["PinholeCore", "PinholeImaging", .product(name: "GRDB", package: "GRDB.swift")],
-                swiftSettings: swift6),
+        .target(
+            name: "PinholeLibrary",
+            dependencies: ["PinholeCore", "PinholeImaging", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swift6),
         // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
-        .target(name: "PinholeAppliance",
-                dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
+        .target(
+            name: "PinholeAppliance",
+            dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
         // The console: line mode and VT100 menu.
-        .target(name: "PinholeConsole",
-                dependencies: ["PinholeCore", "PinholeAppliance", "PinholeLibrary"], swiftSettings: swift6),
+        .target(
+            name: "PinholeConsole",
+            dependencies: ["PinholeCore", "PinholeAppliance", "PinholeLibrary"], swiftSettings: swift6),
         // The executable: arguments, configuration, wiring a board together.
-        .executableTarget(name: "pinhole",
-                          dependencies: ["PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
-                                         "PinholeLibrary", "PinholeAppliance", "PinholeConsole",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                                         .product(name: "Logging", package: "swift-log")],
-                          swiftSettings: swift6),
-        .executableTarget(name: "PinholeBench",
-                          dependencies: ["PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                                         "PinholeAppliance",
-                                         // The library benchmarks' raw-SQLite reference.
-                                         .product(name: "GRDB", package: "GRDB.swift")],
-                          path: "Sources/PinholeBench", swiftSettings: swift6),
+        .executableTarget(
+            name: "pinhole",
+            dependencies: [
+                "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
+                "PinholeLibrary", "PinholeAppliance", "PinholeConsole",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "PinholeBench",
+            dependencies: [
+                "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
+                "PinholeAppliance",
+                // The library benchmarks' raw-SQLite reference.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/PinholeBench", swiftSettings: swift6),
 
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
         .testTarget(name: "PinholeImagingTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
-        .testTarget(name: "PinholeLibraryTests", dependencies: ["PinholeLibrary", "PinholeImaging"],
-                    swiftSettings: swift6),
-        .testTarget(name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
-        .testTarget(name: "PinholeApplianceTests",
-                    dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeLibrary"],
-                    swiftSettings: swift6),
-        .testTarget(name: "PinholeConsoleTests",
-                    dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
-                    swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeLibraryTests", dependencies: ["PinholeLibrary", "PinholeImaging"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeApplianceTests",
+            dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeLibrary"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeConsoleTests",
+            dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
+            swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
-        .testTarget(name: "PinholeLinuxTests",
-                    dependencies: ["PinholeLinux", "PinholeCore", "PinholeAppliance", "PinholeSim"],
-                    swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeLinuxTests",
+            dependencies: ["PinholeLinux", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+            swiftSettings: swift6),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -29,7 +29,8 @@ extension Appliance {
             exposureTimeUs: frame.map { Int($0.exposureTime.nanoseconds / 1000) }, gain: frame?.totalGain,
             lensPosition: frame?.lensPosition, afMode: engine.focus.status.mode,
             afState: engine.focus.status.state.rawValue, lux: frame?.lux, photos: try? store.photoCount(),
-            storageFreeBytes: store.freeBytes(), lastCapture: last, busy: isBusy, frames: engine.framesReceived,
+            storageFreeBytes: store.freeBytes(), lastCapture: last, busy: isBusy,
+            frames: engine.framesReceived,
             problems: problems)
         engine.fillStatus(&status)
         return status

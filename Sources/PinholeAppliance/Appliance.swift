@@ -57,8 +57,9 @@ public final class Appliance {
         self.board = board
         self.gpio = gpio
         self.store = store
-        self.engine = CaptureEngine(loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
-                                    software: software)
+        self.engine = CaptureEngine(
+            loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
+            software: software)
         engine.onEvent = { [weak self] event in self?.engineEvent(event) }
     }
 

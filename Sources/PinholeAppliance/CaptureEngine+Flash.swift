@@ -16,7 +16,10 @@ extension CaptureEngine {
     /// Fires the flash for a capture pressed at `pressedAt`.
     func fireFlash(pressedAt: Instant, completion: @escaping (Result<CaptureResult, Error>) -> Void) {
         guard flashCapture == nil else {
-            completion(.failure(CaptureError.failed("a flash capture is already under way: press again once it is saved")))
+            completion(
+                .failure(
+                    CaptureError.failed("a flash capture is already under way: press again once it is saved"))
+            )
             return
         }
         flashDriver?(true)
@@ -27,7 +30,8 @@ extension CaptureEngine {
             self.finishFlash(capture, frame: nil)
             capture.completion(.failure(CaptureError.noFrame(camera: model, waited: waited)))
         }
-        flashCapture = FlashCapture(pressedAt: pressedAt, firedAt: loop.now, timeout: timeout, completion: completion)
+        flashCapture = FlashCapture(
+            pressedAt: pressedAt, firedAt: loop.now, timeout: timeout, completion: completion)
     }
 
     /// Offers a frame to the flash capture; returns true when it was taken.
@@ -38,7 +42,8 @@ extension CaptureEngine {
         guard metadata.sensorTimestamp >= capture.firedAt else { return false }
         capture.litFrames += 1
         let product = metadata.exposureTime.seconds * metadata.totalGain
-        let settled = exposure.isManual || exposureLocked
+        let settled =
+            exposure.isManual || exposureLocked
             || capture.lastProduct.map { abs(product / $0 - 1) < 0.08 } ?? false
         capture.lastProduct = product
         guard settled || capture.litFrames >= flash.maxSettleFrames else {
@@ -46,8 +51,9 @@ extension CaptureEngine {
             return false
         }
         finishFlash(capture, frame: frame)
-        process(frame, pressedAt: capture.pressedAt, selection: .flashLit, flashFired: true,
-                completion: capture.completion)
+        process(
+            frame, pressedAt: capture.pressedAt, selection: .flashLit, flashFired: true,
+            completion: capture.completion)
         return true
     }
 

@@ -85,8 +85,10 @@ public final class CaptureEngine {
     }
 
     /// Creates an engine.
-    public init(loop: EventLoop, provider: any CameraProvider, board: BoardProfile, encoder: any StillEncoder,
-                store: any PhotoStore, software: String) {
+    public init(
+        loop: EventLoop, provider: any CameraProvider, board: BoardProfile, encoder: any StillEncoder,
+        store: any PhotoStore, software: String
+    ) {
         self.loop = loop
         self.provider = provider
         self.board = board
@@ -211,15 +213,17 @@ public final class CaptureEngine {
         if let index = pending.firstIndex(where: { frame.metadata.wasExposing(at: $0.pressedAt) }) {
             let capture = pending.remove(at: index)
             loop.cancel(capture.timeout)
-            process(frame, pressedAt: capture.pressedAt, selection: .exposingAtPress, flashFired: false,
-                    completion: capture.completion)
+            process(
+                frame, pressedAt: capture.pressedAt, selection: .exposingAtPress, flashFired: false,
+                completion: capture.completion)
             return
         }
         if let index = pending.firstIndex(where: { frame.metadata.sensorTimestamp >= $0.pressedAt }) {
             let capture = pending.remove(at: index)
             loop.cancel(capture.timeout)
-            process(frame, pressedAt: capture.pressedAt, selection: .nextAfterPress, flashFired: false,
-                    completion: capture.completion)
+            process(
+                frame, pressedAt: capture.pressedAt, selection: .nextAfterPress, flashFired: false,
+                completion: capture.completion)
             return
         }
         ring.append(frame)
@@ -228,7 +232,9 @@ public final class CaptureEngine {
 
     /// Captures the frame that was exposing at `pressedAt` (now if nil) and stores it; with
     /// the flash firing, the first frame wholly lit by it instead.
-    public func capture(pressedAt: Instant? = nil, completion: @escaping (Result<CaptureResult, Error>) -> Void) {
+    public func capture(
+        pressedAt: Instant? = nil, completion: @escaping (Result<CaptureResult, Error>) -> Void
+    ) {
         guard device != nil, let camera = current else {
             completion(.failure(CaptureError.noCamera))
             return
@@ -240,25 +246,33 @@ public final class CaptureEngine {
         }
         if let index = ring.firstIndex(where: { $0.metadata.wasExposing(at: press) }) {
             let frame = ring.remove(at: index)
-            process(frame, pressedAt: press, selection: .exposingAtPress, flashFired: false, completion: completion)
+            process(
+                frame, pressedAt: press, selection: .exposingAtPress, flashFired: false,
+                completion: completion)
             return
         }
         if let index = ring.firstIndex(where: { $0.metadata.sensorTimestamp >= press }) {
             let frame = ring.remove(at: index)
-            process(frame, pressedAt: press, selection: .nextAfterPress, flashFired: false, completion: completion)
+            process(
+                frame, pressedAt: press, selection: .nextAfterPress, flashFired: false, completion: completion
+            )
             return
         }
         let waited = frameTimeout
         let timeout = loop.schedule(after: waited) { [weak self] in
-            guard let self, let index = self.pending.firstIndex(where: { $0.pressedAt == press }) else { return }
+            guard let self, let index = self.pending.firstIndex(where: { $0.pressedAt == press }) else {
+                return
+            }
             let capture = self.pending.remove(at: index)
             capture.completion(.failure(CaptureError.noFrame(camera: camera.model, waited: waited)))
         }
         pending.append(PendingCapture(pressedAt: press, timeout: timeout, completion: completion))
     }
 
-    func process(_ frame: any CameraFrame, pressedAt: Instant, selection: FrameSelection, flashFired: Bool,
-                 completion: @escaping (Result<CaptureResult, Error>) -> Void) {
+    func process(
+        _ frame: any CameraFrame, pressedAt: Instant, selection: FrameSelection, flashFired: Bool,
+        completion: @escaping (Result<CaptureResult, Error>) -> Void
+    ) {
         guard let camera = current else {
             frame.release()
             completion(.failure(CaptureError.noCamera))
@@ -273,22 +287,26 @@ public final class CaptureEngine {
         let store = self.store
         let afState = focus.state
         inFlight += 1
-        loop.offload({ () -> Result<SavedPhoto, Error> in
-            Result {
-                let image = try frame.stillImage()
-                let jpeg = try encoder.encode(image: image, metadata: finalMetadata)
-                return try store.store(jpeg: jpeg, metadata: finalMetadata)
-            }
-        }, then: { [weak self] outcome in
-            frame.release()
-            guard let self else { return }
-            self.inFlight -= 1
-            completion(outcome.map {
-                CaptureResult(photo: $0, frame: frame.metadata, selection: selection, pressedAt: pressedAt,
-                              selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
-                              cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
+        loop.offload(
+            { () -> Result<SavedPhoto, Error> in
+                Result {
+                    let image = try frame.stillImage()
+                    let jpeg = try encoder.encode(image: image, metadata: finalMetadata)
+                    return try store.store(jpeg: jpeg, metadata: finalMetadata)
+                }
+            },
+            then: { [weak self] outcome in
+                frame.release()
+                guard let self else { return }
+                self.inFlight -= 1
+                completion(
+                    outcome.map {
+                        CaptureResult(
+                            photo: $0, frame: frame.metadata, selection: selection, pressedAt: pressedAt,
+                            selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
+                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
+                    })
             })
-        })
     }
 
     /// The metadata a frame's photo carries: what the frame really used, and the settings in force.
@@ -299,8 +317,9 @@ public final class CaptureEngine {
         case .valid(let request)?, .adjusted(let request, _)?: size = request.stillSize
         case nil: size = camera.pixelArraySize
         }
-        var metadata = PhotoMetadata(pixelWidth: size.width, pixelHeight: size.height,
-                                     orientation: Orientation(mountRotation: fitting?.mountRotation ?? 0))
+        var metadata = PhotoMetadata(
+            pixelWidth: size.width, pixelHeight: size.height,
+            orientation: Orientation(mountRotation: fitting?.mountRotation ?? 0))
         metadata.make = board.make
         metadata.model = camera.model
         metadata.software = software

@@ -2,7 +2,7 @@
 // result like a start would, and replacing the file atomically.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeCore
 
@@ -11,7 +11,9 @@ extension Configuration {
     /// exists, else added at the end of the section, else a new section is appended. Other
     /// lines (comments included) are kept. `literal` is a TOML value (`93`, `true`, `"text"`);
     /// nil removes the key.
-    public static func setting(_ section: String, _ key: String, to literal: String?, in text: String) -> String {
+    public static func setting(_ section: String, _ key: String, to literal: String?, in text: String)
+        -> String
+    {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var start: Int?
@@ -67,7 +69,9 @@ extension Configuration {
     /// must parse as a configuration, or nothing is written and the parse error (file, line,
     /// reason) is thrown. Written to a temporary file, flushed, then renamed over the old one.
     @discardableResult
-    public static func save(_ section: String, _ key: String, literal: String?, file: String) throws -> Configuration {
+    public static func save(_ section: String, _ key: String, literal: String?, file: String) throws
+        -> Configuration
+    {
         let old = FileSystem.readText(file) ?? ""
         let text = setting(section, key, to: literal, in: old)
         let configuration = try parse(text, file: file)
@@ -114,8 +118,10 @@ extension Configuration {
     }
 
     private static func writeError(_ file: String, _ what: String, _ code: Int32) -> ConfigurationError {
-        let advice = code == EACCES || code == EROFS ? ": run as a user who may write it, or use --config FILE" : ""
-        return ConfigurationError(file: file, line: 0, reason: "\(what) (\(String(cString: strerror(code))))\(advice)")
+        let advice =
+            code == EACCES || code == EROFS ? ": run as a user who may write it, or use --config FILE" : ""
+        return ConfigurationError(
+            file: file, line: 0, reason: "\(what) (\(String(cString: strerror(code))))\(advice)")
     }
 }
 

@@ -62,8 +62,9 @@ public struct Configuration: Sendable, Hashable {
             configuration.consoleBaud = try r.integer("baud", in: 50...4_000_000)
             if let mode = try r.string("mode") {
                 guard ["auto", "menu", "line"].contains(mode) else {
-                    throw ConfigurationError(file: file, line: table.line(of: "mode"),
-                                             reason: "[console] mode is '\(mode)': use auto, menu or line")
+                    throw ConfigurationError(
+                        file: file, line: table.line(of: "mode"),
+                        reason: "[console] mode is '\(mode)': use auto, menu or line")
                 }
                 configuration.consoleMode = mode
             }
@@ -71,8 +72,11 @@ public struct Configuration: Sendable, Hashable {
             configuration.consoleUnicode = try r.bool("unicode") ?? true
             if let hash = try r.string("pin_hash") {
                 guard hash.hasPrefix("$"), hash.count >= 20, !hash.contains(where: \.isWhitespace) else {
-                    throw ConfigurationError(file: file, line: table.line(of: "pin_hash"),
-                                             reason: "[console] pin_hash is not a crypt(3) hash: set it with `pinhole console hash-pin`")
+                    throw ConfigurationError(
+                        file: file, line: table.line(of: "pin_hash"),
+                        reason:
+                            "[console] pin_hash is not a crypt(3) hash: set it with `pinhole console hash-pin`"
+                    )
                 }
                 configuration.consolePINHash = hash
             }
@@ -89,11 +93,14 @@ public struct Configuration: Sendable, Hashable {
     public static let defaultFile = "/etc/pinhole/pinhole.toml"
 
     /// Reads `file`; a missing default file gives the defaults, a missing named file is an error.
-    public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws -> Configuration {
+    public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws
+        -> Configuration
+    {
         let path = file ?? defaultFile
         guard let text = FileSystem.readText(path) else {
             if file == nil { return Configuration() }
-            throw ConfigurationError(file: path, line: 0, reason: "cannot read the configuration file: check the path")
+            throw ConfigurationError(
+                file: path, line: 0, reason: "cannot read the configuration file: check the path")
         }
         return try parse(text, file: path)
     }

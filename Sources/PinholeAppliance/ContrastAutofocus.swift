@@ -82,7 +82,8 @@ public struct ContrastAutofocus: Sendable {
     private mutating func finish() -> Step {
         phase = .done
         let samples = fine.sorted { $0.position < $1.position }
-        guard let bestIndex = samples.indices.max(by: { samples[$0].sharpness < samples[$1].sharpness }) else {
+        guard let bestIndex = samples.indices.max(by: { samples[$0].sharpness < samples[$1].sharpness })
+        else {
             return .finished(position: range.lowerBound, found: false)
         }
         var position = samples[bestIndex].position

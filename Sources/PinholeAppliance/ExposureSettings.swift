@@ -68,7 +68,9 @@ public struct ExposureSettings: Sendable, Hashable {
 
     /// The controls that set `mode` on `camera`: AeEnable on libcamera 0.3, ExposureTimeMode
     /// and AnalogueGainMode on 0.5+, whichever the camera reports.
-    public static func controls(for mode: ExposureMode, on camera: CameraInfo) throws -> [String: ControlValue] {
+    public static func controls(for mode: ExposureMode, on camera: CameraInfo) throws -> [String:
+        ControlValue]
+    {
         var controls: [String: ControlValue] = [:]
         let manual: Bool
         switch mode {
@@ -88,10 +90,13 @@ public struct ExposureSettings: Sendable, Hashable {
         if camera.controls["AeEnable"] != nil { return ["AeEnable": .bool(!manual)] }
         if camera.controls["ExposureTimeMode"] != nil {
             var controls: [String: ControlValue] = ["ExposureTimeMode": .int(manual ? 1 : 0)]
-            if camera.controls["AnalogueGainMode"] != nil { controls["AnalogueGainMode"] = .int(manual ? 1 : 0) }
+            if camera.controls["AnalogueGainMode"] != nil {
+                controls["AnalogueGainMode"] = .int(manual ? 1 : 0)
+            }
             return controls
         }
-        throw CameraError.unsupportedControl("AeEnable / ExposureTimeMode (exposure control)", camera: camera.model)
+        throw CameraError.unsupportedControl(
+            "AeEnable / ExposureTimeMode (exposure control)", camera: camera.model)
     }
 
     /// Everything these settings set on `camera`, skipping what the camera does not report
@@ -99,7 +104,9 @@ public struct ExposureSettings: Sendable, Hashable {
     func startupControls(on camera: CameraInfo) -> [String: ControlValue] {
         var controls = (try? Self.controls(for: mode, on: camera)) ?? [:]
         if camera.controls["ExposureValue"] != nil { controls["ExposureValue"] = .double(ev) }
-        if camera.controls["AeMeteringMode"] != nil { controls["AeMeteringMode"] = .int(metering.libcameraValue) }
+        if camera.controls["AeMeteringMode"] != nil {
+            controls["AeMeteringMode"] = .int(metering.libcameraValue)
+        }
         if camera.controls["AwbMode"] != nil { controls["AwbMode"] = .int(whiteBalance.libcameraValue) }
         if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(true) }
         return controls.filter { name, _ in camera.controls[name] != nil }

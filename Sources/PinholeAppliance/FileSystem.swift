@@ -1,7 +1,7 @@
 // Small POSIX file helpers for reading configuration (no Foundation).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading files and listing directories.

@@ -101,7 +101,8 @@ extension FocusController {
             return
         }
         if method == .camera, mode == .continuous, !holding,
-           let reported = metadata.afState.flatMap(AutofocusState.init(libcamera:)) {
+            let reported = metadata.afState.flatMap(AutofocusState.init(libcamera:))
+        {
             state = reported
         }
         monitor(frame)

@@ -14,11 +14,13 @@ public enum FocusError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .fixedFocus(let camera):
-            return "camera \(camera) does not support focus control: it has a fixed-focus lens (switch to a camera with a motorized lens)"
+            return
+                "camera \(camera) does not support focus control: it has a fixed-focus lens (switch to a camera with a motorized lens)"
         case .pointOutOfRange(let x, let y):
             return "AF point (\(x), \(y)) is outside the frame: give X and Y between 0 and 1"
         case .manualMode:
-            return "AF mode is manual: set `af mode auto` or `af mode continuous` first, or move the lens with `lens D`"
+            return
+                "AF mode is manual: set `af mode auto` or `af mode continuous` first, or move the lens with `lens D`"
         }
     }
 }
@@ -88,8 +90,9 @@ public final class FocusController {
 
     /// What status reports.
     public var status: FocusStatus {
-        FocusStatus(mode: method == .none ? "fixed" : mode.rawValue, state: state, pointX: point.x,
-                    pointY: point.y, method: method.rawValue)
+        FocusStatus(
+            mode: method == .none ? "fixed" : mode.rawValue, state: state, pointX: point.x,
+            pointY: point.y, method: method.rawValue)
     }
 
     /// Whether a scan is under way.

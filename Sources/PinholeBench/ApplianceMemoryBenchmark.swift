@@ -14,7 +14,8 @@ enum ApplianceMemoryBenchmark {
             print("appliance.memory  skipped: \(binary.path) is not built (make bench builds it)")
             return
         }
-        let library = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-bench-\(getpid())")
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: library) }
         let process = Process()
         process.executableURL = binary
@@ -56,17 +57,23 @@ enum ApplianceMemoryBenchmark {
         let mb = { (kb: Int) in String(format: "%.1f MB", Double(kb) / 1024) }
         let frames = Double(peak * 1024) / Double(fullFrameBytes)
         let captureCost = Double((peak - (idlePeak ?? idle)) * 1024) / Double(fullFrameBytes)
-        print("appliance.memory.idle        \(mb(idle)) resident, of which \(mb(idlePrivate ?? 0)) private"
-            + " and the rest shared library pages (aim < 25 MB)")
+        print(
+            "appliance.memory.idle        \(mb(idle)) resident, of which \(mb(idlePrivate ?? 0)) private"
+                + " and the rest shared library pages (aim < 25 MB)")
         print("appliance.memory.peak.private \(mb(peak - shared))  (peak resident less shared library pages)")
-        print("appliance.memory.peak        \(mb(peak))  (\(String(format: "%.2f", frames))x one 12 MP YUV frame of "
-            + "\(mb(fullFrameBytes / 1024)); aim < 3x)")
-        print("appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak")
+        print(
+            "appliance.memory.peak        \(mb(peak))  (\(String(format: "%.2f", frames))x one 12 MP YUV frame of "
+                + "\(mb(fullFrameBytes / 1024)); aim < 3x)")
+        print(
+            "appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak"
+        )
     }
 
     /// A `kB` field of /proc/PID/status.
     static func statusField(_ pid: Int32, _ name: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            return nil
+        }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         }

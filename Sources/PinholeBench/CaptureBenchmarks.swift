@@ -1,7 +1,7 @@
 // Capture latency on the simulated board in real time: press → frame selected, press → photo saved.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeAppliance
 import PinholeCore
@@ -27,9 +27,10 @@ enum CaptureBenchmarks {
         let world = SimWorld()
         let gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         let encoder = PhotoEncoder(quality: 93)
-        let appliance = Appliance(loop: loop, board: board, gpio: gpio,
-                                  cameras: SimulatedCameraProvider(loop: loop, world: world),
-                                  encoder: BenchEncoder(encoder: encoder), store: BenchStore(library: library))
+        let appliance = Appliance(
+            loop: loop, board: board, gpio: gpio,
+            cameras: SimulatedCameraProvider(loop: loop, world: world),
+            encoder: BenchEncoder(encoder: encoder), store: BenchStore(library: library))
         try appliance.start()
         var selected: [Double] = []
         var saved: [Double] = []
@@ -55,19 +56,28 @@ enum CaptureBenchmarks {
         // Reference: the same still rendered and encoded directly, no loop, no store.
         var reference: [Double] = []
         let spec = SimCameraSpec.back
-        let exposure = SimExposure(exposureTime: .milliseconds(10), gain: 1, lensPosition: 0.5,
-                                   blurPerDioptre: spec.blurPerDioptre, noiseSeed: 1)
+        let exposure = SimExposure(
+            exposureTime: .milliseconds(10), gain: 1, lensPosition: 0.5,
+            blurPerDioptre: spec.blurPerDioptre, noiseSeed: 1)
         for _ in 0..<3 {
             let start = monotonicNow()
             let image = SimRenderer.render(world.scene, size: spec.pixelArraySize, exposure: exposure)
-            _ = try encoder.encode(image: image, metadata: PhotoMetadata(pixelWidth: image.width,
-                                                                           pixelHeight: image.height))
+            _ = try encoder.encode(
+                image: image,
+                metadata: PhotoMetadata(
+                    pixelWidth: image.width,
+                    pixelHeight: image.height))
             reference.append((monotonicNow() - start).milliseconds)
         }
         let ref = median(reference)
-        print("capture: press→frame selected  median \(format(median(selected))) ms  (\(selected.count) captures, ZSL ring)")
-        print("capture: press→saved           median \(format(median(saved))) ms  = \(format(median(saved) / ref))× reference")
-        print("capture: reference (render 12.3 MP still + encode, no loop, no store) median \(format(ref)) ms")
+        print(
+            "capture: press→frame selected  median \(format(median(selected))) ms  (\(selected.count) captures, ZSL ring)"
+        )
+        print(
+            "capture: press→saved           median \(format(median(saved))) ms  = \(format(median(saved) / ref))× reference"
+        )
+        print(
+            "capture: reference (render 12.3 MP still + encode, no loop, no store) median \(format(ref)) ms")
     }
 
     private static func median(_ values: [Double]) -> Double {

@@ -1,9 +1,9 @@
 // Imaging benchmarks: 12 MP encode against single-core libjpeg-turbo, thumbnails, EXIF write and read.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import PinholeCore
 import PinholeImaging
@@ -30,7 +30,8 @@ enum ImagingBenchmarks {
         var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height, orientation: .right)
         metadata.make = "Raspberry Pi"
         metadata.model = "Camera Module 3"
-        metadata.captureTime = WallTime(secondsSince1970: 1_795_252_888, nanoseconds: 120_000_000, utcOffsetSeconds: 3600)
+        metadata.captureTime = WallTime(
+            secondsSince1970: 1_795_252_888, nanoseconds: 120_000_000, utcOffsetSeconds: 3600)
         metadata.exposureTime = 1.0 / 120
         metadata.iso = 200
         metadata.fNumber = 1.8
@@ -44,35 +45,53 @@ enum ImagingBenchmarks {
             { _ = try JPEGEncoder(quality: quality, threads: 1).encode(frame) },
             { _ = try JPEGEncoder(quality: quality, threads: cores).encode(frame) },
             { _ = try JPEGEncoder(quality: quality, threads: cores).encode(nv12) },
-            { photo = try PhotoEncoder(quality: quality, threads: cores).encode(image: frame, metadata: metadata) },
+            {
+                photo = try PhotoEncoder(quality: quality, threads: cores).encode(
+                    image: frame, metadata: metadata)
+            },
         ]
         let times = try interleavedMedians(runs: 10, encoders)
         let reference = times[0]
         let refText = "libjpeg-turbo single-core \(ms(reference))"
         report("imaging.encode12mp.reference", reference, "(tjCompressFromYUVPlanes, one call, one core)")
         report("imaging.encode12mp.single", times[1], "(\(ratio(times[1], reference)) \(refText))")
-        report("imaging.encode12mp.parallel", times[2], "(\(ratio(times[2], reference)) \(refText); \(cores) cores)")
+        report(
+            "imaging.encode12mp.parallel", times[2],
+            "(\(ratio(times[2], reference)) \(refText); \(cores) cores)")
         report("imaging.encode12mp.nv12.parallel", times[3], "(\(ratio(times[3], reference)) \(refText))")
-        report("imaging.photo12mp.total", times[4],
-               "(\(ratio(times[4], reference)) \(refText); JPEG + EXIF + thumbnail, \(photo.count / 1024) KB)")
+        report(
+            "imaging.photo12mp.total", times[4],
+            "(\(ratio(times[4], reference)) \(refText); JPEG + EXIF + thumbnail, \(photo.count / 1024) KB)")
 
         let exifThumb = try median(runs: 15) { _ = try PhotoEncoder.exifThumbnail(of: frame) }
-        report("imaging.thumbnail.exif160", exifThumb, "(\(ratio(exifThumb, reference)) \(refText); from camera planes)")
+        report(
+            "imaging.thumbnail.exif160", exifThumb,
+            "(\(ratio(exifThumb, reference)) \(refText); from camera planes)")
         let thumb320 = try median(runs: 9) {
-            _ = try Thumbnailer.render(jpeg: photo, size: PixelSize(width: 320, height: 240), mode: .aspectFill, orientation: .right)
+            _ = try Thumbnailer.render(
+                jpeg: photo, size: PixelSize(width: 320, height: 240), mode: .aspectFill, orientation: .right)
         }
         let decodeFull = try median(runs: 5) { _ = try JPEGDecoder.decode(photo) }
         report("imaging.decode12mp.full", decodeFull, "(\(ratio(decodeFull, reference)) \(refText))")
-        report("imaging.thumbnail.320x240", thumb320, "(\(ratio(thumb320, decodeFull)) full 12 MP decode; 1/8-scale decode)")
+        report(
+            "imaging.thumbnail.320x240", thumb320,
+            "(\(ratio(thumb320, decodeFull)) full 12 MP decode; 1/8-scale decode)")
         let thumb160 = try median(runs: 15) {
-            _ = try Thumbnailer.render(jpeg: photo, size: PixelSize(width: 160, height: 120), mode: .aspectFit, orientation: .up)
+            _ = try Thumbnailer.render(
+                jpeg: photo, size: PixelSize(width: 160, height: 120), mode: .aspectFit, orientation: .up)
         }
-        report("imaging.thumbnail.160x120", thumb160, "(\(ratio(thumb160, decodeFull)) full 12 MP decode; embedded EXIF thumbnail)")
+        report(
+            "imaging.thumbnail.160x120", thumb160,
+            "(\(ratio(thumb160, decodeFull)) full 12 MP decode; embedded EXIF thumbnail)")
 
         let thumbnail = try PhotoEncoder.exifThumbnail(of: frame)
         let jpeg = try JPEGEncoder(quality: quality, threads: cores).encode(frame)
-        let exifWrite = try median(runs: 31) { _ = try ExifWriter.embed(metadata, thumbnail: thumbnail, into: jpeg) }
-        report("imaging.exif.write", exifWrite, "(\(ratio(exifWrite, reference)) \(refText); embed into a 12 MP JPEG)")
+        let exifWrite = try median(runs: 31) {
+            _ = try ExifWriter.embed(metadata, thumbnail: thumbnail, into: jpeg)
+        }
+        report(
+            "imaging.exif.write", exifWrite,
+            "(\(ratio(exifWrite, reference)) \(refText); embed into a 12 MP JPEG)")
         let exifRead = try median(runs: 31) { _ = try ExifReader.read(jpeg: photo) }
         report("imaging.exif.read", exifRead, "(\(ratio(exifRead, reference)) \(refText))")
     }
@@ -107,8 +126,9 @@ enum ImagingBenchmarks {
             uv[2 * i] = frame.planes[1].bytes[i]
             uv[2 * i + 1] = frame.planes[2].bytes[i]
         }
-        return RawImage(format: .nv12, width: frame.width, height: frame.height,
-                        planes: [frame.planes[0], ImagePlane(bytes: uv, stride: cw * 2)])
+        return RawImage(
+            format: .nv12, width: frame.width, height: frame.height,
+            planes: [frame.planes[0], ImagePlane(bytes: uv, stride: cw * 2)])
     }
 
     /// Median seconds of each body over `runs` rounds; every round runs each body once
@@ -134,7 +154,8 @@ enum ImagingBenchmarks {
         defer { fclose(file) }
         var load = 0.0
         guard fscanf_double(file, &load), load > Double(cores) else { return nil }
-        return "imaging: load average \(load) on \(cores) cores: other work competes, parallel ratios are pessimistic"
+        return
+            "imaging: load average \(load) on \(cores) cores: other work competes, parallel ratios are pessimistic"
     }
 
     /// Reads one floating-point number from `file`.

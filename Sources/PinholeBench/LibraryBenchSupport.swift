@@ -4,7 +4,7 @@ import PinholeCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Helpers shared by the library benchmarks (namespaced so they cannot clash with other benchmarks).
@@ -20,7 +20,11 @@ enum LibraryBench {
         private let current = Mutex(WallTime(secondsSince1970: 1_790_000_000))
 
         var now: @Sendable () -> WallTime {
-            { [self] in current.withLock { $0 = $0.adding(.milliseconds(1)); return $0 } }
+            { [self] in
+                current.withLock {
+                    $0 = $0.adding(.milliseconds(1)); return $0
+                }
+            }
         }
     }
 
@@ -42,7 +46,9 @@ enum LibraryBench {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: UInt64(millis) >> (8 * (5 - index))) }
         let a = random.next(), b = random.next()
-        for index in 6..<16 { bytes[index] = UInt8(truncatingIfNeeded: (index < 11 ? a : b) >> (8 * (index % 8))) }
+        for index in 6..<16 {
+            bytes[index] = UInt8(truncatingIfNeeded: (index < 11 ? a : b) >> (8 * (index % 8)))
+        }
         bytes[6] = (bytes[6] & 0x0F) | 0x70
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
@@ -64,7 +70,9 @@ enum LibraryBench {
     }
 
     /// Prints one figure: time per operation, operations per second, and the ratio to the reference.
-    static func report(_ name: String, _ measured: Duration, per count: Int, reference: Duration, referenceName: String) {
+    static func report(
+        _ name: String, _ measured: Duration, per count: Int, reference: Duration, referenceName: String
+    ) {
         let each = seconds(measured) / Double(max(1, count))
         let rate = each > 0 ? 1 / each : 0
         let ratio = seconds(reference) > 0 ? seconds(measured) / seconds(reference) : 0
@@ -104,7 +112,9 @@ enum LibraryBench {
     static func removeTree(_ path: String) {
         guard let dir = opendir(path) else { _ = unlink(path); return }
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name == "." || name == ".." { continue }
             let child = path + "/" + name
             if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { _ = unlink(child) }

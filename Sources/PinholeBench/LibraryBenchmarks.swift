@@ -6,7 +6,7 @@ import PinholeImaging
 import PinholeLibrary
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Benchmarks of the photo library. Every figure is reported with a reference measured in the
@@ -27,7 +27,9 @@ enum LibraryBenchmarks {
         let addCount = 200
         let emptyAdd = try measureAdds(count: addCount, jpeg: jpeg, root: root + "/empty", clock: clock)
         let rawAdd = try measureRawDurableAdds(count: addCount, jpeg: jpeg, root: root + "/raw-add")
-        LibraryBench.report("add (durable, empty library)", emptyAdd, per: addCount, reference: rawAdd, referenceName: "raw fsync+insert")
+        LibraryBench.report(
+            "add (durable, empty library)", emptyAdd, per: addCount, reference: rawAdd,
+            referenceName: "raw fsync+insert")
 
         // 2. Index rebuild: `photos` originals on disk, no index; open adopts them all.
         let big = root + "/big"
@@ -35,9 +37,12 @@ enum LibraryBenchmarks {
         var library: PhotoLibrary?
         let rebuild = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
         let rawInsert = try measureRawInsert(ids: ids, path: root + "/raw.sqlite")
-        LibraryBench.report("open + adopt (index rebuild)", rebuild, per: photos, reference: rawInsert, referenceName: "raw SQLite insert of the same rows")
+        LibraryBench.report(
+            "open + adopt (index rebuild)", rebuild, per: photos, reference: rawInsert,
+            referenceName: "raw SQLite insert of the same rows")
         guard let filled = library, filled.recoveryReport.adoptedAssets.count == photos else {
-            throw LibraryBench.BenchFailure("the rebuild adopted \(library?.recoveryReport.adoptedAssets.count ?? 0) of \(photos) photos")
+            throw LibraryBench.BenchFailure(
+                "the rebuild adopted \(library?.recoveryReport.adoptedAssets.count ?? 0) of \(photos) photos")
         }
         library = nil
 
@@ -49,10 +54,12 @@ enum LibraryBenchmarks {
             let queue = try DatabaseQueue(path: big + "/library.sqlite")
             _ = try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") }
         }
-        LibraryBench.report("open (\(photos) photos, first after the rebuild)", firstOpen, per: 1, reference: rawOpen,
-                            referenceName: "raw open + SELECT id")
-        LibraryBench.report("open (\(photos) photos, recovery pass)", open, per: 1, reference: rawOpen,
-                            referenceName: "raw open + SELECT id")
+        LibraryBench.report(
+            "open (\(photos) photos, first after the rebuild)", firstOpen, per: 1, reference: rawOpen,
+            referenceName: "raw open + SELECT id")
+        LibraryBench.report(
+            "open (\(photos) photos, recovery pass)", open, per: 1, reference: rawOpen,
+            referenceName: "raw open + SELECT id")
         guard let lib = library else { return }
 
         // 4. Queries at scale vs the same SQL through GRDB directly.
@@ -62,28 +69,44 @@ enum LibraryBenchmarks {
             batch.addAssets(Array(ids.suffix(1000)), to: album)
         }
         let raw = try DatabaseQueue(path: big + "/library.sqlite")
-        try compare("count all", repeats: 20, raw: raw,
-                    library: { _ = try lib.count(.all) },
-                    sql: "SELECT COUNT(*) FROM asset WHERE deleted_ns IS NULL AND hidden = 0")
-        try compare("newest 100", repeats: 20, raw: raw,
-                    library: { _ = try lib.assets(AssetQuery.all.sorted(by: .created, ascending: false).limit(100)) },
-                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns DESC LIMIT 100")
-        try compare("page 100 at offset \(photos / 2)", repeats: 5, raw: raw,
-                    library: { _ = try lib.page(.all, offset: photos / 2, pageSize: 100) },
-                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns LIMIT 100 OFFSET \(photos / 2)")
-        try compare("favorites (1%)", repeats: 5, raw: raw,
-                    library: { _ = try lib.assets(lib.query(for: .favorites)) },
-                    sql: "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 AND favorite = 1 ORDER BY created_ns")
+        try compare(
+            "count all", repeats: 20, raw: raw,
+            library: { _ = try lib.count(.all) },
+            sql: "SELECT COUNT(*) FROM asset WHERE deleted_ns IS NULL AND hidden = 0")
+        try compare(
+            "newest 100", repeats: 20, raw: raw,
+            library: { _ = try lib.assets(AssetQuery.all.sorted(by: .created, ascending: false).limit(100)) },
+            sql:
+                "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns DESC LIMIT 100"
+        )
+        try compare(
+            "page 100 at offset \(photos / 2)", repeats: 5, raw: raw,
+            library: { _ = try lib.page(.all, offset: photos / 2, pageSize: 100) },
+            sql:
+                "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 ORDER BY created_ns LIMIT 100 OFFSET \(photos / 2)"
+        )
+        try compare(
+            "favorites (1%)", repeats: 5, raw: raw,
+            library: { _ = try lib.assets(lib.query(for: .favorites)) },
+            sql:
+                "SELECT * FROM asset WHERE deleted_ns IS NULL AND hidden = 0 AND favorite = 1 ORDER BY created_ns"
+        )
         let albumID = try lib.albums()[0].id
-        try compare("album of 1000 in order", repeats: 5, raw: raw,
-                    library: { _ = try lib.assets(lib.albumQuery(albumID)) },
-                    sql: "SELECT asset.* FROM asset JOIN album_asset ON asset_id = asset.id WHERE album_id = '\(albumID)' "
-                        + "AND deleted_ns IS NULL AND hidden = 0 ORDER BY position")
+        try compare(
+            "album of 1000 in order", repeats: 5, raw: raw,
+            library: { _ = try lib.assets(lib.albumQuery(albumID)) },
+            sql:
+                "SELECT asset.* FROM asset JOIN album_asset ON asset_id = asset.id WHERE album_id = '\(albumID)' "
+                + "AND deleted_ns IS NULL AND hidden = 0 ORDER BY position")
         try raw.close()
 
         // 5. Durable adds into the full library vs into the empty one.
-        let fullAdd = try LibraryBench.time { for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: metadata()) } }
-        LibraryBench.report("add (durable, \(photos)-photo library)", fullAdd, per: addCount, reference: emptyAdd, referenceName: "add into an empty library")
+        let fullAdd = try LibraryBench.time {
+            for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: metadata()) }
+        }
+        LibraryBench.report(
+            "add (durable, \(photos)-photo library)", fullAdd, per: addCount, reference: emptyAdd,
+            referenceName: "add into an empty library")
 
         try thumbnails(library: lib)
 
@@ -101,21 +124,34 @@ enum LibraryBenchmarks {
         let assets = try (0..<8).map { _ in try library.add(jpeg: photo, metadata: metadata) }
         let size = PixelSize(width: 320, height: 240)
         // Three interleaved rounds (cache cleared each time); the fastest of each counts.
-        var cold = Duration.seconds(1_000), bare = Duration.seconds(1_000), fullDecode = Duration.seconds(1_000)
+        var cold = Duration.seconds(1_000), bare = Duration.seconds(1_000),
+            fullDecode = Duration.seconds(1_000)
         for _ in 0..<3 {
             try library.clearThumbnailCache()
-            cold = min(cold, try LibraryBench.time {
-                for asset in assets { _ = try library.thumbnail(of: asset, size: size, mode: .aspectFill) }
-            })
-            bare = min(bare, try LibraryBench.time {
-                for _ in assets { _ = try Thumbnailer.render(jpeg: photo, size: size, mode: .aspectFill, orientation: .right) }
-            })
-            fullDecode = min(fullDecode, try LibraryBench.time { for _ in assets { _ = try JPEGDecoder.decode(photo) } })
+            cold = min(
+                cold,
+                try LibraryBench.time {
+                    for asset in assets {
+                        _ = try library.thumbnail(of: asset, size: size, mode: .aspectFill)
+                    }
+                })
+            bare = min(
+                bare,
+                try LibraryBench.time {
+                    for _ in assets {
+                        _ = try Thumbnailer.render(
+                            jpeg: photo, size: size, mode: .aspectFill, orientation: .right)
+                    }
+                })
+            fullDecode = min(
+                fullDecode, try LibraryBench.time { for _ in assets { _ = try JPEGDecoder.decode(photo) } })
         }
-        LibraryBench.report("thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: fullDecode,
-                            referenceName: "full-size decode alone")
-        LibraryBench.report("thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: bare,
-                            referenceName: "bare Thumbnailer.render (library overhead)")
+        LibraryBench.report(
+            "thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: fullDecode,
+            referenceName: "full-size decode alone")
+        LibraryBench.report(
+            "thumbnail 320x240 fill of 12 MP, cold", cold, per: assets.count, reference: bare,
+            referenceName: "bare Thumbnailer.render (library overhead)")
         let warmRounds = 50
         let warm = try LibraryBench.time {
             for _ in 0..<warmRounds {
@@ -126,13 +162,18 @@ enum LibraryBenchmarks {
         let rawRead = try LibraryBench.time {
             for _ in 0..<warmRounds { for file in files { _ = try LibraryBench.rawRead(file) } }
         }
-        LibraryBench.report("thumbnail, cached", warm, per: warmRounds * assets.count, reference: rawRead,
-                            referenceName: "raw read of the cached file")
+        LibraryBench.report(
+            "thumbnail, cached", warm, per: warmRounds * assets.count, reference: rawRead,
+            referenceName: "raw read of the cached file")
     }
 
-    private static func measureAdds(count: Int, jpeg: [UInt8], root: String, clock: LibraryBench.BenchClock) throws -> Duration {
+    private static func measureAdds(count: Int, jpeg: [UInt8], root: String, clock: LibraryBench.BenchClock)
+        throws -> Duration
+    {
         let library = try PhotoLibrary.open(at: root, now: clock.now)
-        return try LibraryBench.time { for _ in 0..<count { _ = try library.add(jpeg: jpeg, metadata: metadata()) } }
+        return try LibraryBench.time {
+            for _ in 0..<count { _ = try library.add(jpeg: jpeg, metadata: metadata()) }
+        }
     }
 
     /// The same durability by hand: temp file, write, fsync, rename, directory fsync, one
@@ -142,13 +183,16 @@ enum LibraryBenchmarks {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: root + "/raw.sqlite", configuration: configuration)
-        try pool.write { db in try db.execute(sql: "CREATE TABLE photo (id TEXT PRIMARY KEY, path TEXT, size INTEGER)") }
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE photo (id TEXT PRIMARY KEY, path TEXT, size INTEGER)")
+        }
         return try LibraryBench.time {
             for index in 0..<count {
                 let path = root + "/\(index).jpg"
                 try LibraryBench.rawDurableWrite(jpeg, to: path, directory: root)
                 try pool.write { db in
-                    try db.execute(sql: "INSERT INTO photo VALUES (?, ?, ?)", arguments: ["\(index)", path, jpeg.count])
+                    try db.execute(
+                        sql: "INSERT INTO photo VALUES (?, ?, ?)", arguments: ["\(index)", path, jpeg.count])
                 }
             }
         }
@@ -160,29 +204,36 @@ enum LibraryBenchmarks {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE asset (id TEXT PRIMARY KEY, path TEXT, created_ns INTEGER, width INTEGER, height INTEGER,
-                                    orientation INTEGER, file_size INTEGER, checksum TEXT)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE asset (id TEXT PRIMARY KEY, path TEXT, created_ns INTEGER, width INTEGER, height INTEGER,
+                                        orientation INTEGER, file_size INTEGER, checksum TEXT)
+                    """)
         }
         return try LibraryBench.time {
             try pool.write { db in
                 let statement = try db.makeStatement(sql: "INSERT INTO asset VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 for (index, id) in ids.enumerated() {
-                    try statement.execute(arguments: [id, "originals/\(id).jpg", index, 64, 48, 1, 1600, "crc32:00000000"])
+                    try statement.execute(arguments: [
+                        id, "originals/\(id).jpg", index, 64, 48, 1, 1600, "crc32:00000000",
+                    ])
                 }
             }
         }
     }
 
-    private static func compare(_ name: String, repeats: Int, raw: DatabaseQueue, library: () throws -> Void,
-                                sql: String) throws {
+    private static func compare(
+        _ name: String, repeats: Int, raw: DatabaseQueue, library: () throws -> Void,
+        sql: String
+    ) throws {
         try library()  // warm the page cache for both
         let ours = try LibraryBench.time { for _ in 0..<repeats { try library() } }
         let reference = try LibraryBench.time {
             for _ in 0..<repeats { _ = try raw.read { db in try Row.fetchAll(db, sql: sql) } }
         }
-        LibraryBench.report("query: \(name)", ours, per: repeats, reference: reference, referenceName: "same SQL through GRDB")
+        LibraryBench.report(
+            "query: \(name)", ours, per: repeats, reference: reference, referenceName: "same SQL through GRDB"
+        )
     }
 
     // MARK: Setup
@@ -234,8 +285,9 @@ enum LibraryBenchmarks {
                 pixels[i + 2] = UInt8(truncatingIfNeeded: (x ^ y) & 0x7F) &+ noise
             }
         }
-        let image = RawImage(format: .rgb888, width: width, height: height,
-                             planes: [ImagePlane(bytes: pixels, stride: width * 3)])
+        let image = RawImage(
+            format: .rgb888, width: width, height: height,
+            planes: [ImagePlane(bytes: pixels, stride: width * 3)])
         return try PhotoEncoder(quality: 90).encode(image: image, metadata: metadata())
     }
 
@@ -244,8 +296,9 @@ enum LibraryBenchmarks {
         let width = 64, height = 48
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for index in 0..<pixels.count { pixels[index] = UInt8(truncatingIfNeeded: index * 7) }
-        let image = RawImage(format: .rgb888, width: width, height: height,
-                             planes: [ImagePlane(bytes: pixels, stride: width * 3)])
+        let image = RawImage(
+            format: .rgb888, width: width, height: height,
+            planes: [ImagePlane(bytes: pixels, stride: width * 3)])
         var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height)
         metadata.make = "Pinhole"
         metadata.model = "Bench"

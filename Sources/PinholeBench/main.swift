@@ -4,9 +4,9 @@
 import Foundation
 
 #if DEBUG
-let buildKind = "debug build: figures are not representative, use make bench"
+    let buildKind = "debug build: figures are not representative, use make bench"
 #else
-let buildKind = "release build"
+    let buildKind = "release build"
 #endif
 print("Pinhole benchmarks (\(buildKind), \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 let only = Set(CommandLine.arguments.dropFirst())

@@ -12,8 +12,10 @@ public struct PINHashing: Sendable {
     public var verify: @Sendable (_ pin: String, _ hash: String) -> Bool
 
     /// Creates hashing from two functions.
-    public init(hash: @escaping @Sendable (String) throws -> String,
-                verify: @escaping @Sendable (String, String) -> Bool) {
+    public init(
+        hash: @escaping @Sendable (String) throws -> String,
+        verify: @escaping @Sendable (String, String) -> Bool
+    ) {
         self.hash = hash
         self.verify = verify
     }
@@ -47,8 +49,10 @@ public struct AccessControl: Sendable {
     private var lockedUntil: Instant?
 
     /// Access with an optional PIN hash.
-    public init(pinHash: String?, idleTimeout: Duration = .seconds(300), maximumFailures: Int = 5,
-                lockout: Duration = .seconds(60)) {
+    public init(
+        pinHash: String?, idleTimeout: Duration = .seconds(300), maximumFailures: Int = 5,
+        lockout: Duration = .seconds(60)
+    ) {
         self.pinHash = pinHash
         self.idleTimeout = idleTimeout
         self.maximumFailures = max(1, maximumFailures)
@@ -104,8 +108,9 @@ public struct AccessControl: Sendable {
 
     /// The state as the menu shows it.
     public func summary(at now: Instant) -> AccessSummary {
-        AccessSummary(pinConfigured: pinHash != nil, unlocked: isUnlocked(at: now),
-                      lockedOutSeconds: lockoutRemaining(at: now))
+        AccessSummary(
+            pinConfigured: pinHash != nil, unlocked: isUnlocked(at: now),
+            lockedOutSeconds: lockoutRemaining(at: now))
     }
 
     /// A phrase for `status`.

@@ -5,16 +5,21 @@ enum CapturePage {
     static func items(_ menu: ConsoleMenu) -> [MenuItem] {
         var items = [
             MenuItem("Shutter", value: "take a photo now", action: .run("capture")),
-            MenuItem("Self-timer", value: "seconds, then a photo",
-                     action: .ask(Prompt("Self-timer seconds (1-60)", command: "capture --timer {}", initial: "10"))),
-            MenuItem("Burst", value: "several photos in a row",
-                     action: .ask(Prompt("Burst: how many photos (2-20)", command: "capture --burst {}", initial: "3"))),
+            MenuItem(
+                "Self-timer", value: "seconds, then a photo",
+                action: .ask(
+                    Prompt("Self-timer seconds (1-60)", command: "capture --timer {}", initial: "10"))),
+            MenuItem(
+                "Burst", value: "several photos in a row",
+                action: .ask(
+                    Prompt("Burst: how many photos (2-20)", command: "capture --burst {}", initial: "3"))),
         ]
         if let last = menu.snapshot.status?.lastCapture {
             items.append(.info(""))
             items.append(.info("Last photo", "\(last.id)"))
             items.append(.info("File", last.file))
-            items.append(.info("Press to saved", "\(Int(last.pressToSavedMs.rounded())) ms (\(last.selection))"))
+            items.append(
+                .info("Press to saved", "\(Int(last.pressToSavedMs.rounded())) ms (\(last.selection))"))
         }
         return items
     }

@@ -30,28 +30,45 @@ public final class ConsoleSettings {
     }
 
     static let keys: [Key] = [
-        Key(name: "capture.quality", section: "capture", key: "quality", help: "JPEG quality 1-100", appliesNow: false,
+        Key(
+            name: "capture.quality", section: "capture", key: "quality", help: "JPEG quality 1-100",
+            appliesNow: false,
             read: { "\($0.jpegQuality)" }, literal: { try integer($0, 1...100) }),
-        Key(name: "console.colour", section: "console", key: "colour", help: "colour on a serial line: on or off",
-            appliesNow: true, read: { $0.consoleColour.map { $0 ? "on" : "off" } ?? "auto" }, literal: boolean),
-        Key(name: "console.unicode", section: "console", key: "unicode",
+        Key(
+            name: "console.colour", section: "console", key: "colour",
+            help: "colour on a serial line: on or off",
+            appliesNow: true, read: { $0.consoleColour.map { $0 ? "on" : "off" } ?? "auto" }, literal: boolean
+        ),
+        Key(
+            name: "console.unicode", section: "console", key: "unicode",
             help: "viewfinder in half blocks (on) or ASCII shades (off)", appliesNow: true,
             read: { $0.consoleUnicode ? "on" : "off" }, literal: boolean),
-        Key(name: "console.idle_lock", section: "console", key: "idle_lock",
+        Key(
+            name: "console.idle_lock", section: "console", key: "idle_lock",
             help: "seconds without input before the PIN is needed again (10-86400)", appliesNow: true,
             read: { "\($0.consoleIdleLockSeconds)" }, literal: { try integer($0, 10...86_400) }),
-        Key(name: "console.mode", section: "console", key: "mode", help: "auto, menu or line", appliesNow: false,
-            read: { $0.consoleMode }, literal: { value in
-                guard ["auto", "menu", "line"].contains(value) else { throw ConsoleError.usage("console.mode is auto, menu or line") }
+        Key(
+            name: "console.mode", section: "console", key: "mode", help: "auto, menu or line",
+            appliesNow: false,
+            read: { $0.consoleMode },
+            literal: { value in
+                guard ["auto", "menu", "line"].contains(value) else {
+                    throw ConsoleError.usage("console.mode is auto, menu or line")
+                }
                 return Configuration.literal(value)
             }),
-        Key(name: "console.baud", section: "console", key: "baud", help: "serial speed, e.g. 115200", appliesNow: false,
-            read: { $0.consoleBaud.map(String.init) ?? "board default" }, literal: { try integer($0, 1200...921_600) }),
+        Key(
+            name: "console.baud", section: "console", key: "baud", help: "serial speed, e.g. 115200",
+            appliesNow: false,
+            read: { $0.consoleBaud.map(String.init) ?? "board default" },
+            literal: { try integer($0, 1200...921_600) }),
     ]
 
     /// Every setting with its value, for display.
     public var values: [(key: String, value: String)] {
-        Self.keys.map { ($0.name, $0.read(configuration)) } + [("console.pin", configuration.consolePINHash == nil ? "none" : "set")]
+        Self.keys.map { ($0.name, $0.read(configuration)) } + [
+            ("console.pin", configuration.consolePINHash == nil ? "none" : "set")
+        ]
     }
 
     /// What each setting is, for `help`.
@@ -60,7 +77,8 @@ public final class ConsoleSettings {
     /// Changes one setting and saves the file; returns the answer text.
     public func set(_ name: String, _ value: String) throws -> String {
         guard let key = Self.keys.first(where: { $0.name == name }) else {
-            throw ConsoleError.usage("no setting '\(name)': settings are \(Self.keys.map(\.name).joined(separator: ", "))")
+            throw ConsoleError.usage(
+                "no setting '\(name)': settings are \(Self.keys.map(\.name).joined(separator: ", "))")
         }
         try save(key.section, key.key, try key.literal(value))
         let note = key.appliesNow ? "" : " (takes effect at the next start)"
@@ -83,7 +101,8 @@ public final class ConsoleSettings {
 
     private static func integer(_ text: String, _ range: ClosedRange<Int>) throws -> String {
         guard let value = Int(text), range.contains(value) else {
-            throw ConsoleError.usage("'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw ConsoleError.usage(
+                "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return "\(value)"
     }

@@ -51,8 +51,10 @@ public final class InteractiveConsole {
 
     /// A console for `appliance`, running commands through `commands` and writing bytes with
     /// `write`. The line-mode console's own output (events) is logged, not written.
-    public init(appliance: Appliance, commands: LineModeConsole, colour: Bool, width: Int = 80, height: Int = 24,
-                write: @escaping ([UInt8]) -> Void) {
+    public init(
+        appliance: Appliance, commands: LineModeConsole, colour: Bool, width: Int = 80, height: Int = 24,
+        write: @escaping ([UInt8]) -> Void
+    ) {
         self.appliance = appliance
         self.commands = commands
         self.loop = appliance.loop
@@ -61,8 +63,9 @@ public final class InteractiveConsole {
         self.renderer = VT100Renderer(colour: colour)
         previewFrame = { [engine = appliance.engine] columns, rows, unicode in
             engine.latestViewfinderImage().map {
-                ViewfinderPreview.cells(from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
-                                        unicode: unicode)
+                ViewfinderPreview.cells(
+                    from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                    unicode: unicode)
             }
         }
         if let library = commands.library {
@@ -148,7 +151,8 @@ public final class InteractiveConsole {
             switch effect {
             case .run(let command):
                 guard commands.pendingCount < Self.maximumWaiting else {
-                    _ = menu.handle(.answer(command: command, text: "error 69: busy: wait for the commands already sent"))
+                    _ = menu.handle(
+                        .answer(command: command, text: "error 69: busy: wait for the commands already sent"))
                     write([0x07])
                     continue
                 }
@@ -166,7 +170,9 @@ public final class InteractiveConsole {
             case .bell:
                 write([0x07])
             case .preview(let on):
-                if on { schedulePreview() } else if let timer = previewTimer {
+                if on {
+                    schedulePreview()
+                } else if let timer = previewTimer {
                     loop.cancel(timer)
                     previewTimer = nil
                 }
@@ -203,8 +209,9 @@ public final class InteractiveConsole {
         let engine = appliance.engine
         snapshot.cameras = engine.cameras.map { camera in
             let listing = CameraListing(camera, engine: engine)
-            return MenuSnapshot.Camera(id: listing.id, model: listing.model, position: listing.position,
-                                       current: listing.current, torch: listing.torch, focus: listing.focus)
+            return MenuSnapshot.Camera(
+                id: listing.id, model: listing.model, position: listing.position,
+                current: listing.current, torch: listing.torch, focus: listing.focus)
         }
         snapshot.access = commands.accessSummary
         snapshot.buttons = appliance.board.buttons.keys.sorted { $0.rawValue < $1.rawValue }

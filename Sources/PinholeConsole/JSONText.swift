@@ -1,9 +1,9 @@
 // Encodes values as one-line JSON for console answers.
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One-line JSON with sorted keys.

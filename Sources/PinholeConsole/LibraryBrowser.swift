@@ -76,7 +76,9 @@ public struct LibraryBrowser: Sendable {
         switch data {
         case .albums(let rows):
             albums = rows
-            if let current = source, let updated = rows.first(where: { $0.id == current.id }) { source = updated }
+            if let current = source, let updated = rows.first(where: { $0.id == current.id }) {
+                source = updated
+            }
         case .photos(let from, let at, let rows):
             guard from.id == source?.id else { return }
             offset = at
@@ -114,14 +116,18 @@ public struct LibraryBrowser: Sendable {
         return [
             MenuItem("All photos", value: count("smart:all"), action: .local("source:smart:all")),
             MenuItem("Favorites", value: count("smart:favorites"), action: .local("source:smart:favorites")),
-            MenuItem("Recently deleted", value: count("smart:deleted"), action: .local("source:smart:deleted")),
+            MenuItem(
+                "Recently deleted", value: count("smart:deleted"), action: .local("source:smart:deleted")),
             MenuItem("Albums", value: "albums and smart albums", action: .open(.albums)),
-            MenuItem("Create album", value: "a new empty album",
-                     action: .ask(Prompt("New album's name", command: "library album create {}"))),
-            MenuItem("Export all photos", value: "copy originals to a directory",
-                     action: .ask(Prompt("Export to directory", command: "library export {}"))),
-            MenuItem("Export edited versions", value: "copy current versions to a directory",
-                     action: .ask(Prompt("Export to directory", command: "library export {} --rendered"))),
+            MenuItem(
+                "Create album", value: "a new empty album",
+                action: .ask(Prompt("New album's name", command: "library album create {}"))),
+            MenuItem(
+                "Export all photos", value: "copy originals to a directory",
+                action: .ask(Prompt("Export to directory", command: "library export {}"))),
+            MenuItem(
+                "Export edited versions", value: "copy current versions to a directory",
+                action: .ask(Prompt("Export to directory", command: "library export {} --rendered"))),
             MenuItem("Check the library", value: "fsck", action: .run("library fsck")),
         ]
     }
@@ -134,18 +140,27 @@ public struct LibraryBrowser: Sendable {
     private func photoListItems() -> [MenuItem] {
         guard let source else { return [.info("no album chosen")] }
         let pages = max(1, (source.count + Self.pageSize - 1) / Self.pageSize)
-        var items: [MenuItem] = [.info(source.title, "page \(offset / Self.pageSize + 1)/\(pages), \(source.count) photos")]
+        var items: [MenuItem] = [
+            .info(source.title, "page \(offset / Self.pageSize + 1)/\(pages), \(source.count) photos")
+        ]
         if photos.isEmpty { items.append(.info(source.count == 0 ? "  no photos" : "  loading…")) }
         for photo in photos {
-            let marks = (photo.favorite ? "*" : " ") + (photo.edited ? "e" : " ") + (photo.deleted != nil ? "d" : " ")
+            let marks =
+                (photo.favorite ? "*" : " ") + (photo.edited ? "e" : " ") + (photo.deleted != nil ? "d" : " ")
             let when = String(photo.created.prefix(19)).replacingT()
-            items.append(MenuItem("\(when) \(marks)", value: "\(photo.width)x\(photo.height) \(photo.camera ?? "")",
-                                  action: .local("photo:" + photo.id)))
+            items.append(
+                MenuItem(
+                    "\(when) \(marks)", value: "\(photo.width)x\(photo.height) \(photo.camera ?? "")",
+                    action: .local("photo:" + photo.id)))
         }
         if !source.id.hasPrefix("smart:") {
-            items.append(MenuItem("Export this album", value: "copy its photos to a directory",
-                                  action: .ask(Prompt("Export to directory",
-                                                      command: "library export {} --album \(source.id)"))))
+            items.append(
+                MenuItem(
+                    "Export this album", value: "copy its photos to a directory",
+                    action: .ask(
+                        Prompt(
+                            "Export to directory",
+                            command: "library export {} --album \(source.id)"))))
         }
         items.append(.info("PgUp/PgDn or p/n: pages   * favorite  e edited  d deleted"))
         return items
@@ -158,19 +173,30 @@ public struct LibraryBrowser: Sendable {
             photo.favorite
                 ? MenuItem("Unfavorite", action: .run("library favorite \(id) --off"))
                 : MenuItem("Favorite", action: .run("library favorite \(id)")),
-            MenuItem("Add to album", value: "album name or id",
-                     action: .ask(Prompt("Add to album (name or id)", command: "library album add {} \(id)"))),
-            MenuItem("Rotate 90°", value: "lossless, a new edit revision",
-                     action: .run("library edit rotate \(id) --degrees 90")),
-            MenuItem("Crop", value: "x,y,w,h of the rotated photo",
-                     action: .ask(Prompt("Crop rectangle X,Y,W,H", command: "library edit crop \(id) --rect {}"))),
+            MenuItem(
+                "Add to album", value: "album name or id",
+                action: .ask(Prompt("Add to album (name or id)", command: "library album add {} \(id)"))),
+            MenuItem(
+                "Rotate 90°", value: "lossless, a new edit revision",
+                action: .run("library edit rotate \(id) --degrees 90")),
+            MenuItem(
+                "Crop", value: "x,y,w,h of the rotated photo",
+                action: .ask(Prompt("Crop rectangle X,Y,W,H", command: "library edit crop \(id) --rect {}"))),
         ]
-        if photo.edited { items.append(MenuItem("Revert edit", value: "back to the original", action: .run("library edit revert \(id)"))) }
+        if photo.edited {
+            items.append(
+                MenuItem(
+                    "Revert edit", value: "back to the original", action: .run("library edit revert \(id)")))
+        }
         if photo.deleted == nil {
-            items.append(MenuItem("Delete", value: "to Recently Deleted",
-                                  action: .confirm(question: "Move this photo to Recently Deleted?", command: "library delete \(id)")))
+            items.append(
+                MenuItem(
+                    "Delete", value: "to Recently Deleted",
+                    action: .confirm(
+                        question: "Move this photo to Recently Deleted?", command: "library delete \(id)")))
         } else {
-            items.append(MenuItem("Restore", value: "from Recently Deleted", action: .run("library restore \(id)")))
+            items.append(
+                MenuItem("Restore", value: "from Recently Deleted", action: .run("library restore \(id)")))
         }
         items += photo.fields.map { MenuItem.info($0.0, $0.1) }
         return items

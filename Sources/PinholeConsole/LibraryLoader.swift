@@ -1,9 +1,9 @@
 // Loads the library pages' data through the `library` command language (its JSON answers).
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An album or smart album in the browser.
@@ -27,7 +27,9 @@ public struct LibraryAlbumRow: Hashable, Sendable {
         let paging = ["--limit", "\(limit)", "--offset", "\(offset)", "--json"]
         guard id.hasPrefix("smart:") else { return ["list", "--album", id] + paging }
         let name = String(id.dropFirst(6))
-        if name.hasPrefix("camera:") { return ["smart", "camera", "--camera", String(name.dropFirst(7))] + paging }
+        if name.hasPrefix("camera:") {
+            return ["smart", "camera", "--camera", String(name.dropFirst(7))] + paging
+        }
         return ["smart", name] + paging
     }
 }
@@ -86,9 +88,15 @@ public struct LibraryPhotoDetail: Sendable, Decodable {
     var fields: [(String, String)] {
         var rows: [(String, String)] = [("Id", id), ("File", file), ("Taken", created), ("Added", added)]
         if let modified { rows.append(("Modified", modified)) }
-        rows.append(("Camera", [make, model].compactMap { $0 }.joined(separator: " ") + (camera.map { " (\($0))" } ?? "")))
+        rows.append(
+            (
+                "Camera",
+                [make, model].compactMap { $0 }.joined(separator: " ") + (camera.map { " (\($0))" } ?? "")
+            ))
         rows.append(("Size", "\(width)x\(height)" + (orientation.map { ", orientation \($0)" } ?? "")))
-        if let exposureTime { rows.append(("Exposure", StatusLine.shutter(microseconds: Int(exposureTime * 1_000_000)))) }
+        if let exposureTime {
+            rows.append(("Exposure", StatusLine.shutter(microseconds: Int(exposureTime * 1_000_000))))
+        }
         if let iso { rows.append(("ISO", "\(iso)")) }
         if let fNumber { rows.append(("Aperture", "f/\(CameraPage.rounded(fNumber))")) }
         if let focalLength { rows.append(("Focal length", "\(CameraPage.rounded(focalLength)) mm")) }
@@ -125,9 +133,13 @@ public enum LibraryLoader {
             switch request {
             case .albums:
                 let albums = try decode(Albums.self, try run(["albums", "--json"]))
-                return .albums((albums.smart + albums.albums).map { LibraryAlbumRow(id: $0.id, title: $0.title, count: $0.count) })
+                return .albums(
+                    (albums.smart + albums.albums).map {
+                        LibraryAlbumRow(id: $0.id, title: $0.title, count: $0.count)
+                    })
             case .photos(let source, let offset, let limit):
-                let rows = try decode([LibraryPhotoRow].self, try run(source.listWords(offset: offset, limit: limit)))
+                let rows = try decode(
+                    [LibraryPhotoRow].self, try run(source.listWords(offset: offset, limit: limit)))
                 return .photos(source: source, offset: offset, rows: rows)
             case .photo(let id):
                 return .photo(try decode(LibraryPhotoDetail.self, try run(["show", id, "--json"])))

@@ -4,7 +4,9 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func accessCommand(_ command: String, _ args: [String], reply: @escaping (Result<String, Error>) -> Void) throws {
+    func accessCommand(_ command: String, _ args: [String], reply: @escaping (Result<String, Error>) -> Void)
+        throws
+    {
         if command == "lock" {
             guard args.isEmpty else { throw ConsoleError.usage("usage: lock") }
             access.lock()
@@ -16,25 +18,31 @@ extension LineModeConsole {
             reply(.success("ok no PIN is set: everything is open"))
             return
         }
-        guard let hashing = pinHashing else { throw ConsoleError.unavailable("PIN checking is not available here") }
+        guard let hashing = pinHashing else {
+            throw ConsoleError.unavailable("PIN checking is not available here")
+        }
         let now = appliance.loop.now
         guard access.mayTry(at: now) else {
-            throw ConsoleError.locked("locked: too many wrong PINs, try again in \(access.lockoutRemaining(at: now)) s")
+            throw ConsoleError.locked(
+                "locked: too many wrong PINs, try again in \(access.lockoutRemaining(at: now)) s")
         }
         let pin = args[0]
         // The hash is slow on purpose: check it on the worker thread, not the loop.
-        appliance.loop.offload({ hashing.verify(pin, hash) }, then: { [weak self] correct in
-            guard let self else { return }
-            switch self.access.record(correct: correct, at: self.appliance.loop.now) {
-            case .unlocked:
-                let minutes = Int(self.access.idleTimeout.seconds / 60)
-                reply(.success("ok unlocked (locks again after \(minutes) min without input)"))
-            case .wrong(let remaining):
-                reply(.failure(ConsoleError.locked("wrong PIN: \(remaining) more tries before a lock-out")))
-            case .lockedOut(let seconds):
-                reply(.failure(ConsoleError.locked("wrong PIN: locked out for \(seconds) s")))
-            }
-        })
+        appliance.loop.offload(
+            { hashing.verify(pin, hash) },
+            then: { [weak self] correct in
+                guard let self else { return }
+                switch self.access.record(correct: correct, at: self.appliance.loop.now) {
+                case .unlocked:
+                    let minutes = Int(self.access.idleTimeout.seconds / 60)
+                    reply(.success("ok unlocked (locks again after \(minutes) min without input)"))
+                case .wrong(let remaining):
+                    reply(
+                        .failure(ConsoleError.locked("wrong PIN: \(remaining) more tries before a lock-out")))
+                case .lockedOut(let seconds):
+                    reply(.failure(ConsoleError.locked("wrong PIN: locked out for \(seconds) s")))
+                }
+            })
     }
 }
 

@@ -6,8 +6,10 @@ import PinholeImaging
 
 extension LineModeConsole {
     // swiftlint:disable:next cyclomatic_complexity
-    func cameraControlCommand(_ command: String, _ args: [String], json: Bool,
-                              reply: @escaping (Result<String, Error>) -> Void) throws {
+    func cameraControlCommand(
+        _ command: String, _ args: [String], json: Bool,
+        reply: @escaping (Result<String, Error>) -> Void
+    ) throws {
         let engine = appliance.engine
         switch command {
         case "lens":
@@ -26,7 +28,8 @@ extension LineModeConsole {
                 reply(.success("ok exposure auto"))
             case "manual":
                 guard args.count == 3, let time = Int(args[1]), time > 0, let gain = Double(args[2]) else {
-                    throw ConsoleError.usage("usage: exposure manual TIME_US GAIN (e.g. exposure manual 10000 2)")
+                    throw ConsoleError.usage(
+                        "usage: exposure manual TIME_US GAIN (e.g. exposure manual 10000 2)")
                 }
                 try engine.setExposure(.manual(time: .microseconds(time), gain: gain))
                 reply(.success("ok exposure manual \(time) us gain \(gain)"))
@@ -34,7 +37,9 @@ extension LineModeConsole {
                 throw ConsoleError.usage("usage: exposure auto | exposure manual TIME_US GAIN")
             }
         case "ev":
-            guard args.count == 1, let stops = Double(args[0]) else { throw ConsoleError.usage("usage: ev STOPS") }
+            guard args.count == 1, let stops = Double(args[0]) else {
+                throw ConsoleError.usage("usage: ev STOPS")
+            }
             try engine.setEV(stops)
             reply(.success("ok ev \(stops)"))
         case "metering":
@@ -62,9 +67,12 @@ extension LineModeConsole {
         }
     }
 
-    private func afCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
+    private func afCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void)
+        throws
+    {
         let focus = appliance.engine.focus
-        let usage = "usage: af mode manual|auto|continuous | af point X Y | af trigger | af range normal|macro|full"
+        let usage =
+            "usage: af mode manual|auto|continuous | af point X Y | af trigger | af range normal|macro|full"
             + " | af speed normal|fast"
         if let first = args.first, let mode = AutofocusMode(rawValue: first), args.count == 1 {
             // `af continuous` is short for `af mode continuous`.

@@ -4,15 +4,20 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func captureCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
+    func captureCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws
+    {
         let usage = "capture [--json] | capture --timer SECONDS | capture --burst N"
         var options = OptionReader(args)
         let timer = try options.integer("--timer")
         let burst = try options.integer("--burst")
         try options.finish(usage: usage)
-        if timer != nil && burst != nil { throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)") }
+        if timer != nil && burst != nil {
+            throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)")
+        }
         if let seconds = timer {
-            guard (1...60).contains(seconds) else { throw ConsoleError.usage("--timer takes 1 to 60 seconds") }
+            guard (1...60).contains(seconds) else {
+                throw ConsoleError.usage("--timer takes 1 to 60 seconds")
+            }
             appliance.loop.schedule(after: .seconds(seconds)) { [weak self] in
                 self?.captureSeries(count: 1, json: json, reply: reply)
             }
@@ -27,8 +32,10 @@ extension LineModeConsole {
     }
 
     /// Takes `count` photos one after the other; answers when the last is saved (or one fails).
-    private func captureSeries(count: Int, json: Bool, reply: @escaping (Result<String, Error>) -> Void,
-                               done: [CaptureResult] = []) {
+    private func captureSeries(
+        count: Int, json: Bool, reply: @escaping (Result<String, Error>) -> Void,
+        done: [CaptureResult] = []
+    ) {
         appliance.capture { [weak self] result in
             switch result {
             case .failure(let error):
@@ -44,11 +51,18 @@ extension LineModeConsole {
                     return
                 }
                 if count == 1 {
-                    reply(.success(json ? jsonLine(CaptureAnswer(capture))
-                                   : "ok saved \(capture.photo.id) \(capture.photo.file)"))
+                    reply(
+                        .success(
+                            json
+                                ? jsonLine(CaptureAnswer(capture))
+                                : "ok saved \(capture.photo.id) \(capture.photo.file)"))
                 } else {
-                    reply(.success(json ? jsonLine(all.map(CaptureAnswer.init))
-                                   : "ok saved \(all.count) photos: " + all.map(\.photo.id).joined(separator: " ")))
+                    reply(
+                        .success(
+                            json
+                                ? jsonLine(all.map(CaptureAnswer.init))
+                                : "ok saved \(all.count) photos: "
+                                    + all.map(\.photo.id).joined(separator: " ")))
                 }
             }
         }

@@ -14,16 +14,25 @@ extension LineModeConsole {
         ("camera select ID", "switch to a camera by id or model"),
         ("torch on|off", "the torch LED (cameras with a torch)"),
         ("lens DIOPTRES", "manual lens position (0 = infinity)"),
-        ("af mode manual|auto|continuous | af point X Y | af trigger", "autofocus (trigger answers with the state)"),
+        (
+            "af mode manual|auto|continuous | af point X Y | af trigger",
+            "autofocus (trigger answers with the state)"
+        ),
         ("af range normal|macro|full | af speed normal|fast", "autofocus search range and speed"),
         ("metering centre|spot|matrix | awb MODE | flash off|on|auto", "metering, white balance, flash"),
         ("exposure auto | exposure manual TIME_US GAIN", "exposure control"),
         ("ev STOPS", "exposure compensation"),
         ("status [--json]", "camera, exposure, torch, photos, storage, last capture"),
         ("library …", "the photo library (library help)"),
-        ("sim press BUTTON [--hold MS] [--bounce N]", "simulated board: press shutter|half_press|switch|torch"),
+        (
+            "sim press BUTTON [--hold MS] [--bounce N]",
+            "simulated board: press shutter|half_press|switch|torch"
+        ),
         ("sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go"),
-        ("sim tilt DEGREES [--bounce N]", "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"),
+        (
+            "sim tilt DEGREES [--bounce N]",
+            "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)"
+        ),
         ("gpio status [--json]", "inputs and outputs with their current state"),
         ("sim scene lux N | sim scene change", "simulated board: light level, new subject"),
         ("sim fault camera-timeout", "simulated board: the camera stops sending frames"),
@@ -42,8 +51,10 @@ extension LineModeConsole {
     ]
 
     // swiftlint:disable:next cyclomatic_complexity function_body_length
-    func dispatch(_ command: String, _ args: [String], words: [String], json: Bool,
-                  reply: @escaping (Result<String, Error>) -> Void) throws {
+    func dispatch(
+        _ command: String, _ args: [String], words: [String], json: Bool,
+        reply: @escaping (Result<String, Error>) -> Void
+    ) throws {
         switch command {
         case "help", "?":
             let list = Self.commandSummary.map { "\($0.0)" }.joined(separator: " | ")
@@ -61,13 +72,21 @@ extension LineModeConsole {
             try ledCommand(args, reply: reply)
         case "log":
             let lines = appliance.problems
-            reply(.success(json ? jsonLine(lines) : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
+            reply(
+                .success(
+                    json
+                        ? jsonLine(lines)
+                        : "ok " + (lines.isEmpty ? "nothing logged" : lines.joined(separator: " | "))))
         case "menu":
-            guard let onMenu else { throw ConsoleError.unavailable("the menu needs a terminal: this console is a pipe") }
+            guard let onMenu else {
+                throw ConsoleError.unavailable("the menu needs a terminal: this console is a pipe")
+            }
             reply(.success("ok menu"))
             onMenu()
         case "shutdown":
-            guard args.isEmpty || args == ["--poweroff"] else { throw ConsoleError.usage("usage: shutdown [--poweroff]") }
+            guard args.isEmpty || args == ["--poweroff"] else {
+                throw ConsoleError.usage("usage: shutdown [--poweroff]")
+            }
             let powerOff = args == ["--poweroff"]
             reply(.success(powerOff ? "ok shutting down and powering off" : "ok shutting down"))
             if let onShutdown { onShutdown(powerOff) } else { onQuit?() }
@@ -89,8 +108,10 @@ extension LineModeConsole {
             } else {
                 let camera = status.camera.map { "\($0.model) (\($0.position))" } ?? "none"
                 let photos = status.photos.map(String.init) ?? "?"
-                reply(.success("ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                    + (status.busy ? ", busy" : "") + ", access \(access)"))
+                reply(
+                    .success(
+                        "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
+                            + (status.busy ? ", busy" : "") + ", access \(access)"))
             }
         case "settings", "set", "pin":
             try settingsCommand(command, args, json: json, reply: reply)
@@ -109,7 +130,9 @@ extension LineModeConsole {
         }
     }
 
-    private func cameraCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
+    private func cameraCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void)
+        throws
+    {
         let engine = appliance.engine
         switch args.first {
         case "list":
@@ -117,7 +140,11 @@ extension LineModeConsole {
             if json {
                 reply(.success(jsonLine(listings)))
             } else {
-                reply(.success("ok " + (listings.isEmpty ? "no cameras" : listings.map(\.line).joined(separator: "; "))))
+                reply(
+                    .success(
+                        "ok "
+                            + (listings.isEmpty ? "no cameras" : listings.map(\.line).joined(separator: "; "))
+                    ))
             }
         case "switch":
             let camera = try appliance.switchCamera()

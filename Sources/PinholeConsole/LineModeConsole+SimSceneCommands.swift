@@ -4,8 +4,10 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func simSceneCommand(_ verb: String, options: inout OptionReader, simulation: SimulationControl,
-                         reply: @escaping (Result<String, Error>) -> Void) throws {
+    func simSceneCommand(
+        _ verb: String, options: inout OptionReader, simulation: SimulationControl,
+        reply: @escaping (Result<String, Error>) -> Void
+    ) throws {
         switch verb {
         case "scene":
             switch options.word() {
@@ -22,7 +24,9 @@ extension LineModeConsole {
                 throw ConsoleError.usage("usage: sim scene lux N | sim scene change")
             }
         default:
-            guard let name = options.word() else { throw ConsoleError.usage("usage: sim fault camera-timeout") }
+            guard let name = options.word() else {
+                throw ConsoleError.usage("usage: sim fault camera-timeout")
+            }
             try simulation.injectFault(name)
             reply(.success("ok fault \(name)"))
         }

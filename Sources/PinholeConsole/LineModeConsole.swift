@@ -50,8 +50,10 @@ public final class LineModeConsole {
     public var isBusy: Bool { running || !queue.isEmpty }
 
     /// Creates a console over an appliance. `write` receives each answer line, without newline.
-    public init(appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
-                write: @escaping (String) -> Void) {
+    public init(
+        appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+        write: @escaping (String) -> Void
+    ) {
         self.appliance = appliance
         self.simulation = simulation
         self.library = library
@@ -99,7 +101,8 @@ public final class LineModeConsole {
         switch event {
         case .saved(let capture): text = "saved \(capture.photo.id) \(capture.photo.file)"
         case .captureFailed(let why): text = "capture-failed \(why)"
-        case .cameraChanged(let camera): text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
+        case .cameraChanged(let camera):
+            text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
         case .focus(let what): text = what
@@ -116,8 +119,11 @@ public final class LineModeConsole {
         switch input {
         case .line(let text): line = text
         case .overlong(let length):
-            answer(Self.errorLine(ConsoleError.usage(
-                "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored")))
+            answer(
+                Self.errorLine(
+                    ConsoleError.usage(
+                        "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored"
+                    )))
             return
         }
         let words: [String]
@@ -135,7 +141,9 @@ public final class LineModeConsole {
         noteActivity()
         if Self.pinProtected.contains(command), !access.isUnlocked(at: appliance.loop.now) {
             let remaining = access.lockoutRemaining(at: appliance.loop.now)
-            let why = remaining > 0 ? "locked: too many wrong PINs, try again in \(remaining) s"
+            let why =
+                remaining > 0
+                ? "locked: too many wrong PINs, try again in \(remaining) s"
                 : "locked: unlock with the PIN first"
             answer(Self.errorLine(ConsoleError.locked(why), json: json))
             return

@@ -7,25 +7,39 @@ enum MainPage {
             MenuItem("Capture", value: "shutter, self-timer, burst", action: .open(.capture)),
             MenuItem("Camera", value: "switch, focus, exposure, flash, torch", action: .open(.camera)),
             MenuItem("Viewfinder", value: "live preview", action: .open(.viewfinder)),
-            MenuItem("Library", value: "albums, photos, edits, export", action: .open(.library), needsPIN: true),
+            MenuItem(
+                "Library", value: "albums, photos, edits, export", action: .open(.library), needsPIN: true),
             MenuItem("System", value: "storage, board diagnostics, logs, shutdown", action: .open(.system)),
-            MenuItem("Settings", value: "saved to the configuration file", action: .open(.settings), needsPIN: true),
+            MenuItem(
+                "Settings", value: "saved to the configuration file", action: .open(.settings), needsPIN: true
+            ),
         ]
-        items.append(MenuItem("Command line", value: "any console command, with history",
-                              action: .ask(Prompt("pinhole", command: "{}", raw: true))))
+        items.append(
+            MenuItem(
+                "Command line", value: "any console command, with history",
+                action: .ask(Prompt("pinhole", command: "{}", raw: true))))
         let access = menu.snapshot.access
         if access.pinConfigured {
             if access.unlocked {
-                items.append(MenuItem("Lock", value: "library and settings need the PIN again", action: .run("lock")))
+                items.append(
+                    MenuItem("Lock", value: "library and settings need the PIN again", action: .run("lock")))
             } else {
-                items.append(MenuItem("Unlock", value: "enter the PIN",
-                                      action: .ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))))
+                items.append(
+                    MenuItem(
+                        "Unlock", value: "enter the PIN",
+                        action: .ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))))
             }
         }
         if menu.snapshot.canSwitchToLineMode {
-            items.append(MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
+            items.append(
+                MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
         }
-        if menu.snapshot.canQuit { items.append(MenuItem("Quit", value: "stop Pinhole", action: .confirm(question: "Stop Pinhole?", command: "quit"))) }
+        if menu.snapshot.canQuit {
+            items.append(
+                MenuItem(
+                    "Quit", value: "stop Pinhole",
+                    action: .confirm(question: "Stop Pinhole?", command: "quit")))
+        }
         return items
     }
 }

@@ -2,7 +2,8 @@
 
 /// The menu's pages.
 public enum MenuPageID: Hashable, Sendable {
-    case main, capture, camera, library, albums, photos, photo, system, diagnostics, logs, settings, viewfinder
+    case main, capture, camera, library, albums, photos, photo, system, diagnostics, logs, settings,
+        viewfinder
 }
 
 /// What choosing an item does.
@@ -39,7 +40,9 @@ public struct Prompt: Hashable, Sendable {
     public var raw: Bool
 
     /// Creates a prompt.
-    public init(_ label: String, command: String, initial: String = "", secret: Bool = false, raw: Bool = false) {
+    public init(
+        _ label: String, command: String, initial: String = "", secret: Bool = false, raw: Bool = false
+    ) {
         self.label = label
         self.command = command
         self.initial = initial

@@ -126,7 +126,9 @@ public struct ConsoleMenu: Sendable {
         case .home: selections[page] = firstSelectable(items)
         case .end: selections[page] = items.lastIndex { $0.action != nil } ?? 0
         case .enter, .right:
-            guard items.indices.contains(selection), let action = items[selection].action else { return [.bell] }
+            guard items.indices.contains(selection), let action = items[selection].action else {
+                return [.bell]
+            }
             return perform(action, item: items[selection])
         case .escape, .left, .backspace: return goBack()
         case .interrupt:

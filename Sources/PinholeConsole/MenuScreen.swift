@@ -66,7 +66,8 @@ extension ConsoleMenu {
             }
             let isSelected = start + offset == selected && item.action != nil && prompt == nil
             if isSelected { screen.clear(row: row, style: .highlight) }
-            screen.put(String(text.prefix(width)), row: row, column: 0, style: isSelected ? .highlight : .plain)
+            screen.put(
+                String(text.prefix(width)), row: row, column: 0, style: isSelected ? .highlight : .plain)
         }
         if items.count > rows, page != .viewfinder {
             screen.put("(\(selected + 1)/\(items.count))", row: top + rows, column: width - 12, style: .note)
@@ -81,7 +82,9 @@ extension ConsoleMenu {
         }
         for (y, cells) in preview.prefix(rows).enumerated() {
             let left = max(0, (width - cells.count) / 2)
-            for (x, cell) in cells.prefix(width).enumerated() { screen.set(row: 3 + y, column: left + x, cell) }
+            for (x, cell) in cells.prefix(width).enumerated() {
+                screen.set(row: 3 + y, column: left + x, cell)
+            }
         }
     }
 
@@ -98,7 +101,9 @@ extension ConsoleMenu {
             screen.put(text, row: row, column: 0, style: .strong)
             screen.cursor = (row, min(width - 1, text.count))
         } else {
-            let help = page == .main ? "Up/Down move  Enter choose  1-9 pick  Ctrl-L redraw"
+            let help =
+                page == .main
+                ? "Up/Down move  Enter choose  1-9 pick  Ctrl-L redraw"
                 : "Up/Down move  Enter choose  1-9 pick  Esc back  Ctrl-C main menu"
             screen.put(String(help.prefix(width - 1)), row: row, column: 0, style: .note)
         }

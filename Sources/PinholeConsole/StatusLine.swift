@@ -14,7 +14,8 @@ public enum StatusLine {
             let line = (status.busy ? "* " : "") + parts.joined(separator: separator)
             if line.count <= width { return line }
         }
-        return String(((status.busy ? "* " : "") + parts(status, compact: true).joined(separator: "|")).prefix(width))
+        return String(
+            ((status.busy ? "* " : "") + parts(status, compact: true).joined(separator: "|")).prefix(width))
     }
 
     private static func parts(_ status: ApplianceStatus, compact: Bool) -> [String] {

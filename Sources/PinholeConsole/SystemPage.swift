@@ -9,13 +9,16 @@ enum SystemPage {
             .info("Photos stored", status?.photos.map(String.init) ?? "?"),
             .info("Storage free", status?.storageFreeBytes.map(StatusLine.bytes) ?? "?"),
             .info("Frames from the camera", status.map { "\($0.frames)" } ?? "-"),
-            MenuItem("Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
+            MenuItem(
+                "Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
             MenuItem("Logs", value: "problems and events", action: .open(.logs)),
             MenuItem("Check the library", value: "fsck", action: .run("library fsck"), needsPIN: true),
-            MenuItem("Safe shutdown", value: "stop the camera and close the library",
-                     action: .confirm(question: "Shut Pinhole down now?", command: "shutdown")),
-            MenuItem("Power off", value: "safe shutdown, then power the board off",
-                     action: .confirm(question: "Shut down and power off now?", command: "shutdown --poweroff")),
+            MenuItem(
+                "Safe shutdown", value: "stop the camera and close the library",
+                action: .confirm(question: "Shut Pinhole down now?", command: "shutdown")),
+            MenuItem(
+                "Power off", value: "safe shutdown, then power the board off",
+                action: .confirm(question: "Shut down and power off now?", command: "shutdown --poweroff")),
         ]
     }
 
@@ -27,8 +30,10 @@ enum SystemPage {
         }
         items.append(.info("Outputs"))
         for output in menu.snapshot.outputs {
-            items.append(MenuItem("  Test \(output.name)", value: output.on ? "on" : "off",
-                                  action: .run("led test \(output.name)")))
+            items.append(
+                MenuItem(
+                    "  Test \(output.name)", value: output.on ? "on" : "off",
+                    action: .run("led test \(output.name)")))
         }
         return items
     }

@@ -128,7 +128,9 @@ public struct TerminalDecoder: Sendable {
             var decoded = String(decoding: sequence, as: UTF8.self)
             sequence.removeAll()
             if decoded.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) { return }  // overlong or surrogate
-            if let character = decoded.popLast(), Self.isPrintable(character) { keys.append(.character(character)) }
+            if let character = decoded.popLast(), Self.isPrintable(character) {
+                keys.append(.character(character))
+            }
         }
     }
 
@@ -173,7 +175,11 @@ public struct TerminalDecoder: Sendable {
             let parameters = sequence
             sequence.removeAll()
             state = .ground
-            if let key = Self.csiKey(final: byte, parameters: parameters) { keys.append(key) } else { droppedSequences += 1 }
+            if let key = Self.csiKey(final: byte, parameters: parameters) {
+                keys.append(key)
+            } else {
+                droppedSequences += 1
+            }
         default:  // a control byte or a non-ASCII byte breaks the sequence and counts itself
             droppedSequences += 1
             sequence.removeAll()

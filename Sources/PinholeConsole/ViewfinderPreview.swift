@@ -72,8 +72,10 @@ public enum ViewfinderPreview {
     /// Cells showing `image` in at most `columns`×`rows` cells, keeping its aspect ratio
     /// (a cell is about twice as tall as wide), turned upright for a camera mounted rotated
     /// `rotation` degrees clockwise.
-    public static func cells(from image: RawImage, columns: Int, rows: Int, rotation: Int = 0,
-                             unicode: Bool = true) -> [[ScreenCell]] {
+    public static func cells(
+        from image: RawImage, columns: Int, rows: Int, rotation: Int = 0,
+        unicode: Bool = true
+    ) -> [[ScreenCell]] {
         let upright = (rotation / 90) % 2 == 0
         let (width, height) = upright ? (image.width, image.height) : (image.height, image.width)
         guard width > 0, height > 0, columns > 0, rows > 0 else { return [] }
@@ -82,7 +84,8 @@ public enum ViewfinderPreview {
         var cellRows = max(1, Int((Double(columns) * Double(height) / Double(width) / 2).rounded()))
         if cellRows > rows {
             cellRows = rows
-            cellColumns = max(1, min(columns, Int((Double(rows) * 2 * Double(width) / Double(height)).rounded())))
+            cellColumns = max(
+                1, min(columns, Int((Double(rows) * 2 * Double(width) / Double(height)).rounded())))
         }
         let sampleWidth = upright ? cellColumns : cellRows * 2
         let sampleHeight = upright ? cellRows * 2 : cellColumns
@@ -94,7 +97,9 @@ public enum ViewfinderPreview {
     /// The image's luminance averaged down to `width`×`height` (box filter over a few
     /// samples a cell, so a large frame costs little).
     public static func sample(_ image: RawImage, width: Int, height: Int) -> Luma? {
-        guard width > 0, height > 0, image.width > 0, image.height > 0, let plane = image.planes.first else { return nil }
+        guard width > 0, height > 0, image.width > 0, image.height > 0, let plane = image.planes.first else {
+            return nil
+        }
         let read: (Int, Int) -> Int
         switch image.format {
         case .yuv420, .nv12:
@@ -102,15 +107,21 @@ public enum ViewfinderPreview {
         case .rgb888:
             read = { x, y in
                 let i = y * plane.stride + x * 3
-                return (Int(plane.bytes[i]) * 77 + Int(plane.bytes[i + 1]) * 150 + Int(plane.bytes[i + 2]) * 29) >> 8
+                return
+                    (Int(plane.bytes[i]) * 77 + Int(plane.bytes[i + 1]) * 150 + Int(plane.bytes[i + 2]) * 29)
+                    >> 8
             }
         case .xrgb8888:
             read = { x, y in
                 let i = y * plane.stride + x * 4  // memory order B, G, R, X
-                return (Int(plane.bytes[i + 2]) * 77 + Int(plane.bytes[i + 1]) * 150 + Int(plane.bytes[i]) * 29) >> 8
+                return
+                    (Int(plane.bytes[i + 2]) * 77 + Int(plane.bytes[i + 1]) * 150 + Int(plane.bytes[i]) * 29)
+                    >> 8
             }
         }
-        let needed = (image.height - 1) * plane.stride + image.width * (image.format == .rgb888 ? 3 : image.format == .xrgb8888 ? 4 : 1)
+        let needed =
+            (image.height - 1) * plane.stride + image.width
+            * (image.format == .rgb888 ? 3 : image.format == .xrgb8888 ? 4 : 1)
         guard plane.bytes.count >= needed else { return nil }
         var values = [UInt8](repeating: 0, count: width * height)
         let samples = 3
@@ -123,7 +134,9 @@ public enum ViewfinderPreview {
                 var sum = 0
                 for sy in 0..<samples {
                     for sx in 0..<samples {
-                        sum += read(x0 + (x1 - x0) * (2 * sx + 1) / (2 * samples), y0 + (y1 - y0) * (2 * sy + 1) / (2 * samples))
+                        sum += read(
+                            x0 + (x1 - x0) * (2 * sx + 1) / (2 * samples),
+                            y0 + (y1 - y0) * (2 * sy + 1) / (2 * samples))
                     }
                 }
                 values[y * width + x] = UInt8(sum / (samples * samples))
@@ -133,7 +146,9 @@ public enum ViewfinderPreview {
     }
 
     /// 4×4 Bayer thresholds, 0…255.
-    private static let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map { $0 * 16 + 8 }
+    private static let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map {
+        $0 * 16 + 8
+    }
 
     /// Two pixels a cell: ' ', '▀', '▄', '█' from dithered luminance.
     static func halfBlocks(_ grid: Luma) -> [[ScreenCell]] {
@@ -153,7 +168,8 @@ public enum ViewfinderPreview {
         return stride(from: 0, to: grid.height - 1, by: 2).map { y in
             (0..<grid.width).map { x in
                 let level = (Int(grid[x, y]) + Int(grid[x, y + 1])) / 2
-                return ScreenCell(character: ramp[min(ramp.count - 1, level * ramp.count / 256)], style: .plain)
+                return ScreenCell(
+                    character: ramp[min(ramp.count - 1, level * ramp.count / 256)], style: .plain)
             }
         }
     }

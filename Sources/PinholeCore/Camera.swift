@@ -95,9 +95,11 @@ public struct CameraInfo: Sendable, Hashable, Codable {
     public var controls: [String: ControlRange]
 
     /// Creates a description.
-    public init(id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
-                stillSizes: [PixelSize], viewfinderSizes: [PixelSize], stillFormats: [PixelFormat],
-                controls: [String: ControlRange]) {
+    public init(
+        id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
+        stillSizes: [PixelSize], viewfinderSizes: [PixelSize], stillFormats: [PixelFormat],
+        controls: [String: ControlRange]
+    ) {
         self.id = id
         self.model = model
         self.position = position
@@ -140,9 +142,11 @@ public struct FrameMetadata: Sendable, Hashable {
     public var afState: Int?
 
     /// Creates frame metadata.
-    public init(sequence: UInt64, sensorTimestamp: Instant, exposureTime: Duration, analogueGain: Double,
-                digitalGain: Double = 1, lensPosition: Double? = nil, lux: Double? = nil,
-                focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil, afState: Int? = nil) {
+    public init(
+        sequence: UInt64, sensorTimestamp: Instant, exposureTime: Duration, analogueGain: Double,
+        digitalGain: Double = 1, lensPosition: Double? = nil, lux: Double? = nil,
+        focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil, afState: Int? = nil
+    ) {
         self.sequence = sequence
         self.sensorTimestamp = sensorTimestamp
         self.exposureTime = exposureTime
@@ -188,8 +192,10 @@ public struct StreamRequest: Sendable, Hashable {
     public var viewfinderSize: PixelSize
 
     /// Creates a request.
-    public init(stillSize: PixelSize, stillFormat: PixelFormat = .yuv420,
-                viewfinderSize: PixelSize = PixelSize(width: 640, height: 480)) {
+    public init(
+        stillSize: PixelSize, stillFormat: PixelFormat = .yuv420,
+        viewfinderSize: PixelSize = PixelSize(width: 640, height: 480)
+    ) {
         self.stillSize = stillSize
         self.stillFormat = stillFormat
         self.viewfinderSize = viewfinderSize
@@ -246,7 +252,8 @@ public enum CameraError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .noCamera(let detail):
-            return "no camera found (\(detail)): check the ribbon cable, the camera overlay in config.txt, and `cam -l`"
+            return
+                "no camera found (\(detail)): check the ribbon cable, the camera overlay in config.txt, and `cam -l`"
         case .unknownCamera(let id, let available):
             return "no camera '\(id)': available are \(available.joined(separator: ", "))"
         case .unsupportedControl(let control, let camera):

@@ -1,9 +1,9 @@
 // A mutex with a condition variable on the monotonic clock (pthreads), for the event loop.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pthread mutex plus condition variable whose timed waits use CLOCK_MONOTONIC.
@@ -16,7 +16,7 @@ final class ConditionLock: @unchecked Sendable {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         #if os(Linux)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         #endif
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
@@ -42,8 +42,9 @@ final class ConditionLock: @unchecked Sendable {
             pthread_cond_wait(condition, mutex)
             return
         }
-        var ts = timespec(tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
-                          tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        var ts = timespec(
+            tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
+            tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
         _ = pthread_cond_timedwait(condition, mutex, &ts)
     }
 
@@ -70,6 +71,7 @@ public func systemWallNow() -> WallTime {
     var seconds = time_t(ts.tv_sec)
     var broken = tm()
     localtime_r(&seconds, &broken)
-    return WallTime(secondsSince1970: Int64(ts.tv_sec), nanoseconds: Int32(ts.tv_nsec),
-                    utcOffsetSeconds: Int32(broken.tm_gmtoff))
+    return WallTime(
+        secondsSince1970: Int64(ts.tv_sec), nanoseconds: Int32(ts.tv_nsec),
+        utcOffsetSeconds: Int32(broken.tm_gmtoff))
 }

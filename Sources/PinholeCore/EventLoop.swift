@@ -126,7 +126,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop's worker thread (one job at a time, in order) and then
     /// `completion` with its result on the loop. Virtual time does not move while work is
     /// outstanding, so results are deterministic.
-    public func offload<T: Sendable>(_ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void) {
+    public func offload<T: Sendable>(
+        _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
+    ) {
         let id = nextID
         nextID += 1
         completions[id] = { value in completion(value as! T) }

@@ -96,7 +96,8 @@ public enum GPIOError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .lineNotFound(let name, let chips):
-            let where_ = chips.isEmpty ? "no GPIO chip is present" : "searched \(chips.joined(separator: ", "))"
+            let where_ =
+                chips.isEmpty ? "no GPIO chip is present" : "searched \(chips.joined(separator: ", "))"
             return "GPIO line '\(name)' not found (\(where_)): check the line names in the board profile"
                 + " and that the device-tree overlay is applied"
         case .chipNotFound(let label):

@@ -47,9 +47,13 @@ public struct RawImage: Sendable {
 
     /// A planar YUV 4:2:0 image filled by `body`, which is called once per plane with the
     /// plane's width, height and a buffer to fill.
-    public static func yuv420(width: Int, height: Int,
-                              fill: (_ plane: Int, _ width: Int, _ height: Int,
-                                     _ buffer: inout [UInt8]) -> Void) -> RawImage {
+    public static func yuv420(
+        width: Int, height: Int,
+        fill: (
+            _ plane: Int, _ width: Int, _ height: Int,
+            _ buffer: inout [UInt8]
+        ) -> Void
+    ) -> RawImage {
         let cw = (width + 1) / 2
         let ch = (height + 1) / 2
         var planes: [ImagePlane] = []

@@ -1,9 +1,9 @@
 // One background thread that runs submitted jobs in order.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A background thread running jobs one at a time, in submission order.
@@ -27,11 +27,13 @@ final class SerialWorker: @unchecked Sendable {
     private func startThread() {
         let box = Unmanaged.passRetained(self)
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let worker = Unmanaged<SerialWorker>.fromOpaque(raw!).takeRetainedValue()
-            worker.loop()
-            return nil
-        }, box.toOpaque())
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let worker = Unmanaged<SerialWorker>.fromOpaque(raw!).takeRetainedValue()
+                worker.loop()
+                return nil
+            }, box.toOpaque())
         precondition(result == 0, "cannot start a worker thread (errno \(result))")
         pthread_detach(thread)
     }

@@ -34,7 +34,13 @@ struct TOMLParser {
     /// Skips blank space, newlines and comments.
     private mutating func skipTrivia() {
         while let c = current {
-            if c == " " || c == "\t" || c == "\r" || c == "\n" { advance() } else if c == "#" { skipComment() } else { break }
+            if c == " " || c == "\t" || c == "\r" || c == "\n" {
+                advance()
+            } else if c == "#" {
+                skipComment()
+            } else {
+                break
+            }
         }
     }
 
@@ -42,7 +48,9 @@ struct TOMLParser {
         skipSpaces()
         skipComment()
         if current == "\r" { advance() }
-        if let c = current, c != "\n" { throw fail("unexpected '\(c)' after the value: one key = value per line") }
+        if let c = current, c != "\n" {
+            throw fail("unexpected '\(c)' after the value: one key = value per line")
+        }
     }
 
     mutating func parseDocument() throws -> TOMLTable {
@@ -81,13 +89,16 @@ struct TOMLParser {
             let keyLine = line
             let keys = try parseKeyPath()
             skipSpaces()
-            guard current == "=" else { throw fail("expected '=' after key '\(keys.joined(separator: "."))'") }
+            guard current == "=" else {
+                throw fail("expected '=' after key '\(keys.joined(separator: "."))'")
+            }
             advance()
             skipSpaces()
             let value = try parseValue()
             try expectEndOfLine()
-            try Self.assign(&root, tablePath: path, inArray: isArrayElement, keys: keys, value: value,
-                            line: keyLine, file: file)
+            try Self.assign(
+                &root, tablePath: path, inArray: isArrayElement, keys: keys, value: value,
+                line: keyLine, file: file)
         }
         return root
     }
@@ -111,7 +122,9 @@ struct TOMLParser {
             advance()
         }
         guard !key.isEmpty else {
-            throw fail(current.map { "unexpected '\($0)': expected a key" } ?? "unexpected end of file: expected a key")
+            throw fail(
+                current.map { "unexpected '\($0)': expected a key" }
+                    ?? "unexpected end of file: expected a key")
         }
         return key
     }
@@ -188,8 +201,10 @@ struct TOMLParser {
 
     private mutating func parseBare() throws -> TOMLValue {
         var word = ""
-        while let c = current, !(c == " " || c == "\t" || c == "\n" || c == "\r" || c == "," || c == "]"
-                                   || c == "}" || c == "#") {
+        while let c = current,
+            !(c == " " || c == "\t" || c == "\n" || c == "\r" || c == "," || c == "]"
+                || c == "}" || c == "#")
+        {
             word.unicodeScalars.append(c)
             advance()
         }
@@ -204,14 +219,17 @@ struct TOMLParser {
 
     // MARK: Building the tree
 
-    private static func open(_ root: inout TOMLTable, path: [String], array: Bool, line: Int, file: String) throws {
+    private static func open(_ root: inout TOMLTable, path: [String], array: Bool, line: Int, file: String)
+        throws
+    {
         try modify(&root, path: Array(path.dropLast()), line: line, file: file) { parent in
             let name = path.last!
             if array {
                 var items: [TOMLValue] = []
                 if let existing = parent[name] {
                     guard case .array(let current) = existing else {
-                        throw ConfigurationError(file: file, line: line, reason: "'\(name)' is not an array of tables")
+                        throw ConfigurationError(
+                            file: file, line: line, reason: "'\(name)' is not an array of tables")
                     }
                     items = current
                 }
@@ -223,8 +241,10 @@ struct TOMLParser {
         }
     }
 
-    private static func assign(_ root: inout TOMLTable, tablePath: [String], inArray: Bool, keys: [String],
-                               value: TOMLValue, line: Int, file: String) throws {
+    private static func assign(
+        _ root: inout TOMLTable, tablePath: [String], inArray: Bool, keys: [String],
+        value: TOMLValue, line: Int, file: String
+    ) throws {
         try modify(&root, path: tablePath + keys.dropLast(), line: line, file: file) { table in
             let key = keys.last!
             if table[key] != nil {
@@ -235,8 +255,10 @@ struct TOMLParser {
     }
 
     /// Applies `body` to the table at `path`, descending into the last element of arrays of tables.
-    private static func modify(_ table: inout TOMLTable, path: [String], line: Int, file: String,
-                               _ body: (inout TOMLTable) throws -> Void) throws {
+    private static func modify(
+        _ table: inout TOMLTable, path: [String], line: Int, file: String,
+        _ body: (inout TOMLTable) throws -> Void
+    ) throws {
         guard let head = path.first else { return try body(&table) }
         let rest = Array(path.dropFirst())
         switch table[head] {
@@ -255,7 +277,8 @@ struct TOMLParser {
             items[items.count - 1] = .table(last)
             table.set(head, .array(items), line: table.line(of: head))
         case let other?:
-            throw ConfigurationError(file: file, line: line, reason: "'\(head)' is \(other.typeName), not a table")
+            throw ConfigurationError(
+                file: file, line: line, reason: "'\(head)' is \(other.typeName), not a table")
         }
     }
 }

@@ -22,11 +22,14 @@ public struct WallTime: Hashable, Sendable, Codable {
         var seconds = secondsSince1970 + total / 1_000_000_000
         var nanos = total % 1_000_000_000
         if nanos < 0 { nanos += 1_000_000_000; seconds -= 1 }
-        return WallTime(secondsSince1970: seconds, nanoseconds: Int32(nanos), utcOffsetSeconds: utcOffsetSeconds)
+        return WallTime(
+            secondsSince1970: seconds, nanoseconds: Int32(nanos), utcOffsetSeconds: utcOffsetSeconds)
     }
 
     /// Local civil date and time fields.
-    public var local: CivilDateTime { CivilDateTime(epochSeconds: secondsSince1970 + Int64(utcOffsetSeconds)) }
+    public var local: CivilDateTime {
+        CivilDateTime(epochSeconds: secondsSince1970 + Int64(utcOffsetSeconds))
+    }
 
     /// "YYYY:MM:DD HH:MM:SS" in local time, as EXIF writes dates.
     public var exifDateTime: String { local.exifString }

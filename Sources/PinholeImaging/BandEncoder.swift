@@ -28,8 +28,9 @@ enum BandEncoder {
             let results = BandResults(count: plan.count)
             let work: @Sendable (Int) -> Void = { index in
                 do {
-                    results.buffers[index] = try encodeBand(image: image, bases: bases, rows: plan.rows(of: index),
-                                                            quality: quality)
+                    results.buffers[index] = try encodeBand(
+                        image: image, bases: bases, rows: plan.rows(of: index),
+                        quality: quality)
                 } catch {
                     results.errors[index] = error
                 }
@@ -45,7 +46,9 @@ enum BandEncoder {
     }
 
     /// Calls `body` with the base address of every plane.
-    private static func withPlaneBases<T>(_ planes: [ImagePlane], _ body: (PlaneBases) throws -> T) rethrows -> T {
+    private static func withPlaneBases<T>(_ planes: [ImagePlane], _ body: (PlaneBases) throws -> T) rethrows
+        -> T
+    {
         func nest(_ index: Int, _ collected: [UnsafePointer<UInt8>]) throws -> T {
             if index == planes.count { return try body(PlaneBases(bases: collected)) }
             return try planes[index].bytes.withUnsafeBufferPointer { buffer in
@@ -56,8 +59,10 @@ enum BandEncoder {
     }
 
     /// Encodes the pixel rows `rows` of `image` to one JPEG.
-    private static func encodeBand(image: RawImage, bases: PlaneBases, rows: Range<Int>,
-                                   quality: Int) throws -> TJBuffer {
+    private static func encodeBand(
+        image: RawImage, bases: PlaneBases, rows: Range<Int>,
+        quality: Int
+    ) throws -> TJBuffer {
         let handle = try TJHandle(.compress)
         let planes = image.planes
         let b = bases.bases
@@ -93,24 +98,28 @@ enum BandEncoder {
             return try u.withUnsafeBufferPointer { ub in
                 try v.withUnsafeBufferPointer { vb in
                     try withEvenLuma(image, base: b[0], rows: rows) { y, yStride in
-                        try handle.compressYUV420(y: y, u: ub.baseAddress!, v: vb.baseAddress!, strides: (yStride, cw, cw),
-                                                  width: image.width, height: height, quality: quality)
+                        try handle.compressYUV420(
+                            y: y, u: ub.baseAddress!, v: vb.baseAddress!, strides: (yStride, cw, cw),
+                            width: image.width, height: height, quality: quality)
                     }
                 }
             }
         case .rgb888, .xrgb8888:
             let format = image.format == .rgb888 ? TJPF_RGB : TJPF_BGRX
-            return try handle.compressPacked(b[0] + top * planes[0].stride, width: image.width,
-                                             stride: planes[0].stride, height: height, pixelFormat: format,
-                                             quality: quality)
+            return try handle.compressPacked(
+                b[0] + top * planes[0].stride, width: image.width,
+                stride: planes[0].stride, height: height, pixelFormat: format,
+                quality: quality)
         }
     }
 
     /// Calls `body` with the luma rows `rows` as TurboJPEG 2.1 reads them: it reads whole 2×2
     /// chroma cells, so an odd width or an odd last band would make it read one column or row
     /// past the plane. For those, the rows are copied with the last column and row repeated.
-    private static func withEvenLuma<T>(_ image: RawImage, base: UnsafePointer<UInt8>, rows: Range<Int>,
-                                        _ body: (UnsafePointer<UInt8>, Int) throws -> T) rethrows -> T {
+    private static func withEvenLuma<T>(
+        _ image: RawImage, base: UnsafePointer<UInt8>, rows: Range<Int>,
+        _ body: (UnsafePointer<UInt8>, Int) throws -> T
+    ) rethrows -> T {
         let stride = image.planes[0].stride
         let top = base + rows.lowerBound * stride
         guard image.width % 2 == 1 || rows.count % 2 == 1 else { return try body(top, stride) }

@@ -43,9 +43,12 @@ enum BandJoiner {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: first[sos.start..<layout.scanStart]))
         for (index, band) in bands.enumerated() {
             let bytes = band.bytes
-            let scanStart = index == 0 ? layout.scanStart
+            let scanStart =
+                index == 0
+                ? layout.scanStart
                 : try JPEGLayout(Array(bytes.prefix(min(bytes.count, 4096)))).scanStart
-            guard bytes.count >= scanStart + 2, bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9 else {
+            guard bytes.count >= scanStart + 2, bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9
+            else {
                 throw ImagingError.encodeFailed(detail: "band \(index) does not end with EOI")
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[scanStart..<(bytes.count - 2)]))

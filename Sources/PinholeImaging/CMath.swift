@@ -1,9 +1,9 @@
 // The C library's pow, without pulling in Foundation.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `pow` from the C library.

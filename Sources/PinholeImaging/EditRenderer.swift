@@ -7,11 +7,14 @@ public enum EditRenderer {
     /// The photo upright (per `orientation`), adjusted, as a JPEG. With `maxSize`, the result
     /// is scaled (decode-time scaling first) to fit inside it.
     /// - Throws: `ImagingError` for a bad JPEG.
-    public static func render(jpeg: [UInt8], adjustments: Adjustments, orientation: Orientation,
-                              maxSize: PixelSize? = nil, quality: Int = 93) throws -> [UInt8] {
+    public static func render(
+        jpeg: [UInt8], adjustments: Adjustments, orientation: Orientation,
+        maxSize: PixelSize? = nil, quality: Int = 93
+    ) throws -> [UInt8] {
         var image: RawImage
         if let maxSize {
-            image = try Thumbnailer.renderPixels(jpeg: jpeg, size: maxSize, mode: .aspectFit, orientation: orientation)
+            image = try Thumbnailer.renderPixels(
+                jpeg: jpeg, size: maxSize, mode: .aspectFit, orientation: orientation)
         } else {
             image = OrientationTransform.apply(orientation, to: try JPEGDecoder.decode(jpeg))
         }
@@ -21,7 +24,9 @@ public enum EditRenderer {
 
     /// `image` (converted to RGB888 if needed) with `adjustments` applied.
     public static func apply(_ adjustments: Adjustments, to image: RawImage) -> RawImage {
-        let rgb = image.format == .rgb888 ? image : Resampler.render(image, canvas: PixelSize(width: image.width, height: image.height))
+        let rgb =
+            image.format == .rgb888
+            ? image : Resampler.render(image, canvas: PixelSize(width: image.width, height: image.height))
         if adjustments.isIdentity { return rgb }
         let lut = toneCurve(adjustments)
         let w = rgb.width, h = rgb.height, stride = rgb.planes[0].stride

@@ -2,9 +2,9 @@
 
 import CExif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// EXIF IFDs Pinhole writes.
@@ -27,7 +27,9 @@ final class ExifBuilder {
     private let data: UnsafeMutablePointer<ExifData>
 
     init() throws {
-        guard let data = exif_data_new() else { throw ImagingError.exifFailed(detail: "libexif is out of memory") }
+        guard let data = exif_data_new() else {
+            throw ImagingError.exifFailed(detail: "libexif is out of memory")
+        }
         self.data = data
         exif_data_set_byte_order(data, EXIF_BYTE_ORDER_INTEL)
         exif_data_set_data_type(data, EXIF_DATA_TYPE_COMPRESSED)
@@ -37,7 +39,9 @@ final class ExifBuilder {
 
     private func content(_ ifd: ExifIFD) -> UnsafeMutablePointer<ExifContent> {
         withUnsafePointer(to: data.pointee.ifd) { tuple in
-            tuple.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) {
+            tuple.withMemoryRebound(
+                to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)
+            ) {
                 $0[Int(ifd.raw.rawValue)]!
             }
         }
@@ -47,11 +51,16 @@ final class ExifBuilder {
     func set(_ ifd: ExifIFD, _ tag: UInt16, _ format: ExifFormat, components: Int, bytes: [UInt8]) throws {
         let content = content(ifd)
         let exifTag = ExifTag(rawValue: UInt32(tag))
-        if let existing = exif_content_get_entry(content, exifTag) { exif_content_remove_entry(content, existing) }
-        guard let entry = exif_entry_new() else { throw ImagingError.exifFailed(detail: "libexif is out of memory") }
+        if let existing = exif_content_get_entry(content, exifTag) {
+            exif_content_remove_entry(content, existing)
+        }
+        guard let entry = exif_entry_new() else {
+            throw ImagingError.exifFailed(detail: "libexif is out of memory")
+        }
         defer { exif_entry_unref(entry) }
         guard let buffer = malloc(max(1, bytes.count))?.assumingMemoryBound(to: UInt8.self) else {
-            throw ImagingError.exifFailed(detail: "out of memory for tag 0x\(hex(UInt8(tag >> 8)))\(hex(UInt8(tag & 0xFF)))")
+            throw ImagingError.exifFailed(
+                detail: "out of memory for tag 0x\(hex(UInt8(tag >> 8)))\(hex(UInt8(tag & 0xFF)))")
         }
         bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: bytes.count) }
         entry.pointee.tag = exifTag
@@ -93,13 +102,16 @@ final class ExifBuilder {
 
     /// RATIONAL entries (non-negative).
     func rational(_ ifd: ExifIFD, _ tag: UInt16, _ values: [Rational]) throws {
-        let bytes = values.flatMap { le32(UInt32(clamping: $0.numerator)) + le32(UInt32(clamping: $0.denominator)) }
+        let bytes = values.flatMap {
+            le32(UInt32(clamping: $0.numerator)) + le32(UInt32(clamping: $0.denominator))
+        }
         try set(ifd, tag, EXIF_FORMAT_RATIONAL, components: values.count, bytes: bytes)
     }
 
     /// An SRATIONAL entry.
     func srational(_ ifd: ExifIFD, _ tag: UInt16, _ value: Rational) throws {
-        let bytes = le32(UInt32(bitPattern: Int32(clamping: value.numerator)))
+        let bytes =
+            le32(UInt32(bitPattern: Int32(clamping: value.numerator)))
             + le32(UInt32(bitPattern: Int32(clamping: value.denominator)))
         try set(ifd, tag, EXIF_FORMAT_SRATIONAL, components: 1, bytes: bytes)
     }
@@ -121,7 +133,9 @@ final class ExifBuilder {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt32 = 0
         exif_data_save_data(data, &output, &size)
-        guard let output, size > 0 else { throw ImagingError.exifFailed(detail: "libexif could not serialise the EXIF block") }
+        guard let output, size > 0 else {
+            throw ImagingError.exifFailed(detail: "libexif could not serialise the EXIF block")
+        }
         defer { free(output) }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }

@@ -56,8 +56,11 @@ public enum ExifReader {
         }
         if let wb = e.integer(.exif, ExifTagID.whiteBalance) { m.manualWhiteBalance = wb == 1 }
         if let distance = e.rationals(.exif, ExifTagID.subjectDistance)?.first, distance.numerator != 0,
-           distance.denominator != 0 {
-            m.lensPosition = distance.numerator == Int64(UInt32.max) ? 0
+            distance.denominator != 0
+        {
+            m.lensPosition =
+                distance.numerator == Int64(UInt32.max)
+                ? 0
                 : Double(distance.denominator) / Double(distance.numerator)
             if m.lensPosition! < 0 { m.lensPosition = nil }
         }
@@ -80,19 +83,23 @@ public enum ExifReader {
             guard let text = e.string(.exif, dateTag), let local = ExifDate.parse(text) else { continue }
             let offset = e.string(.exif, offsetTag).flatMap(ExifDate.parseOffset) ?? 0
             let nanos = e.string(.exif, subsecTag).flatMap(ExifDate.parseSubSeconds) ?? 0
-            return WallTime(secondsSince1970: local - Int64(offset), nanoseconds: nanos,
-                            utcOffsetSeconds: offset)
+            return WallTime(
+                secondsSince1970: local - Int64(offset), nanoseconds: nanos,
+                utcOffsetSeconds: offset)
         }
-        guard let text = e.string(.ifd0, ExifTagID.dateTime), let local = ExifDate.parse(text) else { return nil }
+        guard let text = e.string(.ifd0, ExifTagID.dateTime), let local = ExifDate.parse(text) else {
+            return nil
+        }
         let offset = e.string(.exif, ExifTagID.offsetTime).flatMap(ExifDate.parseOffset) ?? 0
         return WallTime(secondsSince1970: local - Int64(offset), utcOffsetSeconds: offset)
     }
 
     private static func gps(_ e: ExifEntries) -> GPSFix? {
         guard let lat = e.rationals(.gps, ExifTagID.gpsLatitude, count: 3),
-              let lon = e.rationals(.gps, ExifTagID.gpsLongitude, count: 3),
-              let latitude = degrees(lat), let longitude = degrees(lon),
-              latitude <= 90, longitude <= 180 else { return nil }
+            let lon = e.rationals(.gps, ExifTagID.gpsLongitude, count: 3),
+            let latitude = degrees(lat), let longitude = degrees(lon),
+            latitude <= 90, longitude <= 180
+        else { return nil }
         let south = e.string(.gps, ExifTagID.gpsLatitudeRef)?.uppercased() == "S"
         let west = e.string(.gps, ExifTagID.gpsLongitudeRef)?.uppercased() == "W"
         var fix = GPSFix(latitude: south ? -latitude : latitude, longitude: west ? -longitude : longitude)
@@ -104,7 +111,8 @@ public enum ExifReader {
 
     private static func degrees(_ dms: [Rational]) -> Double? {
         guard let d = dms[0].value, let m = dms[1].value, let s = dms[2].value,
-              d >= 0, m >= 0, s >= 0 else { return nil }
+            d >= 0, m >= 0, s >= 0
+        else { return nil }
         let value = d + m / 60 + s / 3600
         return value.isFinite ? value : nil
     }

@@ -54,8 +54,10 @@ enum ExifTagID {
 
 /// EXIF MeteringMode values and Pinhole's metering names.
 enum MeteringCode {
-    static let names: [Int: String] = [1: "average", 2: "centre", 3: "spot", 4: "multispot", 5: "matrix",
-                                       6: "partial"]
+    static let names: [Int: String] = [
+        1: "average", 2: "centre", 3: "spot", 4: "multispot", 5: "matrix",
+        6: "partial",
+    ]
 
     /// The EXIF code for a metering name (255 "other" when unknown).
     static func code(for name: String) -> Int {

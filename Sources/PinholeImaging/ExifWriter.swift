@@ -12,12 +12,16 @@ public enum ExifWriter {
     /// replaced; every other segment and the image data are kept byte for byte.
     /// - Throws: `ImagingError.notJPEG`/`.truncatedJPEG`/`.malformedJPEG` for a bad `jpeg`,
     ///   `.exifTooLarge` when the block would exceed 64 KB.
-    public static func embed(_ metadata: PhotoMetadata, thumbnail: [UInt8]?, into jpeg: [UInt8]) throws -> [UInt8] {
+    public static func embed(_ metadata: PhotoMetadata, thumbnail: [UInt8]?, into jpeg: [UInt8]) throws
+        -> [UInt8]
+    {
         let layout = try JPEGLayout(jpeg)
         let payload = try exifPayload(metadata, thumbnail: thumbnail)
         var output: [UInt8] = []
         output.reserveCapacity(jpeg.count + payload.count + 4)
-        output.append(contentsOf: [0xFF, 0xD8, 0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)])
+        output.append(contentsOf: [
+            0xFF, 0xD8, 0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF),
+        ])
         output.append(contentsOf: payload)
         var copyFrom = 2
         for segment in layout.segments where isReplaced(segment, in: jpeg) {
@@ -47,10 +51,12 @@ public enum ExifWriter {
 
     private static func isReplaced(_ segment: JPEGSegment, in jpeg: [UInt8]) -> Bool {
         if segment.marker == 0xE1 {
-            return segment.payload.count >= 6 && Array(jpeg[segment.payload.prefix(6)]) == JPEGLayout.exifHeader
+            return segment.payload.count >= 6
+                && Array(jpeg[segment.payload.prefix(6)]) == JPEGLayout.exifHeader
         }
         if segment.marker == 0xE0 {
-            return segment.payload.count >= 5 && Array(jpeg[segment.payload.prefix(5)]) == [0x4A, 0x46, 0x49, 0x46, 0]
+            return segment.payload.count >= 5
+                && Array(jpeg[segment.payload.prefix(5)]) == [0x4A, 0x46, 0x49, 0x46, 0]
         }
         return false
     }
@@ -104,17 +110,23 @@ public enum ExifWriter {
             try b.short(.exif, ExifTagID.sensitivityType, 3)  // ISO speed
         }
         if let bias = m.exposureBias, bias.isFinite {
-            try b.srational(.exif, ExifTagID.exposureBiasValue,
-                            Rational.approximating(bias, maxDenominator: 1000, numeratorLimit: Int64(Int32.max)))
+            try b.srational(
+                .exif, ExifTagID.exposureBiasValue,
+                Rational.approximating(bias, maxDenominator: 1000, numeratorLimit: Int64(Int32.max)))
         }
-        if let metering = m.metering { try b.short(.exif, ExifTagID.meteringMode, MeteringCode.code(for: metering)) }
+        if let metering = m.metering {
+            try b.short(.exif, ExifTagID.meteringMode, MeteringCode.code(for: metering))
+        }
         try b.short(.exif, ExifTagID.flash, flashCode(fired: m.flashFired, mode: m.flashMode))
         if let focal = m.focalLength, focal > 0 {
-            try b.rational(.exif, ExifTagID.focalLength, [Rational.approximating(focal, maxDenominator: 1000)])
+            try b.rational(
+                .exif, ExifTagID.focalLength, [Rational.approximating(focal, maxDenominator: 1000)])
         }
         if let dioptres = m.lensPosition, dioptres >= 0, dioptres.isFinite {
             // SubjectDistance is 1/dioptres metres; 0xFFFFFFFF/1 means infinity.
-            let distance = dioptres == 0 ? Rational(numerator: Int64(UInt32.max), denominator: 1)
+            let distance =
+                dioptres == 0
+                ? Rational(numerator: Int64(UInt32.max), denominator: 1)
                 : Rational.approximating(1 / dioptres, numeratorLimit: Int64(UInt32.max) - 1)
             try b.rational(.exif, ExifTagID.subjectDistance, [distance])
         }
@@ -124,8 +136,11 @@ public enum ExifWriter {
     }
 
     private static func writeGPS(_ gps: GPSFix, _ b: ExifBuilder) throws {
-        guard gps.latitude.isFinite, gps.longitude.isFinite, abs(gps.latitude) <= 90, abs(gps.longitude) <= 180 else {
-            throw ImagingError.invalidParameter(detail: "GPS fix \(gps.latitude), \(gps.longitude) is not on Earth")
+        guard gps.latitude.isFinite, gps.longitude.isFinite, abs(gps.latitude) <= 90,
+            abs(gps.longitude) <= 180
+        else {
+            throw ImagingError.invalidParameter(
+                detail: "GPS fix \(gps.latitude), \(gps.longitude) is not on Earth")
         }
         try b.byte(.gps, ExifTagID.gpsVersionID, [2, 3, 0, 0])
         try b.ascii(.gps, ExifTagID.gpsLatitudeRef, gps.latitude < 0 ? "S" : "N")
@@ -134,7 +149,8 @@ public enum ExifWriter {
         try b.rational(.gps, ExifTagID.gpsLongitude, degreesMinutesSeconds(abs(gps.longitude)))
         if let altitude = gps.altitude, altitude.isFinite {
             try b.byte(.gps, ExifTagID.gpsAltitudeRef, [altitude < 0 ? 1 : 0])
-            try b.rational(.gps, ExifTagID.gpsAltitude, [Rational.approximating(abs(altitude), maxDenominator: 1000)])
+            try b.rational(
+                .gps, ExifTagID.gpsAltitude, [Rational.approximating(abs(altitude), maxDenominator: 1000)])
         }
     }
 
@@ -144,8 +160,10 @@ public enum ExifWriter {
         let degrees = totalTenThousandths / (3600 * 10_000)
         let minutes = totalTenThousandths / (60 * 10_000) % 60
         let seconds = totalTenThousandths % (60 * 10_000)
-        return [Rational(numerator: degrees, denominator: 1), Rational(numerator: minutes, denominator: 1),
-                Rational(numerator: seconds, denominator: 10_000)]
+        return [
+            Rational(numerator: degrees, denominator: 1), Rational(numerator: minutes, denominator: 1),
+            Rational(numerator: seconds, denominator: 10_000),
+        ]
     }
 
     /// EXIF Flash: bit 0 fired, bits 3–4 mode (1 on, 2 off, 3 auto), bit 5 no flash function.

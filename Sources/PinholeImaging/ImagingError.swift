@@ -41,11 +41,13 @@ public enum ImagingError: Error, CustomStringConvertible, Equatable, Sendable {
         case .invalidImage(let detail):
             return "invalid raw image: \(detail)"
         case .imageTooLarge(let width, let height, let limit):
-            return "image is \(width)x\(height), over the limit of \(limit) pixels; raise the limit or use a smaller image"
+            return
+                "image is \(width)x\(height), over the limit of \(limit) pixels; raise the limit or use a smaller image"
         case .malformedEXIF(let detail):
             return "malformed EXIF: \(detail)"
         case .exifTooLarge(let bytes):
-            return "EXIF block is \(bytes) bytes, over the 64 KB APP1 limit; use a smaller thumbnail or shorter strings"
+            return
+                "EXIF block is \(bytes) bytes, over the 64 KB APP1 limit; use a smaller thumbnail or shorter strings"
         case .exifFailed(let detail):
             return "EXIF write failed: \(detail)"
         case .invalidParameter(let detail):

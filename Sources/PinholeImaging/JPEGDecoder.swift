@@ -20,11 +20,14 @@ public enum JPEGDecoder {
     /// - Throws: `ImagingError.notJPEG`, `.truncatedJPEG`, `.malformedJPEG`, `.decodeFailed`,
     ///   `.imageTooLarge` when the result would exceed `pixelLimit` pixels, or the stored
     ///   image 4 × `pixelLimit`.
-    public static func decode(_ jpeg: [UInt8], fittingIn target: PixelSize? = nil,
-                              pixelLimit: Int = defaultPixelLimit) throws -> RawImage {
+    public static func decode(
+        _ jpeg: [UInt8], fittingIn target: PixelSize? = nil,
+        pixelLimit: Int = defaultPixelLimit
+    ) throws -> RawImage {
         let layout = try JPEGLayout(jpeg)
         guard layout.components == 1 || layout.components == 3 else {
-            throw ImagingError.decodeFailed(detail: "\(layout.components) colour components (CMYK?) are not supported")
+            throw ImagingError.decodeFailed(
+                detail: "\(layout.components) colour components (CMYK?) are not supported")
         }
         let size = chooseScale(width: layout.width, height: layout.height, target: target)
         // libjpeg-turbo's working memory follows the stored size (whole-image coefficient
@@ -40,8 +43,9 @@ public enum JPEGDecoder {
             }
             return try handle.decodeRGB(buffer, width: size.width, height: size.height)
         }
-        return RawImage(format: .rgb888, width: size.width, height: size.height,
-                        planes: [ImagePlane(bytes: pixels, stride: size.width * 3)])
+        return RawImage(
+            format: .rgb888, width: size.width, height: size.height,
+            planes: [ImagePlane(bytes: pixels, stride: size.width * 3)])
     }
 
     /// The decoded size for a target: the smallest scaled size ≥ target on both axes.

@@ -45,9 +45,12 @@ public struct JPEGLayout: Sendable {
             if bytes[offset] != 0xFF {
                 // Like libjpeg, skip extraneous bytes before a marker (some writers leave them).
                 let found = offset
-                while offset + 1 < bytes.count && !(bytes[offset] == 0xFF && bytes[offset + 1] != 0x00) { offset += 1 }
+                while offset + 1 < bytes.count && !(bytes[offset] == 0xFF && bytes[offset + 1] != 0x00) {
+                    offset += 1
+                }
                 guard offset + 1 < bytes.count else {
-                    throw ImagingError.malformedJPEG(detail: "no marker after byte \(found) (found 0x\(hex(bytes[found])))")
+                    throw ImagingError.malformedJPEG(
+                        detail: "no marker after byte \(found) (found 0x\(hex(bytes[found])))")
                 }
             }
             let start = offset
@@ -59,7 +62,8 @@ public struct JPEGLayout: Sendable {
             offset += 1
             switch marker {
             case 0x00:
-                throw ImagingError.malformedJPEG(detail: "stuffed byte FF00 at byte \(start) outside image data")
+                throw ImagingError.malformedJPEG(
+                    detail: "stuffed byte FF00 at byte \(start) outside image data")
             case 0x01, 0xD0...0xD7:
                 continue  // standalone markers without a length
             case 0xD8:
@@ -70,16 +74,20 @@ public struct JPEGLayout: Sendable {
                 break
             }
             guard offset + 2 <= bytes.count else {
-                throw ImagingError.truncatedJPEG(detail: "file ends inside the length of marker FF\(hex(marker)) at byte \(start)")
+                throw ImagingError.truncatedJPEG(
+                    detail: "file ends inside the length of marker FF\(hex(marker)) at byte \(start)")
             }
             let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
             guard length >= 2 else {
-                throw ImagingError.malformedJPEG(detail: "marker FF\(hex(marker)) at byte \(start) has length \(length)")
+                throw ImagingError.malformedJPEG(
+                    detail: "marker FF\(hex(marker)) at byte \(start) has length \(length)")
             }
             let end = offset + length
             guard end <= bytes.count else {
                 throw ImagingError.truncatedJPEG(
-                    detail: "segment FF\(hex(marker)) at byte \(start) needs \(length) bytes, only \(bytes.count - offset) left")
+                    detail:
+                        "segment FF\(hex(marker)) at byte \(start) needs \(length) bytes, only \(bytes.count - offset) left"
+                )
             }
             let segment = JPEGSegment(marker: marker, start: start, payload: (offset + 2)..<end)
             segments.append(segment)
@@ -89,13 +97,16 @@ public struct JPEGLayout: Sendable {
                     throw ImagingError.malformedJPEG(detail: "second frame header at byte \(start)")
                 }
                 guard length >= 8 else {
-                    throw ImagingError.malformedJPEG(detail: "frame header at byte \(start) is \(length) bytes, too short")
+                    throw ImagingError.malformedJPEG(
+                        detail: "frame header at byte \(start) is \(length) bytes, too short")
                 }
                 sof = (marker, segment.payload)
             }
             if marker == 0xDA { break }
         }
-        guard let sof else { throw ImagingError.malformedJPEG(detail: "no frame header (SOF) before the scan") }
+        guard let sof else {
+            throw ImagingError.malformedJPEG(detail: "no frame header (SOF) before the scan")
+        }
         let p = sof.payload.lowerBound
         self.segments = segments
         self.scanStart = offset

@@ -16,7 +16,8 @@ public enum LosslessTransform {
     ///   libjpeg-turbo cannot transform the file, or any error of reading its header.
     public static func rotate(_ jpeg: [UInt8], degrees: Int) throws -> [UInt8] {
         guard degrees % 90 == 0 else {
-            throw ImagingError.invalidParameter(detail: "lossless rotation must be a multiple of 90°, not \(degrees)°")
+            throw ImagingError.invalidParameter(
+                detail: "lossless rotation must be a multiple of 90°, not \(degrees)°")
         }
         let metadata = try ExifReader.read(jpeg: jpeg)
         let turn = Orientation(mountRotation: degrees)
@@ -45,17 +46,24 @@ public enum LosslessTransform {
     }
 
     /// The region `crop` will actually keep for `rect` in a JPEG with iMCU size `mcu`.
-    public static func alignedCrop(_ rect: PixelRect, mcu: (width: Int, height: Int), bounds: PixelSize) throws -> PixelRect {
+    public static func alignedCrop(_ rect: PixelRect, mcu: (width: Int, height: Int), bounds: PixelSize)
+        throws -> PixelRect
+    {
         guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
-              rect.x + rect.width <= bounds.width, rect.y + rect.height <= bounds.height else {
-            throw ImagingError.invalidParameter(detail: "crop \(rect) is empty or outside the \(bounds) image")
+            rect.x + rect.width <= bounds.width, rect.y + rect.height <= bounds.height
+        else {
+            throw ImagingError.invalidParameter(
+                detail: "crop \(rect) is empty or outside the \(bounds) image")
         }
         let x = rect.x / mcu.width * mcu.width, y = rect.y / mcu.height * mcu.height
         return PixelRect(x: x, y: y, width: rect.x + rect.width - x, height: rect.y + rect.height - y)
     }
 
-    private static func apply(_ jpeg: [UInt8], metadata: PhotoMetadata, steps: [Orientation], crop: PixelRect?) throws
-        -> [UInt8] {
+    private static func apply(
+        _ jpeg: [UInt8], metadata: PhotoMetadata, steps: [Orientation], crop: PixelRect?
+    ) throws
+        -> [UInt8]
+    {
         let orientation = compose(steps)
         let handle = try TJHandle(.transform)
         var region: PixelRect?
@@ -67,8 +75,9 @@ public enum LosslessTransform {
             let side = max(mcu.width, mcu.height)
             region = try alignedCrop(crop, mcu: (side, side), bounds: upright)
         }
-        let transformed = try handle.transform(jpeg, op: op(for: orientation), crop: region,
-                                               options: TJXOPT_TRIM | TJXOPT_COPYNONE)
+        let transformed = try handle.transform(
+            jpeg, op: op(for: orientation), crop: region,
+            options: TJXOPT_TRIM | TJXOPT_COPYNONE)
         let size = try JPEGDecoder.header(transformed)
         var updated = metadata
         updated.orientation = .up
@@ -82,8 +91,9 @@ public enum LosslessTransform {
     /// The single orientation equal to applying `steps` in order (each step turns the image
     /// as that orientation would for display), found on a tiny asymmetric image.
     static func compose(_ steps: [Orientation]) -> Orientation {
-        let probe = RawImage(format: .rgb888, width: 3, height: 2,
-                             planes: [ImagePlane(bytes: (0..<18).map { UInt8($0) }, stride: 9)])
+        let probe = RawImage(
+            format: .rgb888, width: 3, height: 2,
+            planes: [ImagePlane(bytes: (0..<18).map { UInt8($0) }, stride: 9)])
         let target = steps.reduce(probe) { OrientationTransform.apply($1, to: $0) }
         return Orientation.allCases.first {
             let candidate = OrientationTransform.apply($0, to: probe)

@@ -12,8 +12,10 @@ public enum OrientationTransform {
     /// The stored pixel (x, y) shown at display position (dx, dy) of an image stored `width` ×
     /// `height` with `orientation`.
     @inline(__always)
-    public static func sourcePixel(displayX dx: Int, displayY dy: Int, width: Int, height: Int,
-                                   orientation: Orientation) -> (x: Int, y: Int) {
+    public static func sourcePixel(
+        displayX dx: Int, displayY dy: Int, width: Int, height: Int,
+        orientation: Orientation
+    ) -> (x: Int, y: Int) {
         switch orientation {
         case .up: return (dx, dy)
         case .upMirrored: return (width - 1 - dx, dy)
@@ -29,7 +31,9 @@ public enum OrientationTransform {
     /// `image` turned upright for display, as tightly packed RGB888. Other formats are
     /// converted to RGB first. `.up` returns RGB input unchanged.
     public static func apply(_ orientation: Orientation, to image: RawImage) -> RawImage {
-        let rgb = image.format == .rgb888 ? image : Resampler.render(image, canvas: PixelSize(width: image.width, height: image.height))
+        let rgb =
+            image.format == .rgb888
+            ? image : Resampler.render(image, canvas: PixelSize(width: image.width, height: image.height))
         if orientation == .up { return rgb }
         let w = rgb.width, h = rgb.height
         let size = displaySize(PixelSize(width: w, height: h), orientation)
@@ -40,7 +44,8 @@ public enum OrientationTransform {
                 for dy in 0..<size.height {
                     var o = dy * size.width * 3
                     for dx in 0..<size.width {
-                        let s = sourcePixel(displayX: dx, displayY: dy, width: w, height: h, orientation: orientation)
+                        let s = sourcePixel(
+                            displayX: dx, displayY: dy, width: w, height: h, orientation: orientation)
                         let i = s.y * stride + s.x * 3
                         dst[o] = src[i]
                         dst[o + 1] = src[i + 1]
@@ -50,7 +55,8 @@ public enum OrientationTransform {
                 }
             }
         }
-        return RawImage(format: .rgb888, width: size.width, height: size.height,
-                        planes: [ImagePlane(bytes: out, stride: size.width * 3)])
+        return RawImage(
+            format: .rgb888, width: size.width, height: size.height,
+            planes: [ImagePlane(bytes: out, stride: size.width * 3)])
     }
 }

@@ -27,8 +27,11 @@ public struct PhotoEncoder: Sendable {
         var metadata = metadata
         metadata.pixelWidth = image.width
         metadata.pixelHeight = image.height
-        return try encoder.encode(image, app1: PhotoEncoder.exifPayload(metadata, image: image,
-                                                                        quality: thumbnailQuality))
+        return try encoder.encode(
+            image,
+            app1: PhotoEncoder.exifPayload(
+                metadata, image: image,
+                quality: thumbnailQuality))
     }
 
     /// The EXIF block with a thumbnail of `image`; when strings make it too big for one APP1

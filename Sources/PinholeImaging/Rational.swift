@@ -11,12 +11,16 @@ struct Rational: Equatable, Sendable {
     /// The closest fraction to `x` whose denominator is at most `maxDenominator` and whose
     /// numerator fits in `numeratorLimit` (continued fractions). So 1/120, 1/3 and 1.8 come out
     /// exact as 1/120, 1/3 and 9/5.
-    static func approximating(_ x: Double, maxDenominator: Int64 = 1_000_000,
-                              numeratorLimit: Int64 = Int64(UInt32.max)) -> Rational {
+    static func approximating(
+        _ x: Double, maxDenominator: Int64 = 1_000_000,
+        numeratorLimit: Int64 = Int64(UInt32.max)
+    ) -> Rational {
         guard x.isFinite else { return Rational(numerator: 0, denominator: 1) }
         let sign: Int64 = x < 0 ? -1 : 1
         let target = abs(x)
-        if target >= Double(numeratorLimit) { return Rational(numerator: sign * numeratorLimit, denominator: 1) }
+        if target >= Double(numeratorLimit) {
+            return Rational(numerator: sign * numeratorLimit, denominator: 1)
+        }
         // Convergents h/k of the continued fraction of target.
         var (h0, h1): (Int64, Int64) = (0, 1)
         var (k0, k1): (Int64, Int64) = (1, 0)
@@ -30,7 +34,9 @@ struct Rational: Equatable, Sendable {
             if fraction < 1e-12 || abs(Double(h1) / Double(k1) - target) < 1e-15 * max(1, target) { break }
             remainder = 1 / fraction
         }
-        if k1 == 0 { return Rational(numerator: sign * min(numeratorLimit, Int64(target.rounded())), denominator: 1) }
+        if k1 == 0 {
+            return Rational(numerator: sign * min(numeratorLimit, Int64(target.rounded())), denominator: 1)
+        }
         return Rational(numerator: sign * h1, denominator: k1)
     }
 }

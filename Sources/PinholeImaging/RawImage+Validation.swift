@@ -16,7 +16,9 @@ extension RawImage {
         let expected: [(name: String, rowBytes: Int, rows: Int)]
         switch format {
         case .yuv420:
-            expected = [("Y", width, height), ("U", chromaWidth, chromaHeight), ("V", chromaWidth, chromaHeight)]
+            expected = [
+                ("Y", width, height), ("U", chromaWidth, chromaHeight), ("V", chromaWidth, chromaHeight),
+            ]
         case .nv12:
             expected = [("Y", width, height), ("UV", chromaWidth * 2, chromaHeight)]
         case .rgb888:
@@ -31,12 +33,16 @@ extension RawImage {
         for (plane, want) in zip(planes, expected) {
             guard plane.stride >= want.rowBytes else {
                 throw ImagingError.invalidImage(
-                    detail: "\(want.name) plane stride \(plane.stride) is less than its row of \(want.rowBytes) bytes")
+                    detail:
+                        "\(want.name) plane stride \(plane.stride) is less than its row of \(want.rowBytes) bytes"
+                )
             }
             let needed = plane.stride * (want.rows - 1) + want.rowBytes
             guard plane.bytes.count >= needed else {
                 throw ImagingError.invalidImage(
-                    detail: "\(want.name) plane has \(plane.bytes.count) bytes, \(width)x\(height) needs \(needed)")
+                    detail:
+                        "\(want.name) plane has \(plane.bytes.count) bytes, \(width)x\(height) needs \(needed)"
+                )
             }
         }
     }

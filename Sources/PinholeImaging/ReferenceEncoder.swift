@@ -19,9 +19,11 @@ public enum ReferenceEncoder {
         return try p[0].bytes.withUnsafeBufferPointer { y in
             try p[1].bytes.withUnsafeBufferPointer { u in
                 try p[2].bytes.withUnsafeBufferPointer { v in
-                    try handle.compressYUV420(y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!,
-                                              strides: (p[0].stride, p[1].stride, p[2].stride),
-                                              width: image.width, height: image.height, quality: quality).array
+                    try handle.compressYUV420(
+                        y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!,
+                        strides: (p[0].stride, p[1].stride, p[2].stride),
+                        width: image.width, height: image.height, quality: quality
+                    ).array
                 }
             }
         }

@@ -26,21 +26,26 @@ public struct PixelRect: Hashable, Sendable, Codable {
 public enum Resampler {
     /// Renders `source` of `image` (default: all of it) into `destination` of a black RGB888
     /// canvas of `canvas` size. The image must be valid (see `RawImage`'s plane rules).
-    public static func render(_ image: RawImage, source: PixelRect? = nil, canvas: PixelSize,
-                              destination: PixelRect? = nil) -> RawImage {
+    public static func render(
+        _ image: RawImage, source: PixelRect? = nil, canvas: PixelSize,
+        destination: PixelRect? = nil
+    ) -> RawImage {
         let src = source ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let dst = destination ?? PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
         var out = [UInt8](repeating: 0, count: canvas.width * canvas.height * 3)
         guard src.width > 0, src.height > 0, dst.width > 0, dst.height > 0 else {
-            return RawImage(format: .rgb888, width: canvas.width, height: canvas.height,
-                            planes: [ImagePlane(bytes: out, stride: canvas.width * 3)])
+            return RawImage(
+                format: .rgb888, width: canvas.width, height: canvas.height,
+                planes: [ImagePlane(bytes: out, stride: canvas.width * 3)])
         }
         // Samples per axis: enough to cover each output pixel's area, at most 6.
         let nx = min(6, max(1, (src.width + dst.width - 1) / dst.width))
         let ny = min(6, max(1, (src.height + dst.height - 1) / dst.height))
         // Source coordinates of each sample column and row.
-        let xs = sampleCoordinates(count: dst.width, samples: nx, origin: src.x, length: src.width, limit: image.width)
-        let ys = sampleCoordinates(count: dst.height, samples: ny, origin: src.y, length: src.height, limit: image.height)
+        let xs = sampleCoordinates(
+            count: dst.width, samples: nx, origin: src.x, length: src.width, limit: image.width)
+        let ys = sampleCoordinates(
+            count: dst.height, samples: ny, origin: src.y, length: src.height, limit: image.height)
         let grid = SampleGrid(xs: xs, ys: ys, nx: nx, ny: ny, destination: dst, canvas: canvas)
         let p = image.planes
         out.withUnsafeMutableBufferPointer { o in
@@ -49,32 +54,42 @@ public enum Resampler {
                 let base0 = b0.baseAddress!
                 switch image.format {
                 case .rgb888:
-                    grid.run(PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 3, red: 0, blue: 2), into: target)
+                    grid.run(
+                        PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 3, red: 0, blue: 2),
+                        into: target)
                 case .xrgb8888:
-                    grid.run(PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 4, red: 2, blue: 0), into: target)
+                    grid.run(
+                        PackedSource(base: base0, stride: p[0].stride, bytesPerPixel: 4, red: 2, blue: 0),
+                        into: target)
                 case .yuv420:
                     p[1].bytes.withUnsafeBufferPointer { b1 in
                         p[2].bytes.withUnsafeBufferPointer { b2 in
-                            grid.run(PlanarSource(y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b2.baseAddress!,
-                                                  uStride: p[1].stride, vStride: p[2].stride, step: 1), into: target)
+                            grid.run(
+                                PlanarSource(
+                                    y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b2.baseAddress!,
+                                    uStride: p[1].stride, vStride: p[2].stride, step: 1), into: target)
                         }
                     }
                 case .nv12:
                     p[1].bytes.withUnsafeBufferPointer { b1 in
-                        grid.run(PlanarSource(y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b1.baseAddress! + 1,
-                                              uStride: p[1].stride, vStride: p[1].stride, step: 2), into: target)
+                        grid.run(
+                            PlanarSource(
+                                y: base0, yStride: p[0].stride, u: b1.baseAddress!, v: b1.baseAddress! + 1,
+                                uStride: p[1].stride, vStride: p[1].stride, step: 2), into: target)
                     }
                 }
             }
         }
-        return RawImage(format: .rgb888, width: canvas.width, height: canvas.height,
-                        planes: [ImagePlane(bytes: out, stride: canvas.width * 3)])
+        return RawImage(
+            format: .rgb888, width: canvas.width, height: canvas.height,
+            planes: [ImagePlane(bytes: out, stride: canvas.width * 3)])
     }
 
     /// The rectangle of size `fitted` to scale `size` into so that it fits inside `bounds`
     /// (aspect fit), centred.
     public static func fitRect(_ size: PixelSize, in bounds: PixelSize) -> PixelRect {
-        let scale = min(Double(bounds.width) / Double(size.width), Double(bounds.height) / Double(size.height))
+        let scale = min(
+            Double(bounds.width) / Double(size.width), Double(bounds.height) / Double(size.height))
         let w = min(bounds.width, max(1, Int((Double(size.width) * scale).rounded())))
         let h = min(bounds.height, max(1, Int((Double(size.height) * scale).rounded())))
         return PixelRect(x: (bounds.width - w) / 2, y: (bounds.height - h) / 2, width: w, height: h)
@@ -82,18 +97,22 @@ public enum Resampler {
 
     /// The centred part of an image of `size` with the aspect ratio of `target` (aspect fill crop).
     public static func fillSource(_ size: PixelSize, for target: PixelSize) -> PixelRect {
-        let scale = max(Double(target.width) / Double(size.width), Double(target.height) / Double(size.height))
+        let scale = max(
+            Double(target.width) / Double(size.width), Double(target.height) / Double(size.height))
         let w = min(size.width, max(1, Int((Double(target.width) / scale).rounded())))
         let h = min(size.height, max(1, Int((Double(target.height) / scale).rounded())))
         return PixelRect(x: (size.width - w) / 2, y: (size.height - h) / 2, width: w, height: h)
     }
 
-    private static func sampleCoordinates(count: Int, samples: Int, origin: Int, length: Int, limit: Int) -> [Int] {
+    private static func sampleCoordinates(count: Int, samples: Int, origin: Int, length: Int, limit: Int)
+        -> [Int]
+    {
         var result = [Int](repeating: 0, count: count * samples)
         for i in 0..<count {
             for s in 0..<samples {
                 // Centre of sub-cell s of output pixel i, in source pixels.
-                let position = (Double(i) + (Double(s) + 0.5) / Double(samples)) * Double(length) / Double(count)
+                let position =
+                    (Double(i) + (Double(s) + 0.5) / Double(samples)) * Double(length) / Double(count)
                 result[i * samples + s] = min(limit - 1, max(0, origin + Int(position)))
             }
         }
@@ -169,7 +188,9 @@ struct PlanarSource: SampleSource {
     @inline(__always)
     func sample(x: Int, y row: Int) -> (Int32, Int32, Int32) {
         let c = (x / 2) * step
-        return (Int32(y[row * yStride + x]), Int32(u[(row / 2) * uStride + c]), Int32(v[(row / 2) * vStride + c]))
+        return (
+            Int32(y[row * yStride + x]), Int32(u[(row / 2) * uStride + c]), Int32(v[(row / 2) * vStride + c])
+        )
     }
 }
 

@@ -1,9 +1,9 @@
 // The number of online CPUs, the default parallelism of the encoders.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Facts about the machine the encoders run on.

@@ -16,15 +16,19 @@ public enum ContentMode: String, Sendable, Codable {
 public enum Thumbnailer {
     /// A JPEG of `jpeg` upright (per `orientation`) at `size` in display orientation.
     /// - Throws: `ImagingError` for a bad JPEG or a size that is not positive.
-    public static func render(jpeg: [UInt8], size: PixelSize, mode: ContentMode, orientation: Orientation,
-                              quality: Int = 85) throws -> [UInt8] {
+    public static func render(
+        jpeg: [UInt8], size: PixelSize, mode: ContentMode, orientation: Orientation,
+        quality: Int = 85
+    ) throws -> [UInt8] {
         let pixels = try renderPixels(jpeg: jpeg, size: size, mode: mode, orientation: orientation)
         return try JPEGEncoder(quality: quality, threads: 1).encode(pixels)
     }
 
     /// The same as `render`, as upright RGB888 pixels (for the console preview and edits).
-    public static func renderPixels(jpeg: [UInt8], size: PixelSize, mode: ContentMode,
-                                    orientation: Orientation) throws -> RawImage {
+    public static func renderPixels(
+        jpeg: [UInt8], size: PixelSize, mode: ContentMode,
+        orientation: Orientation
+    ) throws -> RawImage {
         guard size.width > 0, size.height > 0, size.width <= 65_500, size.height <= 65_500 else {
             throw ImagingError.invalidParameter(detail: "thumbnail size \(size) must be positive")
         }
@@ -39,7 +43,8 @@ public enum Thumbnailer {
         case .aspectFill:
             outputSize = storedTarget
         }
-        let decoded = try embeddedThumbnail(jpeg, stored: stored, covering: outputSize)
+        let decoded =
+            try embeddedThumbnail(jpeg, stored: stored, covering: outputSize)
             ?? JPEGDecoder.decode(jpeg, fittingIn: outputSize)
         let decodedSize = PixelSize(width: decoded.width, height: decoded.height)
         let source = mode == .aspectFill ? Resampler.fillSource(decodedSize, for: outputSize) : nil
@@ -48,13 +53,17 @@ public enum Thumbnailer {
     }
 
     /// The EXIF thumbnail decoded, when it has the photo's aspect ratio and covers `target`.
-    private static func embeddedThumbnail(_ jpeg: [UInt8], stored: PixelSize, covering target: PixelSize) throws
-        -> RawImage? {
-        guard target.width <= PhotoEncoder.thumbnailSize.width, target.height <= PhotoEncoder.thumbnailSize.height,
-              let thumbnail = try? ExifReader.thumbnail(jpeg: jpeg),
-              let size = try? JPEGDecoder.header(thumbnail),
-              size.width >= target.width, size.height >= target.height,
-              abs(Double(size.width) / Double(size.height) - Double(stored.width) / Double(stored.height)) < 0.01
+    private static func embeddedThumbnail(_ jpeg: [UInt8], stored: PixelSize, covering target: PixelSize)
+        throws
+        -> RawImage?
+    {
+        guard target.width <= PhotoEncoder.thumbnailSize.width,
+            target.height <= PhotoEncoder.thumbnailSize.height,
+            let thumbnail = try? ExifReader.thumbnail(jpeg: jpeg),
+            let size = try? JPEGDecoder.header(thumbnail),
+            size.width >= target.width, size.height >= target.height,
+            abs(Double(size.width) / Double(size.height) - Double(stored.width) / Double(stored.height))
+                < 0.01
         else { return nil }
         return try? JPEGDecoder.decode(thumbnail, pixelLimit: 1_000_000)
     }

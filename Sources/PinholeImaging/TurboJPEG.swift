@@ -40,7 +40,8 @@ final class TJHandle {
         case .transform: handle = tjInitTransform()
         }
         guard let handle else {
-            throw ImagingError.encodeFailed(detail: "libjpeg-turbo could not create a \(kind) instance (out of memory?)")
+            throw ImagingError.encodeFailed(
+                detail: "libjpeg-turbo could not create a \(kind) instance (out of memory?)")
         }
         raw = handle
     }
@@ -57,23 +58,29 @@ final class TJHandle {
     var lastErrorIsWarning: Bool { tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) }
 
     /// Compresses 4:2:0 planes (`tjCompressFromYUVPlanes`).
-    func compressYUV420(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
-                        strides: (Int, Int, Int), width: Int, height: Int, quality: Int) throws -> TJBuffer {
+    func compressYUV420(
+        y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+        strides: (Int, Int, Int), width: Int, height: Int, quality: Int
+    ) throws -> TJBuffer {
         var planes: [UnsafePointer<UInt8>?] = [y, u, v]
         var strideArray: [Int32] = [Int32(strides.0), Int32(strides.1), Int32(strides.2)]
         var (output, size) = TJHandle.preallocate(width: width, height: height)
-        let status = tjCompressFromYUVPlanes(raw, &planes, Int32(width), &strideArray, Int32(height),
-                                             Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality), 0)
+        let status = tjCompressFromYUVPlanes(
+            raw, &planes, Int32(width), &strideArray, Int32(height),
+            Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
     }
 
     /// Compresses packed pixels (`tjCompress2`) to 4:2:0.
-    func compressPacked(_ pixels: UnsafePointer<UInt8>, width: Int, stride: Int, height: Int,
-                        pixelFormat: TJPF, quality: Int, subsampling: TJSAMP = TJSAMP_420) throws -> TJBuffer {
+    func compressPacked(
+        _ pixels: UnsafePointer<UInt8>, width: Int, stride: Int, height: Int,
+        pixelFormat: TJPF, quality: Int, subsampling: TJSAMP = TJSAMP_420
+    ) throws -> TJBuffer {
         var (output, size) = TJHandle.preallocate(width: width, height: height)
-        let status = tjCompress2(raw, pixels, Int32(width), Int32(stride), Int32(height),
-                                 Int32(pixelFormat.rawValue), &output, &size, Int32(subsampling.rawValue),
-                                 Int32(quality), 0)
+        let status = tjCompress2(
+            raw, pixels, Int32(width), Int32(stride), Int32(height),
+            Int32(pixelFormat.rawValue), &output, &size, Int32(subsampling.rawValue),
+            Int32(quality), 0)
         return try finish(status: status, output: output, size: size)
     }
 
@@ -100,7 +107,8 @@ extension TJHandle {
     /// The frame size and subsampling of a JPEG (`tjDecompressHeader3`).
     func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int, subsampling: Int) {
         var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-        let status = tjDecompressHeader3(raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace)
+        let status = tjDecompressHeader3(
+            raw, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsamp, &colorspace)
         // Warnings (such as extraneous bytes before a marker) still give a usable header.
         guard status == 0 || (lastErrorIsWarning && width > 0 && height > 0) else {
             throw ImagingError.decodeFailed(detail: errorMessage)
@@ -114,8 +122,9 @@ extension TJHandle {
         var status: Int32 = 0
         // tjDecompress2 writes every row unless it fails, and then the array is discarded.
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
-            status = tjDecompress2(raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width),
-                                   Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), 0)
+            status = tjDecompress2(
+                raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width),
+                Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), 0)
             count = width * height * 3
         }
         if status != 0 {
@@ -153,7 +162,8 @@ extension TJHandle {
         transform.options = options
         if let crop {
             transform.options |= TJXOPT_CROP
-            transform.r = tjregion(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+            transform.r = tjregion(
+                x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
         }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0

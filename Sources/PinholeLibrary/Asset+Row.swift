@@ -28,7 +28,8 @@ extension Asset {
     ]
 
     /// `INSERT INTO asset (...) VALUES (?, ...)`.
-    static let insertSQL = "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
+    static let insertSQL =
+        "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
 
     /// The column list of a SELECT of whole assets.

@@ -80,7 +80,9 @@ public struct Asset: Sendable, Codable, Hashable, Identifiable {
 
 extension Asset {
     /// Builds the record of a new original from its metadata.
-    init(id: String, path: String, metadata: PhotoMetadata, added: WallTime, fileSize: Int64, checksum: String) {
+    init(
+        id: String, path: String, metadata: PhotoMetadata, added: WallTime, fileSize: Int64, checksum: String
+    ) {
         self.id = id
         self.path = path
         self.created = metadata.captureTime ?? added

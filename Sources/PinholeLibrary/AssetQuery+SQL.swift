@@ -18,7 +18,9 @@ struct QuerySQL {
         for (index, filter) in query.filters.enumerated() {
             switch filter {
             case let .created(from, to):
-                if let from { conditions.append("asset.created_ns >= ?"); arguments.append(from.epochNanoseconds) }
+                if let from {
+                    conditions.append("asset.created_ns >= ?"); arguments.append(from.epochNanoseconds)
+                }
                 if let to { conditions.append("asset.created_ns < ?"); arguments.append(to.epochNanoseconds) }
             case let .addedSince(time):
                 conditions.append("asset.added_ns >= ?"); arguments.append(time.epochNanoseconds)
@@ -32,10 +34,12 @@ struct QuerySQL {
                 if albumAlias == nil {
                     // The first album drives the query: walk its photos in album order, then
                     // look each asset up (CROSS JOIN fixes that order for SQLite's planner).
-                    source = "album_asset \(alias) CROSS JOIN asset ON asset.id = \(alias).asset_id AND \(alias).album_id = ?"
+                    source =
+                        "album_asset \(alias) CROSS JOIN asset ON asset.id = \(alias).asset_id AND \(alias).album_id = ?"
                     albumAlias = alias
                 } else {
-                    joins.append("JOIN album_asset \(alias) ON \(alias).asset_id = asset.id AND \(alias).album_id = ?")
+                    joins.append(
+                        "JOIN album_asset \(alias) ON \(alias).asset_id = asset.id AND \(alias).album_id = ?")
                 }
                 joinArguments.append(id)
             case let .favorite(value):
@@ -55,7 +59,9 @@ struct QuerySQL {
                 if ids.isEmpty {
                     conditions.append("0")
                 } else {
-                    conditions.append("asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")")
+                    conditions.append(
+                        "asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
+                    )
                     arguments.append(contentsOf: ids.map { $0 as (any DatabaseValueConvertible)? })
                 }
             }
@@ -118,7 +124,9 @@ struct QuerySQL {
         let list = "asset.id IN (" + Array(repeating: "?", count: ids.count).joined(separator: ",") + ")"
         let whereClause = " WHERE " + (conditions + [list]).joined(separator: " AND ")
         let join = " FROM " + source + (joins.isEmpty ? "" : " " + joins.joined(separator: " "))
-        return ("SELECT asset.id" + join + whereClause,
-                StatementArguments(joinArguments + arguments + ids.map { $0 as (any DatabaseValueConvertible)? }))
+        return (
+            "SELECT asset.id" + join + whereClause,
+            StatementArguments(joinArguments + arguments + ids.map { $0 as (any DatabaseValueConvertible)? })
+        )
     }
 }

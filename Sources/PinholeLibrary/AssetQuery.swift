@@ -91,8 +91,10 @@ public struct AssetQuery: Sendable, Hashable {
     public var includesHidden: Bool
 
     /// Creates a query.
-    public init(filters: [AssetFilter] = [], sort: [AssetSort] = [AssetSort(.created)], limit: Int? = nil,
-                offset: Int = 0, trash: TrashScope = .excluded, includesHidden: Bool = false) {
+    public init(
+        filters: [AssetFilter] = [], sort: [AssetSort] = [AssetSort(.created)], limit: Int? = nil,
+        offset: Int = 0, trash: TrashScope = .excluded, includesHidden: Bool = false
+    ) {
         self.filters = filters
         self.sort = sort
         self.limit = limit

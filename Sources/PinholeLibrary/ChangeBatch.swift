@@ -68,10 +68,14 @@ public struct ChangeBatch {
     }
 
     /// Renames an album.
-    public mutating func renameAlbum(_ id: String, to title: String) { requests.append(.renameAlbum(id: id, title: title)) }
+    public mutating func renameAlbum(_ id: String, to title: String) {
+        requests.append(.renameAlbum(id: id, title: title))
+    }
 
     /// Renames a folder.
-    public mutating func renameFolder(_ id: String, to title: String) { requests.append(.renameFolder(id: id, title: title)) }
+    public mutating func renameFolder(_ id: String, to title: String) {
+        requests.append(.renameFolder(id: id, title: title))
+    }
 
     /// Deletes an album; its photos stay in the library.
     public mutating func deleteAlbum(_ id: String) { requests.append(.deleteAlbum(id: id)) }
@@ -80,10 +84,14 @@ public struct ChangeBatch {
     public mutating func deleteFolder(_ id: String) { requests.append(.deleteFolder(id: id)) }
 
     /// Moves an album into a folder (nil: top level), at its end.
-    public mutating func moveAlbum(_ id: String, to folderID: String?) { requests.append(.moveAlbum(id: id, folderID: folderID)) }
+    public mutating func moveAlbum(_ id: String, to folderID: String?) {
+        requests.append(.moveAlbum(id: id, folderID: folderID))
+    }
 
     /// Appends photos to an album (photos already in it keep their place).
-    public mutating func addAssets(_ ids: [String], to albumID: String) { requests.append(.addAssets(ids, albumID: albumID)) }
+    public mutating func addAssets(_ ids: [String], to albumID: String) {
+        requests.append(.addAssets(ids, albumID: albumID))
+    }
 
     /// Removes photos from an album (they stay in the library).
     public mutating func removeAssets(_ ids: [String], from albumID: String) {
@@ -96,10 +104,14 @@ public struct ChangeBatch {
     }
 
     /// Marks or unmarks photos as favorite.
-    public mutating func setFavorite(_ ids: [String], _ favorite: Bool) { requests.append(.setFavorite(ids, favorite)) }
+    public mutating func setFavorite(_ ids: [String], _ favorite: Bool) {
+        requests.append(.setFavorite(ids, favorite))
+    }
 
     /// Hides or unhides photos.
-    public mutating func setHidden(_ ids: [String], _ hidden: Bool) { requests.append(.setHidden(ids, hidden)) }
+    public mutating func setHidden(_ ids: [String], _ hidden: Bool) {
+        requests.append(.setHidden(ids, hidden))
+    }
 
     /// Moves photos to Recently Deleted (photos already there are unchanged).
     public mutating func delete(_ ids: [String]) { requests.append(.delete(ids)) }

@@ -72,8 +72,9 @@ struct CommandArguments {
     func rejectUnknown(command: String) throws {
         let unknown = flags.union(options.keys).subtracting(used).sorted()
         if let first = unknown.first {
-            throw LibraryError.invalidRequest("library \(command): unknown option --\(first); "
-                                              + "see `library help`")
+            throw LibraryError.invalidRequest(
+                "library \(command): unknown option --\(first); "
+                    + "see `library help`")
         }
     }
 }

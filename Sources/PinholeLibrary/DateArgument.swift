@@ -8,15 +8,18 @@ enum DateArgument {
     /// by `Z` or `±HH:MM`; without an offset the time is UTC.
     static func parse(_ text: String, option: String) throws -> WallTime {
         let failure = LibraryError.invalidRequest(
-            "--\(option) needs a date like 2026-11-21, 2026-11-21T08:30 or 2026-11-21T08:30:00+01:00, not '\(text)'")
+            "--\(option) needs a date like 2026-11-21, 2026-11-21T08:30 or 2026-11-21T08:30:00+01:00, not '\(text)'"
+        )
         var body = Substring(text)
         var offset = 0
         if body.hasSuffix("Z") {
             body = body.dropLast()
-        } else if body.count > 10, let sign = body.dropFirst(10).lastIndex(where: { $0 == "+" || $0 == "-" }) {
+        } else if body.count > 10, let sign = body.dropFirst(10).lastIndex(where: { $0 == "+" || $0 == "-" })
+        {
             let parts = body[body.index(after: sign)...].split(separator: ":")
             guard parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-                  hours < 24, minutes < 60 else { throw failure }
+                hours < 24, minutes < 60
+            else { throw failure }
             offset = (hours * 3600 + minutes * 60) * (body[sign] == "-" ? -1 : 1)
             body = body[..<sign]
         }
@@ -24,11 +27,14 @@ enum DateArgument {
         guard halves.count <= 2 else { throw failure }
         let date = halves[0].split(separator: "-").compactMap { Int($0) }
         let time = halves.count == 2 ? halves[1].split(separator: ":").compactMap { Int($0) } : [0, 0]
-        guard date.count == 3, (2...3).contains(time.count), (1...12).contains(date[1]), (1...31).contains(date[2]),
-              (0...23).contains(time[0]), (0...59).contains(time[1]), (0...59).contains(time.count == 3 ? time[2] : 0)
+        guard date.count == 3, (2...3).contains(time.count), (1...12).contains(date[1]),
+            (1...31).contains(date[2]),
+            (0...23).contains(time[0]), (0...59).contains(time[1]),
+            (0...59).contains(time.count == 3 ? time[2] : 0)
         else { throw failure }
         let days = daysFromCivil(year: date[0], month: date[1], day: date[2])
-        let local = Int64(days) * 86_400 + Int64(time[0] * 3600 + time[1] * 60 + (time.count == 3 ? time[2] : 0))
+        let local =
+            Int64(days) * 86_400 + Int64(time[0] * 3600 + time[1] * 60 + (time.count == 3 ? time[2] : 0))
         return WallTime(secondsSince1970: local - Int64(offset), utcOffsetSeconds: Int32(offset))
     }
 

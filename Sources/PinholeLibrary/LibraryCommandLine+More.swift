@@ -2,8 +2,10 @@
 
 extension LibraryCommandLine {
     /// Runs the commands not handled by `execute` itself.
-    static func executeMore(_ command: String, _ operands: [String], _ args: inout CommandArguments,
-                            json: Bool, library: PhotoLibrary) throws -> String {
+    static func executeMore(
+        _ command: String, _ operands: [String], _ args: inout CommandArguments,
+        json: Bool, library: PhotoLibrary
+    ) throws -> String {
         switch command {
         case "albums":
             try noOperands("albums", operands)
@@ -18,8 +20,11 @@ extension LibraryCommandLine {
             let result = try library.performChanges { _ = $0.createFolder(title: operands[1], in: parent) }
             return try created(result.createdFolderIDs[0], json: json)
         case "smart":
-            guard operands.count == 1, let smart = SmartAlbum(name: operands[0]) ?? cameraAlbum(operands[0], &args) else {
-                throw LibraryError.invalidRequest("usage: library smart all|recent|favorites|edited|hidden|deleted|camera:ID")
+            guard operands.count == 1,
+                let smart = SmartAlbum(name: operands[0]) ?? cameraAlbum(operands[0], &args)
+            else {
+                throw LibraryError.invalidRequest(
+                    "usage: library smart all|recent|favorites|edited|hidden|deleted|camera:ID")
             }
             var query = library.query(for: smart)
             query = query.limit(try args.integer("limit"), offset: try args.integer("offset") ?? 0)
@@ -57,9 +62,12 @@ extension LibraryCommandLine {
         return .camera(camera)
     }
 
-    private static func album(_ operands: [String], _ args: inout CommandArguments, json: Bool,
-                              library: PhotoLibrary) throws -> String {
-        let usage = "usage: library album create NAME | add ALBUM ID... | remove ALBUM ID... | rename ALBUM NAME "
+    private static func album(
+        _ operands: [String], _ args: inout CommandArguments, json: Bool,
+        library: PhotoLibrary
+    ) throws -> String {
+        let usage =
+            "usage: library album create NAME | add ALBUM ID... | remove ALBUM ID... | rename ALBUM NAME "
             + "| delete ALBUM | list ALBUM"
         guard let verb = operands.first else { throw LibraryError.invalidRequest(usage) }
         let rest = Array(operands.dropFirst())
@@ -72,7 +80,11 @@ extension LibraryCommandLine {
             let album = try resolveAlbum(rest[0], library: library)
             let ids = try resolveAll(Array(rest.dropFirst()), command: "album \(verb)", library: library)
             _ = try library.performChanges { batch in
-                if verb == "add" { batch.addAssets(ids, to: album.id) } else { batch.removeAssets(ids, from: album.id) }
+                if verb == "add" {
+                    batch.addAssets(ids, to: album.id)
+                } else {
+                    batch.removeAssets(ids, from: album.id)
+                }
             }
             return try done(ids, json: json)
         case ("rename", 2):
@@ -85,7 +97,8 @@ extension LibraryCommandLine {
             return try done([album.id], json: json)
         case ("list", 1):
             let album = try resolveAlbum(rest[0], library: library)
-            let query = library.albumQuery(album.id).limit(try args.integer("limit"), offset: try args.integer("offset") ?? 0)
+            let query = library.albumQuery(album.id).limit(
+                try args.integer("limit"), offset: try args.integer("offset") ?? 0)
             return try render(try library.assets(query), json: json, library: library)
         default:
             throw LibraryError.invalidRequest(usage)
@@ -99,12 +112,17 @@ extension LibraryCommandLine {
             SmartJSON(id: smart.id, title: smart.title, count: try library.count(library.query(for: smart)))
         }
         if json {
-            struct Answer: Encodable { var folders: [AlbumFolder]; var albums: [AlbumJSON]; var smart: [SmartJSON] }
-            return try LibraryJSON.encode(Answer(folders: folders, albums: albums.map(AlbumJSON.init), smart: smart))
+            struct Answer: Encodable {
+                var folders: [AlbumFolder]; var albums: [AlbumJSON]; var smart: [SmartJSON]
+            }
+            return try LibraryJSON.encode(
+                Answer(folders: folders, albums: albums.map(AlbumJSON.init), smart: smart))
         }
         var lines = smart.map { "\($0.id)  \($0.title)  \($0.count)" }
         lines += folders.map { "\($0.id)  folder \($0.title)" + ($0.parentID.map { " (in \($0))" } ?? "") }
-        lines += albums.map { "\($0.id)  \($0.title)  \($0.count)" + ($0.folderID.map { " (in \($0))" } ?? "") }
+        lines += albums.map {
+            "\($0.id)  \($0.title)  \($0.count)" + ($0.folderID.map { " (in \($0))" } ?? "")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -5,8 +5,10 @@ import PinholeImaging
 
 extension LibraryCommandLine {
     /// Runs import, export, thumbnail and edit commands.
-    static func executeTransfer(_ command: String, _ operands: [String], _ args: inout CommandArguments,
-                                json: Bool, library: PhotoLibrary) throws -> String {
+    static func executeTransfer(
+        _ command: String, _ operands: [String], _ args: inout CommandArguments,
+        json: Bool, library: PhotoLibrary
+    ) throws -> String {
         switch command {
         case "import":
             guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library import DIR") }
@@ -15,13 +17,16 @@ extension LibraryCommandLine {
             }
             let report = try library.importFolder(operands[0])
             if json { return try LibraryJSON.encode(report) }
-            var lines = ["imported \(report.imported.count), duplicates \(report.duplicates.count), "
-                         + "failed \(report.failures.count)"]
+            var lines = [
+                "imported \(report.imported.count), duplicates \(report.duplicates.count), "
+                    + "failed \(report.failures.count)"
+            ]
             lines += report.failures.sorted { $0.key < $1.key }.map { "failed: \($0.key): \($0.value)" }
             return lines.joined(separator: "\n")
         case "export":
             guard operands.count == 1 else {
-                throw LibraryError.invalidRequest("usage: library export DIR [--album ID] [--rendered] [filters of list]")
+                throw LibraryError.invalidRequest(
+                    "usage: library export DIR [--album ID] [--rendered] [filters of list]")
             }
             let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
@@ -37,16 +42,20 @@ extension LibraryCommandLine {
         }
     }
 
-    private static func edit(_ operands: [String], _ args: inout CommandArguments, json: Bool,
-                             library: PhotoLibrary) throws -> String {
-        let usage = "usage: library edit show|revert|rotate|crop|adjust ID [--degrees N] [--rect X,Y,W,H] "
+    private static func edit(
+        _ operands: [String], _ args: inout CommandArguments, json: Bool,
+        library: PhotoLibrary
+    ) throws -> String {
+        let usage =
+            "usage: library edit show|revert|rotate|crop|adjust ID [--degrees N] [--rect X,Y,W,H] "
             + "[--exposure EV] [--contrast C] [--vignette V]"
         guard operands.count == 2 else { throw LibraryError.invalidRequest(usage) }
         let asset = try resolve(operands[1], library: library)
         switch operands[0] {
         case "rotate", "crop", "adjust":
             guard var recipe = try library.adjustments(of: asset.id) else {
-                throw LibraryError.invalidRequest("photo \(asset.id) was edited by another editor; revert it first")
+                throw LibraryError.invalidRequest(
+                    "photo \(asset.id) was edited by another editor; revert it first")
             }
             if operands[0] == "adjust" {
                 func number(_ name: String) throws -> Double? {
@@ -61,7 +70,9 @@ extension LibraryCommandLine {
                 recipe.vignette = try number("vignette") ?? recipe.vignette
             } else if operands[0] == "rotate" {
                 let degrees = try args.integer("degrees") ?? 90
-                guard degrees % 90 == 0 else { throw LibraryError.invalidRequest("--degrees must be 90, 180 or 270") }
+                guard degrees % 90 == 0 else {
+                    throw LibraryError.invalidRequest("--degrees must be 90, 180 or 270")
+                }
                 recipe.rotation = (recipe.rotation + degrees) % 360
             } else {
                 guard let text = args.option("rect") else { throw LibraryError.invalidRequest(usage) }
@@ -74,20 +85,27 @@ extension LibraryCommandLine {
             let edit = try library.applyAdjustments(recipe, to: asset.id)
             let file = library.directory + "/" + edit.renderPath
             if json {
-                return try LibraryJSON.encode(EditAnswer(id: asset.id, revision: edit.revision, file: file,
-                                                         width: edit.renderSize.width, height: edit.renderSize.height))
+                return try LibraryJSON.encode(
+                    EditAnswer(
+                        id: asset.id, revision: edit.revision, file: file,
+                        width: edit.renderSize.width, height: edit.renderSize.height))
             }
             return "revision \(edit.revision): \(file) (\(edit.renderSize.width)x\(edit.renderSize.height))"
         case "show":
-            guard let edit = try library.edit(of: asset.id) else { throw LibraryError.notEdited(id: asset.id) }
-            struct Answer: Encodable {
-                var id: String, revision: Int, format: String, version: String, render: String, width: Int, height: Int
+            guard let edit = try library.edit(of: asset.id) else {
+                throw LibraryError.notEdited(id: asset.id)
             }
-            let answer = Answer(id: asset.id, revision: edit.revision, format: edit.adjustment.formatIdentifier,
-                                version: edit.adjustment.formatVersion, render: library.directory + "/" + edit.renderPath,
-                                width: edit.renderSize.width, height: edit.renderSize.height)
+            struct Answer: Encodable {
+                var id: String, revision: Int, format: String, version: String, render: String, width: Int,
+                    height: Int
+            }
+            let answer = Answer(
+                id: asset.id, revision: edit.revision, format: edit.adjustment.formatIdentifier,
+                version: edit.adjustment.formatVersion, render: library.directory + "/" + edit.renderPath,
+                width: edit.renderSize.width, height: edit.renderSize.height)
             if json { return try LibraryJSON.encode(answer) }
-            return "revision \(answer.revision), \(answer.format) v\(answer.version), render \(answer.render) "
+            return
+                "revision \(answer.revision), \(answer.format) v\(answer.version), render \(answer.render) "
                 + "(\(answer.width)x\(answer.height))"
         case "revert":
             try library.revertEdit(of: asset.id)
@@ -97,12 +115,18 @@ extension LibraryCommandLine {
         }
     }
 
-    private static func thumbnail(_ operands: [String], _ args: inout CommandArguments, json: Bool,
-                                  library: PhotoLibrary) throws -> String {
+    private static func thumbnail(
+        _ operands: [String], _ args: inout CommandArguments, json: Bool,
+        library: PhotoLibrary
+    ) throws -> String {
         let usage = "usage: library thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]"
-        guard operands.count == 1, let sizeText = args.option("size") else { throw LibraryError.invalidRequest(usage) }
+        guard operands.count == 1, let sizeText = args.option("size") else {
+            throw LibraryError.invalidRequest(usage)
+        }
         let parts = sizeText.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2 else { throw LibraryError.invalidRequest("--size needs WIDTHxHEIGHT, not '\(sizeText)'") }
+        guard parts.count == 2 else {
+            throw LibraryError.invalidRequest("--size needs WIDTHxHEIGHT, not '\(sizeText)'")
+        }
         let mode: ContentMode
         switch args.option("mode") ?? "fit" {
         case "fit": mode = .aspectFit
@@ -110,9 +134,10 @@ extension LibraryCommandLine {
         case let other: throw LibraryError.invalidRequest("--mode must be fit or fill, not '\(other)'")
         }
         let asset = try resolve(operands[0], library: library)
-        let thumbnail = try library.thumbnail(of: asset, size: PixelSize(width: parts[0], height: parts[1]), mode: mode,
-                                              version: args.flag("original") ? .original : .current,
-                                              quality: try args.integer("quality") ?? 85)
+        let thumbnail = try library.thumbnail(
+            of: asset, size: PixelSize(width: parts[0], height: parts[1]), mode: mode,
+            version: args.flag("original") ? .original : .current,
+            quality: try args.integer("quality") ?? 85)
         var file = thumbnail.file
         if let out = args.option("out") {
             do {
@@ -124,10 +149,13 @@ extension LibraryCommandLine {
         }
         if json {
             struct Answer: Encodable { var file: String; var width: Int; var height: Int; var cached: Bool }
-            return try LibraryJSON.encode(Answer(file: file, width: thumbnail.size.width, height: thumbnail.size.height,
-                                                 cached: thumbnail.fromCache))
+            return try LibraryJSON.encode(
+                Answer(
+                    file: file, width: thumbnail.size.width, height: thumbnail.size.height,
+                    cached: thumbnail.fromCache))
         }
-        return "\(file) \(thumbnail.size.width)x\(thumbnail.size.height)\(thumbnail.fromCache ? " (cached)" : "")"
+        return
+            "\(file) \(thumbnail.size.width)x\(thumbnail.size.height)\(thumbnail.fromCache ? " (cached)" : "")"
     }
 }
 

@@ -98,7 +98,8 @@ public enum LibraryCommandLine {
             case "size": key = .fileSize
             case "album": key = .albumOrder
             default:
-                throw LibraryError.invalidRequest("--sort must be created, added, modified, size or album, not '\(sort)'")
+                throw LibraryError.invalidRequest(
+                    "--sort must be created, added, modified, size or album, not '\(sort)'")
             }
             query = query.sorted(by: key)
         }
@@ -107,26 +108,34 @@ public enum LibraryCommandLine {
         return query
     }
 
-    private static func list(_ operands: [String], _ args: inout CommandArguments, json: Bool,
-                             library: PhotoLibrary) throws -> String {
+    private static func list(
+        _ operands: [String], _ args: inout CommandArguments, json: Bool,
+        library: PhotoLibrary
+    ) throws -> String {
         try noOperands("list", operands)
-        return try render(try library.assets(try query(&args, library: library)), json: json, library: library)
+        return try render(
+            try library.assets(try query(&args, library: library)), json: json, library: library)
     }
 
     /// Formats assets as a JSON array or one text line each.
     static func render(_ assets: [Asset], json: Bool, library: PhotoLibrary) throws -> String {
-        if json { return try LibraryJSON.encode(assets.map { AssetJSON($0, file: library.fileURLPath(of: $0)) }) }
+        if json {
+            return try LibraryJSON.encode(assets.map { AssetJSON($0, file: library.fileURLPath(of: $0)) })
+        }
         if assets.isEmpty { return "no photos" }
         return assets.map { asset in
-            let marks = (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
+            let marks =
+                (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
                 + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
             return "\(asset.id)  \(asset.created.iso8601)  \(asset.cameraName)  "
                 + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)"
         }.joined(separator: "\n")
     }
 
-    private static func count(_ operands: [String], _ args: inout CommandArguments, json: Bool,
-                              library: PhotoLibrary) throws -> String {
+    private static func count(
+        _ operands: [String], _ args: inout CommandArguments, json: Bool,
+        library: PhotoLibrary
+    ) throws -> String {
         try noOperands("count", operands)
         let total = try library.count(try query(&args, library: library))
         return json ? "{\"count\":\(total)}" : "\(total)"
@@ -156,7 +165,9 @@ public enum LibraryCommandLine {
         return lines.joined(separator: "\n")
     }
 
-    private static func fsck(_ args: inout CommandArguments, json: Bool, library: PhotoLibrary) throws -> String {
+    private static func fsck(_ args: inout CommandArguments, json: Bool, library: PhotoLibrary) throws
+        -> String
+    {
         let report = try library.fsck(verifyChecksums: args.flag("verify"))
         if json {
             struct Answer: Encodable { var clean: Bool; var report: FsckReport }
@@ -178,7 +189,8 @@ public enum LibraryCommandLine {
     /// Throws when a command that takes no operands got some.
     static func noOperands(_ command: String, _ operands: [String]) throws {
         if let first = operands.first {
-            throw LibraryError.invalidRequest("library \(command) takes no operand, got '\(first)'; see `library help`")
+            throw LibraryError.invalidRequest(
+                "library \(command) takes no operand, got '\(first)'; see `library help`")
         }
     }
 }

@@ -64,8 +64,9 @@ extension LibraryError {
     /// Converts a POSIX failure: ENOSPC/EDQUOT become `storageFull` for `libraryPath`'s file system.
     static func from(_ failure: POSIXFailure, libraryPath: String) -> LibraryError {
         if failure.isStorageFull {
-            return .storageFull(mount: POSIXFiles.mountPoint(of: libraryPath),
-                                bytesLeft: POSIXFiles.freeBytes(at: libraryPath) ?? 0)
+            return .storageFull(
+                mount: POSIXFiles.mountPoint(of: libraryPath),
+                bytesLeft: POSIXFiles.freeBytes(at: libraryPath) ?? 0)
         }
         return .fileSystem(operation: failure.operation, path: failure.path, reason: failure.description)
     }

@@ -1,9 +1,9 @@
 // JSON forms of assets, albums and reports for `library … --json`.
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import PinholeCore
 

@@ -39,8 +39,10 @@ enum LibraryScanner {
     /// `quarantine/`. Directories of originals whose state equals `verified` (same
     /// modification time, no subdirectories) are not listed: their entries cannot have
     /// changed, since adding, renaming or removing a file changes its directory's time.
-    static func scan(_ layout: LibraryLayout, skipping verified: [String: DirectoryState] = [:],
-                     full: Bool = false) throws -> DiskScan {
+    static func scan(
+        _ layout: LibraryLayout, skipping verified: [String: DirectoryState] = [:],
+        full: Bool = false
+    ) throws -> DiskScan {
         var scan = DiskScan()
         try walkOriginals(layout.root, "originals", verified: verified, into: &scan)
         try walk(layout.root, "renders") { relative, name in
@@ -72,8 +74,10 @@ enum LibraryScanner {
     }
 
     /// Lists `relative` under `originals/` unless verified and unchanged, then its subdirectories.
-    private static func walkOriginals(_ root: String, _ relative: String, verified: [String: DirectoryState],
-                                      into scan: inout DiskScan) throws {
+    private static func walkOriginals(
+        _ root: String, _ relative: String, verified: [String: DirectoryState],
+        into scan: inout DiskScan
+    ) throws {
         let absolute = root + "/" + relative
         guard let mtime = POSIXFiles.modificationTime(absolute) else { return }
         if let known = verified[relative], known.mtime == mtime, !known.hasSubdirectories {

@@ -9,120 +9,124 @@ enum LibrarySchema {
         var migrator = DatabaseMigrator()
         // Never `eraseDatabaseOnSchemaChange`: a camera must not lose its photo index.
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE asset (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    path TEXT NOT NULL UNIQUE,
-                    created_ns INTEGER NOT NULL,
-                    created_offset INTEGER NOT NULL,
-                    added_ns INTEGER NOT NULL,
-                    added_offset INTEGER NOT NULL,
-                    modified_ns INTEGER NOT NULL,
-                    modified_offset INTEGER NOT NULL,
-                    camera_id TEXT,
-                    make TEXT,
-                    model TEXT,
-                    width INTEGER NOT NULL,
-                    height INTEGER NOT NULL,
-                    orientation INTEGER NOT NULL,
-                    exposure_time REAL,
-                    iso INTEGER,
-                    f_number REAL,
-                    focal_length REAL,
-                    lens_position REAL,
-                    flash_fired INTEGER,
-                    latitude REAL,
-                    longitude REAL,
-                    altitude REAL,
-                    file_size INTEGER NOT NULL,
-                    checksum TEXT NOT NULL,
-                    favorite INTEGER NOT NULL DEFAULT 0,
-                    hidden INTEGER NOT NULL DEFAULT 0,
-                    deleted_ns INTEGER,
-                    deleted_offset INTEGER,
-                    edit_revision INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE INDEX asset_by_created ON asset(hidden, deleted_ns, created_ns);
-                CREATE INDEX asset_by_camera ON asset(camera_id, created_ns);
-                CREATE INDEX asset_by_added ON asset(added_ns);
-                CREATE INDEX asset_favorites ON asset(created_ns) WHERE favorite = 1;
-                CREATE INDEX asset_deleted ON asset(deleted_ns) WHERE deleted_ns IS NOT NULL;
-                CREATE INDEX asset_edited ON asset(created_ns) WHERE edit_revision > 0;
-                CREATE INDEX asset_by_checksum ON asset(checksum);
+            try db.execute(
+                sql: """
+                    CREATE TABLE asset (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        path TEXT NOT NULL UNIQUE,
+                        created_ns INTEGER NOT NULL,
+                        created_offset INTEGER NOT NULL,
+                        added_ns INTEGER NOT NULL,
+                        added_offset INTEGER NOT NULL,
+                        modified_ns INTEGER NOT NULL,
+                        modified_offset INTEGER NOT NULL,
+                        camera_id TEXT,
+                        make TEXT,
+                        model TEXT,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        orientation INTEGER NOT NULL,
+                        exposure_time REAL,
+                        iso INTEGER,
+                        f_number REAL,
+                        focal_length REAL,
+                        lens_position REAL,
+                        flash_fired INTEGER,
+                        latitude REAL,
+                        longitude REAL,
+                        altitude REAL,
+                        file_size INTEGER NOT NULL,
+                        checksum TEXT NOT NULL,
+                        favorite INTEGER NOT NULL DEFAULT 0,
+                        hidden INTEGER NOT NULL DEFAULT 0,
+                        deleted_ns INTEGER,
+                        deleted_offset INTEGER,
+                        edit_revision INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX asset_by_created ON asset(hidden, deleted_ns, created_ns);
+                    CREATE INDEX asset_by_camera ON asset(camera_id, created_ns);
+                    CREATE INDEX asset_by_added ON asset(added_ns);
+                    CREATE INDEX asset_favorites ON asset(created_ns) WHERE favorite = 1;
+                    CREATE INDEX asset_deleted ON asset(deleted_ns) WHERE deleted_ns IS NOT NULL;
+                    CREATE INDEX asset_edited ON asset(created_ns) WHERE edit_revision > 0;
+                    CREATE INDEX asset_by_checksum ON asset(checksum);
 
-                CREATE TABLE folder (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    title TEXT NOT NULL,
-                    parent_id TEXT REFERENCES folder(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    created_ns INTEGER NOT NULL
-                );
-                CREATE INDEX folder_by_parent ON folder(parent_id, position);
+                    CREATE TABLE folder (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        title TEXT NOT NULL,
+                        parent_id TEXT REFERENCES folder(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        created_ns INTEGER NOT NULL
+                    );
+                    CREATE INDEX folder_by_parent ON folder(parent_id, position);
 
-                CREATE TABLE album (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    title TEXT NOT NULL,
-                    folder_id TEXT REFERENCES folder(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    created_ns INTEGER NOT NULL
-                );
-                CREATE INDEX album_by_folder ON album(folder_id, position);
+                    CREATE TABLE album (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        title TEXT NOT NULL,
+                        folder_id TEXT REFERENCES folder(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        created_ns INTEGER NOT NULL
+                    );
+                    CREATE INDEX album_by_folder ON album(folder_id, position);
 
-                CREATE TABLE album_asset (
-                    album_id TEXT NOT NULL REFERENCES album(id) ON DELETE CASCADE,
-                    asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    PRIMARY KEY (album_id, asset_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX album_asset_by_asset ON album_asset(asset_id);
-                CREATE INDEX album_asset_by_position ON album_asset(album_id, position);
+                    CREATE TABLE album_asset (
+                        album_id TEXT NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+                        asset_id TEXT NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (album_id, asset_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX album_asset_by_asset ON album_asset(asset_id);
+                    CREATE INDEX album_asset_by_position ON album_asset(album_id, position);
 
-                CREATE TABLE edit (
-                    asset_id TEXT PRIMARY KEY NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
-                    revision INTEGER NOT NULL,
-                    format_identifier TEXT NOT NULL,
-                    format_version TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    render_path TEXT NOT NULL,
-                    render_width INTEGER NOT NULL,
-                    render_height INTEGER NOT NULL,
-                    updated_ns INTEGER NOT NULL
-                );
-                """)
+                    CREATE TABLE edit (
+                        asset_id TEXT PRIMARY KEY NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                        revision INTEGER NOT NULL,
+                        format_identifier TEXT NOT NULL,
+                        format_version TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        render_path TEXT NOT NULL,
+                        render_width INTEGER NOT NULL,
+                        render_height INTEGER NOT NULL,
+                        updated_ns INTEGER NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v2-time-offsets") { db in
             // v1 (already on main) kept album, folder and edit times without their UTC offset.
-            try db.execute(sql: """
-                ALTER TABLE edit ADD COLUMN updated_offset INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE album ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE edit ADD COLUMN updated_offset INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE album ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
+                    """)
         }
         migrator.registerMigration("v3-verified-directories") { db in
             // Lets the open-time recovery pass skip directories unchanged since last verified.
-            try db.execute(sql: """
-                CREATE TABLE verified_directory (
-                    path TEXT PRIMARY KEY NOT NULL,
-                    mtime_ns INTEGER NOT NULL,
-                    has_subdirectories INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE library_state (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    value INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE verified_directory (
+                        path TEXT PRIMARY KEY NOT NULL,
+                        mtime_ns INTEGER NOT NULL,
+                        has_subdirectories INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE library_state (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        value INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v4-smart-album-indexes") { db in
             // Partial indexes led by the columns every default query constrains (hidden,
             // deleted), so SQLite's planner prefers them to scanning all photos in date order.
-            try db.execute(sql: """
-                DROP INDEX asset_favorites;
-                DROP INDEX asset_edited;
-                DROP INDEX asset_by_camera;
-                CREATE INDEX asset_favorites_visible ON asset(hidden, deleted_ns, created_ns) WHERE favorite = 1;
-                CREATE INDEX asset_edited_visible ON asset(hidden, deleted_ns, created_ns) WHERE edit_revision > 0;
-                CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX asset_favorites;
+                    DROP INDEX asset_edited;
+                    DROP INDEX asset_by_camera;
+                    CREATE INDEX asset_favorites_visible ON asset(hidden, deleted_ns, created_ns) WHERE favorite = 1;
+                    CREATE INDEX asset_edited_visible ON asset(hidden, deleted_ns, created_ns) WHERE edit_revision > 0;
+                    CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
+                    """)
         }
         return migrator
     }

@@ -1,9 +1,9 @@
 // The only place the library calls POSIX file APIs: durable writes, directory syncs, listing.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failed POSIX call: which operation, on which path, and `errno`.
@@ -36,7 +36,9 @@ private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 enum POSIXFiles {
     /// Retries `body` while it fails with EINTR; throws a `POSIXFailure` on any other failure.
     @discardableResult
-    private static func check<T: BinaryInteger>(_ operation: String, _ path: String, _ body: () -> T) throws -> T {
+    private static func check<T: BinaryInteger>(_ operation: String, _ path: String, _ body: () -> T) throws
+        -> T
+    {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -95,14 +97,17 @@ enum POSIXFiles {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let directory = parentDirectory(of: path)
         let name = String(path.dropFirst(directory.count + 1))
-        let temp = directory + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+        let temp =
+            directory + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
         let fd = try check("open", temp) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         var isOpen = true
         do {
             try bytes.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    offset += try check("write", temp) { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                    offset += try check("write", temp) {
+                        write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    }
                 }
             }
             isOpen = false
@@ -170,9 +175,13 @@ enum POSIXFiles {
         var result = [UInt8](repeating: 0, count: expected + 1)
         var filled = 0
         while true {
-            if filled == result.count { result.append(contentsOf: [UInt8](repeating: 0, count: max(65_536, filled))) }
+            if filled == result.count {
+                result.append(contentsOf: [UInt8](repeating: 0, count: max(65_536, filled)))
+            }
             let count = try result.withUnsafeMutableBytes { buffer in
-                try check("read", path) { systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled) }
+                try check("read", path) {
+                    systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                }
             }
             if count == 0 { break }
             filled += count
@@ -219,9 +228,9 @@ enum POSIXFiles {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else
-        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         #endif
     }
 

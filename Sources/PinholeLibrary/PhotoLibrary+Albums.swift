@@ -6,33 +6,47 @@ import PinholeCore
 extension PhotoLibrary {
     /// Every user album with its photo count, ordered by folder then position.
     public func albums() throws -> [Album] {
-        try read { db in try Row.fetchAll(db, sql: Self.albumSQL + " GROUP BY album.id ORDER BY album.folder_id, album.position")
-            .map(Self.album(row:)) }
+        try read { db in
+            try Row.fetchAll(
+                db, sql: Self.albumSQL + " GROUP BY album.id ORDER BY album.folder_id, album.position"
+            )
+            .map(Self.album(row:))
+        }
     }
 
     /// The albums directly in a folder (nil: the top level), in order.
     public func albums(in folderID: String?) throws -> [Album] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.albumSQL + " WHERE album.folder_id IS ? GROUP BY album.id ORDER BY album.position",
-                             arguments: [folderID]).map(Self.album(row:))
+            try Row.fetchAll(
+                db,
+                sql: Self.albumSQL + " WHERE album.folder_id IS ? GROUP BY album.id ORDER BY album.position",
+                arguments: [folderID]
+            ).map(Self.album(row:))
         }
     }
 
     /// The album with this identifier, or nil.
     public func album(id: String) throws -> Album? {
         try read { db in
-            try Row.fetchOne(db, sql: Self.albumSQL + " WHERE album.id = ? GROUP BY album.id", arguments: [id]).map(Self.album(row:))
+            try Row.fetchOne(
+                db, sql: Self.albumSQL + " WHERE album.id = ? GROUP BY album.id", arguments: [id]
+            ).map(Self.album(row:))
         }
     }
 
     /// Every folder, ordered by parent then position.
     public func folders() throws -> [AlbumFolder] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, parent_id, position, created_ns, created_offset FROM folder ORDER BY parent_id, position")
-                .map { row in
-                    AlbumFolder(id: row[0], title: row[1], parentID: row[2], position: row[3],
-                                created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[5]))
-                }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, title, parent_id, position, created_ns, created_offset FROM folder ORDER BY parent_id, position"
+            )
+            .map { row in
+                AlbumFolder(
+                    id: row[0], title: row[1], parentID: row[2], position: row[3],
+                    created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[5]))
+            }
         }
     }
 
@@ -40,9 +54,13 @@ extension PhotoLibrary {
     /// photo, Edited, Hidden, Recently Deleted.
     public func smartAlbums() throws -> [SmartAlbum] {
         let cameras = try read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT camera_id FROM asset WHERE camera_id IS NOT NULL ORDER BY camera_id")
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT camera_id FROM asset WHERE camera_id IS NOT NULL ORDER BY camera_id"
+            )
         }
-        return [.allPhotos, .recentlyAdded, .favorites] + cameras.map(SmartAlbum.camera) + [.edited, .hidden, .recentlyDeleted]
+        return [.allPhotos, .recentlyAdded, .favorites] + cameras.map(SmartAlbum.camera) + [
+            .edited, .hidden, .recentlyDeleted,
+        ]
     }
 
     /// The query of a smart album now.
@@ -63,7 +81,8 @@ extension PhotoLibrary {
         """
 
     private static func album(row: Row) -> Album {
-        Album(id: row[0], title: row[1], folderID: row[2], position: row[3],
-              created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[6]), count: row[5])
+        Album(
+            id: row[0], title: row[1], folderID: row[2], position: row[3],
+            created: WallTime(epochNanoseconds: row[4], utcOffsetSeconds: row[6]), count: row[5])
     }
 }

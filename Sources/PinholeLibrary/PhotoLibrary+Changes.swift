@@ -31,8 +31,9 @@ extension PhotoLibrary {
             throw error
         }
 
-        var result = ChangeResult(createdIDs: batch.createdIDs, createdAssetIDs: [], createdAlbumIDs: [],
-                                  createdFolderIDs: [], touchedAssetIDs: [])
+        var result = ChangeResult(
+            createdIDs: batch.createdIDs, createdAssetIDs: [], createdAlbumIDs: [],
+            createdFolderIDs: [], touchedAssetIDs: [])
         let delivery: [(UInt64, ChangeDetails)]
         do {
             (result.touchedAssetIDs, delivery) = try write { db, tracker in
@@ -96,60 +97,81 @@ struct BatchApplier {
             try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
         case let .createAlbum(id, title, folderID):
             try requireFolder(folderID)
-            try db.execute(sql: "INSERT INTO album (id, title, folder_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [id, try validTitle(title), folderID, try nextPosition(in: folderID),
-                                       time.epochNanoseconds, time.utcOffsetSeconds])
+            try db.execute(
+                sql:
+                    "INSERT INTO album (id, title, folder_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    id, try validTitle(title), folderID, try nextPosition(in: folderID),
+                    time.epochNanoseconds, time.utcOffsetSeconds,
+                ])
             tracker.collectionsChanged([id])
         case let .createFolder(id, title, parentID):
             try requireFolder(parentID)
-            try db.execute(sql: "INSERT INTO folder (id, title, parent_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [id, try validTitle(title), parentID, try nextPosition(in: parentID),
-                                       time.epochNanoseconds, time.utcOffsetSeconds])
+            try db.execute(
+                sql:
+                    "INSERT INTO folder (id, title, parent_id, position, created_ns, created_offset) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    id, try validTitle(title), parentID, try nextPosition(in: parentID),
+                    time.epochNanoseconds, time.utcOffsetSeconds,
+                ])
             tracker.collectionsChanged([id])
         case let .renameAlbum(id, title):
             try requireAlbum(id)
-            try db.execute(sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [try validTitle(title), id])
+            try db.execute(
+                sql: "UPDATE album SET title = ? WHERE id = ?", arguments: [try validTitle(title), id])
             tracker.collectionsChanged([id])
         case let .renameFolder(id, title):
             try requireFolder(id)
-            try db.execute(sql: "UPDATE folder SET title = ? WHERE id = ?", arguments: [try validTitle(title), id])
+            try db.execute(
+                sql: "UPDATE folder SET title = ? WHERE id = ?", arguments: [try validTitle(title), id])
             tracker.collectionsChanged([id])
         case let .deleteAlbum(id):
             try requireAlbum(id)
-            try touch(try String.fetchAll(db, sql: "SELECT asset_id FROM album_asset WHERE album_id = ?", arguments: [id]))
+            try touch(
+                try String.fetchAll(
+                    db, sql: "SELECT asset_id FROM album_asset WHERE album_id = ?", arguments: [id]))
             try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [id])
             tracker.collectionsChanged([id])
         case let .deleteFolder(id):
             try requireFolder(id)
             let (folders, albums) = try contents(ofFolder: id)
-            try touch(try String.fetchAll(db, sql: "SELECT DISTINCT asset_id FROM album_asset WHERE album_id IN ("
-                                          + albums.map { _ in "?" }.joined(separator: ",") + ")",
-                                          arguments: StatementArguments(albums)))
+            try touch(
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT asset_id FROM album_asset WHERE album_id IN ("
+                        + albums.map { _ in "?" }.joined(separator: ",") + ")",
+                    arguments: StatementArguments(albums)))
             try db.execute(sql: "DELETE FROM folder WHERE id = ?", arguments: [id])
             tracker.collectionsChanged(folders + albums)
         case let .moveAlbum(id, folderID):
             try requireAlbum(id)
             try requireFolder(folderID)
-            try db.execute(sql: "UPDATE album SET folder_id = ?, position = ? WHERE id = ?",
-                           arguments: [folderID, try nextPosition(in: folderID), id])
+            try db.execute(
+                sql: "UPDATE album SET folder_id = ?, position = ? WHERE id = ?",
+                arguments: [folderID, try nextPosition(in: folderID), id])
             tracker.collectionsChanged([id])
         case let .addAssets(ids, albumID):
             try requireAlbum(albumID)
             try requireAssets(ids)
             try touch(ids)
-            var position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) FROM album_asset WHERE album_id = ?",
-                                            arguments: [albumID]) ?? -1
+            var position =
+                try Int.fetchOne(
+                    db, sql: "SELECT COALESCE(MAX(position), -1) FROM album_asset WHERE album_id = ?",
+                    arguments: [albumID]) ?? -1
             for id in ids {
                 position += 1
-                try db.execute(sql: "INSERT OR IGNORE INTO album_asset (album_id, asset_id, position) VALUES (?, ?, ?)",
-                               arguments: [albumID, id, position])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO album_asset (album_id, asset_id, position) VALUES (?, ?, ?)",
+                    arguments: [albumID, id, position])
             }
             tracker.collectionsChanged([albumID])
         case let .removeAssets(ids, albumID):
             try requireAlbum(albumID)
             try touch(ids)
             for id in ids {
-                try db.execute(sql: "DELETE FROM album_asset WHERE album_id = ? AND asset_id = ?", arguments: [albumID, id])
+                try db.execute(
+                    sql: "DELETE FROM album_asset WHERE album_id = ? AND asset_id = ?",
+                    arguments: [albumID, id])
             }
             tracker.collectionsChanged([albumID])
         case let .moveAssets(ids, albumID, index):
@@ -162,13 +184,18 @@ struct BatchApplier {
             try update(ids, set: "hidden = ?", value)
         case let .delete(ids):
             try requireAssets(ids)
-            let live = try String.fetchAll(db, sql: "SELECT id FROM asset WHERE deleted_ns IS NULL AND id IN ("
-                                           + ids.map { _ in "?" }.joined(separator: ",") + ")", arguments: StatementArguments(ids))
-            try update(live, set: "deleted_ns = ?, deleted_offset = ?", time.epochNanoseconds, time.utcOffsetSeconds)
+            let live = try String.fetchAll(
+                db,
+                sql: "SELECT id FROM asset WHERE deleted_ns IS NULL AND id IN ("
+                    + ids.map { _ in "?" }.joined(separator: ",") + ")", arguments: StatementArguments(ids))
+            try update(
+                live, set: "deleted_ns = ?, deleted_offset = ?", time.epochNanoseconds, time.utcOffsetSeconds)
         case let .restore(ids):
             try requireAssets(ids)
-            let deleted = try String.fetchAll(db, sql: "SELECT id FROM asset WHERE deleted_ns IS NOT NULL AND id IN ("
-                                              + ids.map { _ in "?" }.joined(separator: ",") + ")", arguments: StatementArguments(ids))
+            let deleted = try String.fetchAll(
+                db,
+                sql: "SELECT id FROM asset WHERE deleted_ns IS NOT NULL AND id IN ("
+                    + ids.map { _ in "?" }.joined(separator: ",") + ")", arguments: StatementArguments(ids))
             try update(deleted, set: "deleted_ns = NULL, deleted_offset = NULL")
         }
     }
@@ -183,19 +210,26 @@ struct BatchApplier {
     }
 
     /// `UPDATE asset SET <assignments>, modified = now WHERE id = ?` for each id.
-    private mutating func update(_ ids: [String], set assignments: String, _ values: (any DatabaseValueConvertible)?...) throws {
+    private mutating func update(
+        _ ids: [String], set assignments: String, _ values: (any DatabaseValueConvertible)?...
+    ) throws {
         guard !ids.isEmpty else { return }
         try requireAssets(ids)
         try touch(ids)
         let sql = "UPDATE asset SET \(assignments), modified_ns = ?, modified_offset = ? WHERE id = ?"
         for id in ids {
-            try db.execute(sql: sql, arguments: StatementArguments(values + [time.epochNanoseconds, time.utcOffsetSeconds, id]))
+            try db.execute(
+                sql: sql,
+                arguments: StatementArguments(values + [time.epochNanoseconds, time.utcOffsetSeconds, id]))
         }
     }
 
     private func validTitle(_ title: String) throws -> String {
-        let trimmed = String(title.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard !trimmed.isEmpty else { throw LibraryError.invalidRequest("an album or folder title cannot be empty") }
+        let trimmed = String(
+            title.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !trimmed.isEmpty else {
+            throw LibraryError.invalidRequest("an album or folder title cannot be empty")
+        }
         return trimmed
     }
 
@@ -213,17 +247,22 @@ struct BatchApplier {
     }
 
     private func requireAssets(_ ids: [String]) throws {
-        for id in ids where try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE id = ?", arguments: [id]) == nil {
+        for id in ids
+        where try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE id = ?", arguments: [id]) == nil {
             throw LibraryError.assetNotFound(id: id)
         }
     }
 
     /// The next position at the end of a folder (albums and folders share the order).
     private func nextPosition(in folderID: String?) throws -> Int {
-        let albums = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) FROM album WHERE folder_id IS ?",
-                                      arguments: [folderID]) ?? -1
-        let folders = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) FROM folder WHERE parent_id IS ?",
-                                       arguments: [folderID]) ?? -1
+        let albums =
+            try Int.fetchOne(
+                db, sql: "SELECT COALESCE(MAX(position), -1) FROM album WHERE folder_id IS ?",
+                arguments: [folderID]) ?? -1
+        let folders =
+            try Int.fetchOne(
+                db, sql: "SELECT COALESCE(MAX(position), -1) FROM folder WHERE parent_id IS ?",
+                arguments: [folderID]) ?? -1
         return max(albums, folders) + 1
     }
 
@@ -232,8 +271,10 @@ struct BatchApplier {
         var folders = [id], albums: [String] = []
         var index = 0
         while index < folders.count {
-            folders += try String.fetchAll(db, sql: "SELECT id FROM folder WHERE parent_id = ?", arguments: [folders[index]])
-            albums += try String.fetchAll(db, sql: "SELECT id FROM album WHERE folder_id = ?", arguments: [folders[index]])
+            folders += try String.fetchAll(
+                db, sql: "SELECT id FROM folder WHERE parent_id = ?", arguments: [folders[index]])
+            albums += try String.fetchAll(
+                db, sql: "SELECT id FROM album WHERE folder_id = ?", arguments: [folders[index]])
             index += 1
         }
         return (folders, albums)
@@ -241,18 +282,21 @@ struct BatchApplier {
 
     /// Rewrites an album's positions with `ids` moved to `index`.
     private mutating func reorder(_ ids: [String], in albumID: String, to index: Int) throws {
-        var order = try String.fetchAll(db, sql: "SELECT asset_id FROM album_asset WHERE album_id = ? ORDER BY position",
-                                        arguments: [albumID])
+        var order = try String.fetchAll(
+            db, sql: "SELECT asset_id FROM album_asset WHERE album_id = ? ORDER BY position",
+            arguments: [albumID])
         let moving = Set(ids)
         for id in ids where !order.contains(id) {
-            throw LibraryError.invalidRequest("photo \(id) is not in album \(albumID); add it before moving it")
+            throw LibraryError.invalidRequest(
+                "photo \(id) is not in album \(albumID); add it before moving it")
         }
         order.removeAll { moving.contains($0) }
         order.insert(contentsOf: ids, at: max(0, min(index, order.count)))
         try touch(ids)
         for (position, id) in order.enumerated() {
-            try db.execute(sql: "UPDATE album_asset SET position = ? WHERE album_id = ? AND asset_id = ?",
-                           arguments: [position, albumID, id])
+            try db.execute(
+                sql: "UPDATE album_asset SET position = ? WHERE album_id = ? AND asset_id = ?",
+                arguments: [position, albumID, id])
         }
     }
 }

@@ -1,9 +1,9 @@
 // Saving, reopening and reverting non-destructive edits; the rendered version of a photo.
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import GRDB
 import PinholeCore
@@ -12,16 +12,21 @@ extension PhotoLibrary {
     /// The saved edit of a photo (to reopen it in an editor), or nil when it has none.
     public func edit(of id: String) throws -> AssetEdit? {
         try read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT asset_id, revision, format_identifier, format_version, data, render_path,
-                       render_width, render_height, updated_ns, updated_offset
-                FROM edit WHERE asset_id = ?
-                """, arguments: [id]).map { row in
-                AssetEdit(assetID: row[0], revision: row[1],
-                          adjustment: AdjustmentData(formatIdentifier: row[2], formatVersion: row[3],
-                                                     data: [UInt8](row[4] as Data? ?? Data())),
-                          renderPath: row[5], renderSize: PixelSize(width: row[6], height: row[7]),
-                          updated: WallTime(epochNanoseconds: row[8], utcOffsetSeconds: row[9]))
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT asset_id, revision, format_identifier, format_version, data, render_path,
+                           render_width, render_height, updated_ns, updated_offset
+                    FROM edit WHERE asset_id = ?
+                    """, arguments: [id]
+            ).map { row in
+                AssetEdit(
+                    assetID: row[0], revision: row[1],
+                    adjustment: AdjustmentData(
+                        formatIdentifier: row[2], formatVersion: row[3],
+                        data: [UInt8](row[4] as Data? ?? Data())),
+                    renderPath: row[5], renderSize: PixelSize(width: row[6], height: row[7]),
+                    updated: WallTime(epochNanoseconds: row[8], utcOffsetSeconds: row[9]))
             }
         }
     }
@@ -30,12 +35,14 @@ extension PhotoLibrary {
     /// written durably before the index changes; the original is never touched. Saving again
     /// replaces the edit with a new revision. Returns the saved edit.
     @discardableResult
-    public func saveEdit(of id: String, adjustment: AdjustmentData, renderedJPEG: [UInt8]) throws -> AssetEdit {
+    public func saveEdit(of id: String, adjustment: AdjustmentData, renderedJPEG: [UInt8]) throws -> AssetEdit
+    {
         guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
         let size: JPEGProbe.Info
         switch JPEGProbe.inspect(renderedJPEG) {
         case let .success(info): size = info
-        case let .failure(failure): throw LibraryError.invalidImage(path: "rendered edit of \(id)", reason: failure.reason)
+        case let .failure(failure):
+            throw LibraryError.invalidImage(path: "rendered edit of \(id)", reason: failure.reason)
         }
         let revision = asset.editRevision + 1
         let relative = LibraryLayout.renderPath(id: id, revision: revision)
@@ -46,27 +53,37 @@ extension PhotoLibrary {
             throw mapped(error)
         }
         let time = now()
-        let edit = AssetEdit(assetID: id, revision: revision, adjustment: adjustment, renderPath: relative,
-                             renderSize: PixelSize(width: size.width, height: size.height), updated: time)
+        let edit = AssetEdit(
+            assetID: id, revision: revision, adjustment: adjustment, renderPath: relative,
+            renderSize: PixelSize(width: size.width, height: size.height), updated: time)
         let previous: String?
         let delivery: [(UInt64, ChangeDetails)]
         do {
             (previous, delivery) = try write { db, tracker in
-                let current = try Int.fetchOne(db, sql: "SELECT edit_revision FROM asset WHERE id = ?", arguments: [id])
+                let current = try Int.fetchOne(
+                    db, sql: "SELECT edit_revision FROM asset WHERE id = ?", arguments: [id])
                 guard current == asset.editRevision else {
-                    throw LibraryError.invalidRequest("photo \(id) was edited or deleted meanwhile; reopen the edit and try again")
+                    throw LibraryError.invalidRequest(
+                        "photo \(id) was edited or deleted meanwhile; reopen the edit and try again")
                 }
                 try tracker.willChange(db, assets: [id])
-                let old = try String.fetchOne(db, sql: "SELECT render_path FROM edit WHERE asset_id = ?", arguments: [id])
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO edit (asset_id, revision, format_identifier, format_version, data,
-                        render_path, render_width, render_height, updated_ns, updated_offset)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [id, revision, adjustment.formatIdentifier, adjustment.formatVersion,
-                                     Data(adjustment.data), relative, size.width, size.height, time.epochNanoseconds,
-                                     time.utcOffsetSeconds])
-                try db.execute(sql: "UPDATE asset SET edit_revision = ?, modified_ns = ?, modified_offset = ? WHERE id = ?",
-                               arguments: [revision, time.epochNanoseconds, time.utcOffsetSeconds, id])
+                let old = try String.fetchOne(
+                    db, sql: "SELECT render_path FROM edit WHERE asset_id = ?", arguments: [id])
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO edit (asset_id, revision, format_identifier, format_version, data,
+                            render_path, render_width, render_height, updated_ns, updated_offset)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        id, revision, adjustment.formatIdentifier, adjustment.formatVersion,
+                        Data(adjustment.data), relative, size.width, size.height, time.epochNanoseconds,
+                        time.utcOffsetSeconds,
+                    ])
+                try db.execute(
+                    sql:
+                        "UPDATE asset SET edit_revision = ?, modified_ns = ?, modified_offset = ? WHERE id = ?",
+                    arguments: [revision, time.epochNanoseconds, time.utcOffsetSeconds, id])
                 return old
             }
         } catch {
@@ -89,8 +106,9 @@ extension PhotoLibrary {
         let (_, delivery) = try write { db, tracker in
             try tracker.willChange(db, assets: [id])
             try db.execute(sql: "DELETE FROM edit WHERE asset_id = ?", arguments: [id])
-            try db.execute(sql: "UPDATE asset SET edit_revision = 0, modified_ns = ?, modified_offset = ? WHERE id = ?",
-                           arguments: [time.epochNanoseconds, time.utcOffsetSeconds, id])
+            try db.execute(
+                sql: "UPDATE asset SET edit_revision = 0, modified_ns = ?, modified_offset = ? WHERE id = ?",
+                arguments: [time.epochNanoseconds, time.utcOffsetSeconds, id])
         }
         try? POSIXFiles.remove(layout.absolute(current.renderPath))
         POSIXFiles.removeEmptyDirectory(layout.renders + "/" + id)

@@ -25,8 +25,10 @@ extension PhotoLibrary {
     /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` in local capture time, each file written
     /// durably. Existing files are left alone and reported as skipped. `progress` is called
     /// after every photo; return false to stop.
-    public func export(_ query: AssetQuery, to directory: String, version: ExportVersion = .original,
-                       progress: (TransferProgress) -> Bool = { _ in true }) throws -> ExportReport {
+    public func export(
+        _ query: AssetQuery, to directory: String, version: ExportVersion = .original,
+        progress: (TransferProgress) -> Bool = { _ in true }
+    ) throws -> ExportReport {
         let target = POSIXFiles.absolute(directory)
         let assets = try assets(query)
         var report = ExportReport()
@@ -60,4 +62,3 @@ extension PhotoLibrary {
         return "\(date)_\(time)_\(asset.id.suffix(12)).jpg"
     }
 }
-

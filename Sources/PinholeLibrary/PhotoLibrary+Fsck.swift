@@ -19,7 +19,8 @@ extension PhotoLibrary {
             try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
         }
         report.tempFiles = scan.tempFiles
-        report.orphanFiles = (scan.originals.filter { indexed[$0.key] != $0.value }.map(\.value)
+        report.orphanFiles =
+            (scan.originals.filter { indexed[$0.key] != $0.value }.map(\.value)
             + scan.foreignFiles).sorted()
         report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
         report.pendingPurges = scan.purging.keys.sorted()
@@ -34,8 +35,11 @@ extension PhotoLibrary {
             }
             for row in records {
                 let id: String = row[0], path: String = row[1], size: Int64 = row[2], sum: String = row[3]
-                guard scan.originals[id] == path, let bytes = try? POSIXFiles.read(layout.absolute(path)) else { continue }
-                if Int64(bytes.count) != size || Checksum.string(for: bytes) != sum { report.checksumMismatches.append(id) }
+                guard scan.originals[id] == path, let bytes = try? POSIXFiles.read(layout.absolute(path))
+                else { continue }
+                if Int64(bytes.count) != size || Checksum.string(for: bytes) != sum {
+                    report.checksumMismatches.append(id)
+                }
             }
         }
         return report

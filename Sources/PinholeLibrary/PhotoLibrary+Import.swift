@@ -31,8 +31,10 @@ extension PhotoLibrary {
     /// the library are skipped. Photos are committed in batches of `batchSize`, each batch
     /// atomic and durable. `progress` is called after every file; return false to stop
     /// (batches already committed stay).
-    public func importFolder(_ directory: String, batchSize: Int = 32,
-                             progress: (TransferProgress) -> Bool = { _ in true }) throws -> ImportReport {
+    public func importFolder(
+        _ directory: String, batchSize: Int = 32,
+        progress: (TransferProgress) -> Bool = { _ in true }
+    ) throws -> ImportReport {
         var files: [String] = []
         do {
             try collectJPEGs(in: POSIXFiles.absolute(directory), into: &files)
@@ -85,8 +87,9 @@ extension PhotoLibrary {
     /// Whether an original with this checksum and size is already indexed.
     private func isStored(checksum: String, size: Int) throws -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM asset WHERE checksum = ? AND file_size = ? LIMIT 1",
-                              arguments: [checksum, size]) != nil
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM asset WHERE checksum = ? AND file_size = ? LIMIT 1",
+                arguments: [checksum, size]) != nil
         }
     }
 

@@ -15,7 +15,10 @@ extension PhotoLibrary {
         guard !unique.isEmpty else { return }
         let records = try read { db in
             try unique.map { id -> Asset in
-                guard let row = try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]) else {
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id])
+                else {
                     throw LibraryError.assetNotFound(id: id)
                 }
                 let asset = Asset(row: row)
@@ -69,8 +72,9 @@ extension PhotoLibrary {
     public func purgeExpired() throws -> [String] {
         let cutoff = now().adding(.seconds(-86_400 * options.trashRetentionDays)).epochNanoseconds
         let ids = try read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM asset WHERE deleted_ns IS NOT NULL AND deleted_ns <= ? ORDER BY id",
-                                arguments: [cutoff])
+            try String.fetchAll(
+                db, sql: "SELECT id FROM asset WHERE deleted_ns IS NOT NULL AND deleted_ns <= ? ORDER BY id",
+                arguments: [cutoff])
         }
         try purge(ids)
         return ids
@@ -80,7 +84,9 @@ extension PhotoLibrary {
     func removeDerivedFiles(of id: String) {
         for directory in [layout.renders + "/" + id, layout.thumbnails + "/" + id] {
             guard let entries = try? POSIXFiles.list(directory) else { continue }
-            for entry in entries where !entry.isDirectory { try? POSIXFiles.remove(directory + "/" + entry.name) }
+            for entry in entries where !entry.isDirectory {
+                try? POSIXFiles.remove(directory + "/" + entry.name)
+            }
             POSIXFiles.removeEmptyDirectory(directory)
         }
     }

@@ -39,7 +39,8 @@ extension PhotoLibrary {
     /// The asset with identifier `id` (deleted or hidden included), or nil.
     public func asset(id: String) throws -> Asset? {
         try read { db in
-            try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]).map(Asset.init(row:))
+            try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]).map(
+                Asset.init(row:))
         }
     }
 
@@ -49,8 +50,9 @@ extension PhotoLibrary {
         if let exact = try asset(id: idOrPrefix) { return exact }
         guard idOrPrefix.count >= 4 else { return nil }
         let rows = try read { db in
-            try Row.fetchAll(db, sql: Asset.selectSQL + " WHERE asset.id >= ? AND asset.id < ? LIMIT 2",
-                             arguments: [idOrPrefix, idOrPrefix + "\u{10FFFF}"])
+            try Row.fetchAll(
+                db, sql: Asset.selectSQL + " WHERE asset.id >= ? AND asset.id < ? LIMIT 2",
+                arguments: [idOrPrefix, idOrPrefix + "\u{10FFFF}"])
         }
         return rows.count == 1 ? Asset(row: rows[0]) : nil
     }
@@ -60,7 +62,9 @@ extension PhotoLibrary {
     /// Calls `handler` after every committed change that inserts, removes or changes assets
     /// in `query`'s result (judged on its filters; limit and offset ignored), or that changes
     /// albums or folders. Keep the token: the observation stops when it is cancelled or released.
-    public func observe(_ query: AssetQuery, _ handler: @escaping @Sendable (ChangeDetails) -> Void) -> ObservationToken {
+    public func observe(_ query: AssetQuery, _ handler: @escaping @Sendable (ChangeDetails) -> Void)
+        -> ObservationToken
+    {
         let key = observers.add(ObserverRegistry.Observer(query: query.unpaged, handler: handler))
         return ObservationToken { [observers] in observers.remove(key) }
     }

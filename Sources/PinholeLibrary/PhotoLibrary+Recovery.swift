@@ -30,7 +30,8 @@ extension PhotoLibrary {
         for (id, relative) in scan.purging.sorted(by: { $0.key < $1.key }) {
             if let home = purgeHomes[id] {
                 try? ensureDirectory(POSIXFiles.parentDirectory(of: layout.absolute(home)))
-                if (try? POSIXFiles.moveDurably(layout.absolute(relative), to: layout.absolute(home))) != nil {
+                if (try? POSIXFiles.moveDurably(layout.absolute(relative), to: layout.absolute(home))) != nil
+                {
                     scan.originals[id] = home
                     changedDirectories.insert(POSIXFiles.parentDirectory(of: home))
                     report.restoredPurges.append(id)
@@ -61,7 +62,9 @@ extension PhotoLibrary {
         }
         if !adopted.isEmpty {
             _ = try write { db, _ in
-                for asset in adopted { try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments) }
+                for asset in adopted {
+                    try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
+                }
             }
             report.adoptedAssets = adopted.map(\.id)
         }
@@ -96,32 +99,40 @@ extension PhotoLibrary {
     private func verifiedState() throws -> ([String: DirectoryState], Int64) {
         try read { db in
             var directories: [String: DirectoryState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT path, mtime_ns, has_subdirectories FROM verified_directory") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT path, mtime_ns, has_subdirectories FROM verified_directory")
+            {
                 directories[row[0]] = DirectoryState(mtime: row[1], hasSubdirectories: row[2])
             }
-            let watermark = try Int64.fetchOne(db, sql: "SELECT value FROM library_state WHERE key = 'verified_rowid'") ?? 0
+            let watermark =
+                try Int64.fetchOne(db, sql: "SELECT value FROM library_state WHERE key = 'verified_rowid'")
+                ?? 0
             return (directories, watermark)
         }
     }
 
     /// Index rows the pass must check: in listed leaf directories, in verified directories
     /// that vanished, and added after the watermark. Identifier → (path, rowid).
-    private func affectedRows(_ scan: DiskScan, verified: [String: DirectoryState],
-                              watermark: Int64) throws -> [String: (path: String, rowid: Int64)] {
+    private func affectedRows(
+        _ scan: DiskScan, verified: [String: DirectoryState],
+        watermark: Int64
+    ) throws -> [String: (path: String, rowid: Int64)] {
         let listedLeaves = scan.listed.filter { !$0.value.hasSubdirectories }.map(\.key)
         let vanished = verified.keys.filter { !scan.visited($0) }
         return try read { db in
             var rows: [String: (path: String, rowid: Int64)] = [:]
             for directory in listedLeaves + vanished {
                 // '0' follows '/' in byte order: the range holds exactly the paths under "directory/".
-                let cursor = try Row.fetchCursor(db, sql: "SELECT id, path, rowid FROM asset WHERE path > ? AND path < ?",
-                                                 arguments: [directory + "/", directory + "0"])
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT id, path, rowid FROM asset WHERE path > ? AND path < ?",
+                    arguments: [directory + "/", directory + "0"])
                 while let row = try cursor.next() {
                     let path: String = row[1]
                     if POSIXFiles.parentDirectory(of: path) == directory { rows[row[0]] = (path, row[2]) }
                 }
             }
-            let recent = try Row.fetchCursor(db, sql: "SELECT id, path, rowid FROM asset WHERE rowid > ?", arguments: [watermark])
+            let recent = try Row.fetchCursor(
+                db, sql: "SELECT id, path, rowid FROM asset WHERE rowid > ?", arguments: [watermark])
             while let row = try recent.next() { rows[row[0]] = (row[1], row[2]) }
             return rows
         }
@@ -135,8 +146,12 @@ extension PhotoLibrary {
             var start = 0
             while start < ids.count {
                 let chunk = Array(ids[start..<min(ids.count, start + 500)])
-                let sql = "SELECT id, path FROM asset WHERE id IN (" + chunk.map { _ in "?" }.joined(separator: ",") + ")"
-                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) { result[row[0]] = row[1] }
+                let sql =
+                    "SELECT id, path FROM asset WHERE id IN (" + chunk.map { _ in "?" }.joined(separator: ",")
+                    + ")"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                    result[row[0]] = row[1]
+                }
                 start += 500
             }
             return result
@@ -146,8 +161,10 @@ extension PhotoLibrary {
     /// Records the directories found consistent (not changed by this pass, and old enough
     /// that a later change cannot share their modification time), forgets vanished or
     /// changed ones, and moves the watermark up to the first row not covered by a record.
-    private func saveVerifiedState(_ scan: DiskScan, verified: [String: DirectoryState],
-                                   rows: [String: (path: String, rowid: Int64)], changed: Set<String>) throws {
+    private func saveVerifiedState(
+        _ scan: DiskScan, verified: [String: DirectoryState],
+        rows: [String: (path: String, rowid: Int64)], changed: Set<String>
+    ) throws {
         let settled = POSIXFiles.realtimeNanoseconds() - 2_000_000_000
         var recorded = Set(scan.unchanged)
         _ = try write { db, _ in
@@ -155,11 +172,13 @@ extension PhotoLibrary {
                 if !changed.contains(directory) && state.mtime < settled {
                     recorded.insert(directory)
                     if verified[directory] != state {
-                        try db.execute(sql: "INSERT OR REPLACE INTO verified_directory VALUES (?, ?, ?)",
-                                       arguments: [directory, state.mtime, state.hasSubdirectories])
+                        try db.execute(
+                            sql: "INSERT OR REPLACE INTO verified_directory VALUES (?, ?, ?)",
+                            arguments: [directory, state.mtime, state.hasSubdirectories])
                     }
                 } else if verified[directory] != nil {
-                    try db.execute(sql: "DELETE FROM verified_directory WHERE path = ?", arguments: [directory])
+                    try db.execute(
+                        sql: "DELETE FROM verified_directory WHERE path = ?", arguments: [directory])
                 }
             }
             for directory in verified.keys where !scan.visited(directory) {
@@ -169,7 +188,9 @@ extension PhotoLibrary {
             for row in rows.values where !recorded.contains(POSIXFiles.parentDirectory(of: row.path)) {
                 watermark = min(watermark, row.rowid - 1)
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO library_state VALUES ('verified_rowid', ?)", arguments: [watermark])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO library_state VALUES ('verified_rowid', ?)",
+                arguments: [watermark])
         }
     }
 
@@ -180,7 +201,8 @@ extension PhotoLibrary {
         guard assetCount >= 1000 else { return }
         let recorded = try read { db -> Int? in
             guard try db.tableExists("sqlite_stat1") else { return nil }
-            let stat = try String.fetchOne(db, sql: "SELECT stat FROM sqlite_stat1 WHERE tbl = 'asset' LIMIT 1")
+            let stat = try String.fetchOne(
+                db, sql: "SELECT stat FROM sqlite_stat1 WHERE tbl = 'asset' LIMIT 1")
             return stat.flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
         }
         if let recorded, assetCount <= recorded * 2, assetCount * 2 >= recorded { return }
@@ -201,10 +223,12 @@ extension PhotoLibrary {
     private func adoptable(id: String, relative: String) -> Asset? {
         let absolute = layout.absolute(relative)
         guard let bytes = try? POSIXFiles.read(absolute),
-              let metadata = try? OriginalReader.metadata(of: bytes, path: relative) else { return nil }
+            let metadata = try? OriginalReader.metadata(of: bytes, path: relative)
+        else { return nil }
         let added = Identifier.time(of: id) ?? now()
-        return Asset(id: id, path: relative, metadata: metadata, added: added,
-                     fileSize: Int64(bytes.count), checksum: Checksum.string(for: bytes))
+        return Asset(
+            id: id, path: relative, metadata: metadata, added: added,
+            fileSize: Int64(bytes.count), checksum: Checksum.string(for: bytes))
     }
 
     /// Moves a library-relative file under `quarantine/`, keeping its path in the name.

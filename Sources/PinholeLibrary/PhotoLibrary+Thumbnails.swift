@@ -38,8 +38,10 @@ extension PhotoLibrary {
     ///
     /// `cancellation` is checked between reading, rendering and caching; a cancelled request
     /// throws `LibraryError.cancelled` and caches nothing.
-    public func thumbnail(of asset: Asset, size: PixelSize, mode: ContentMode, version: ExportVersion = .current,
-                          quality: Int = 85, cancellation: Cancellation? = nil) throws -> Thumbnail {
+    public func thumbnail(
+        of asset: Asset, size: PixelSize, mode: ContentMode, version: ExportVersion = .current,
+        quality: Int = 85, cancellation: Cancellation? = nil
+    ) throws -> Thumbnail {
         guard size.width > 0, size.height > 0, size.width <= 8192, size.height <= 8192 else {
             throw LibraryError.invalidRequest("thumbnail size \(size) must be between 1x1 and 8192x8192")
         }
@@ -48,12 +50,15 @@ extension PhotoLibrary {
         }
         let edit = version == .current && asset.isEdited ? try edit(of: asset.id) : nil
         let tag = edit.map { "r\($0.revision)" } ?? "o"
-        let name = "\(size.width)x\(size.height)-\(mode == .aspectFit ? "fit" : "fill")-\(tag)-q\(quality).jpg"
+        let name =
+            "\(size.width)x\(size.height)-\(mode == .aspectFit ? "fit" : "fill")-\(tag)-q\(quality).jpg"
         let directory = layout.thumbnails + "/" + asset.id
         let file = directory + "/" + name
         try checkpoint(cancellation)
         if let cached = try? POSIXFiles.read(file), case let .success(info) = JPEGProbe.inspect(cached) {
-            return Thumbnail(jpeg: cached, size: PixelSize(width: info.width, height: info.height), file: file, fromCache: true)
+            return Thumbnail(
+                jpeg: cached, size: PixelSize(width: info.width, height: info.height), file: file,
+                fromCache: true)
         }
         let source = edit.map { layout.absolute($0.renderPath) } ?? fileURLPath(of: asset)
         let jpeg: [UInt8]
@@ -65,8 +70,9 @@ extension PhotoLibrary {
         try checkpoint(cancellation)
         let rendered: [UInt8]
         do {
-            rendered = try Thumbnailer.render(jpeg: jpeg, size: size, mode: mode,
-                                              orientation: edit == nil ? asset.orientation : .up, quality: quality)
+            rendered = try Thumbnailer.render(
+                jpeg: jpeg, size: size, mode: mode,
+                orientation: edit == nil ? asset.orientation : .up, quality: quality)
         } catch {
             throw LibraryError.invalidImage(path: source, reason: "\(error)")
         }
@@ -76,16 +82,21 @@ extension PhotoLibrary {
         }
         // The cache is disposable: a failure to write it does not fail the request.
         if (try? ensureDirectory(directory)) != nil { try? POSIXFiles.writeAtomically(rendered, to: file) }
-        return Thumbnail(jpeg: rendered, size: PixelSize(width: info.width, height: info.height), file: file, fromCache: false)
+        return Thumbnail(
+            jpeg: rendered, size: PixelSize(width: info.width, height: info.height), file: file,
+            fromCache: false)
     }
 
     /// The same as the synchronous form, stopping when the calling task is cancelled.
-    public func thumbnail(of asset: Asset, size: PixelSize, mode: ContentMode,
-                          version: ExportVersion = .current, quality: Int = 85) async throws -> Thumbnail {
+    public func thumbnail(
+        of asset: Asset, size: PixelSize, mode: ContentMode,
+        version: ExportVersion = .current, quality: Int = 85
+    ) async throws -> Thumbnail {
         let cancellation = Cancellation()
         return try await withTaskCancellationHandler {
-            try thumbnail(of: asset, size: size, mode: mode, version: version, quality: quality,
-                          cancellation: cancellation)
+            try thumbnail(
+                of: asset, size: size, mode: mode, version: version, quality: quality,
+                cancellation: cancellation)
         } onCancel: {
             cancellation.cancel()
         }

@@ -1,9 +1,9 @@
 // The photo library store: options, opening with the recovery pass, durable adds, database access.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import GRDB
 import PinholeCore
@@ -47,8 +47,10 @@ public final class PhotoLibrary: Sendable {
     /// The lock file's descriptor, holding a shared `flock` while this library is open.
     private let lockDescriptor: Int32
 
-    init(layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: Int32,
-         now: @escaping @Sendable () -> WallTime) {
+    init(
+        layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: Int32,
+        now: @escaping @Sendable () -> WallTime
+    ) {
         self.layout = layout
         self.pool = pool
         self.options = options
@@ -59,7 +61,9 @@ public final class PhotoLibrary: Sendable {
     deinit { POSIXFiles.closeDescriptor(lockDescriptor) }
 
     /// Opens the library in `directory` (creating it if absent) and runs the recovery pass.
-    public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
+    public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws
+        -> PhotoLibrary
+    {
         try open(at: directory, options: LibraryOptions(), now: now)
     }
 
@@ -68,8 +72,10 @@ public final class PhotoLibrary: Sendable {
     /// missing originals reported, interrupted deletions finished or undone, expired deleted
     /// photos purged. An unusable database is moved to `quarantine/` and the index rebuilt
     /// from the originals; a database from a newer Pinhole is left untouched and refused.
-    public static func open(at directory: String, options: LibraryOptions,
-                            now: @escaping @Sendable () -> WallTime) throws -> PhotoLibrary {
+    public static func open(
+        at directory: String, options: LibraryOptions,
+        now: @escaping @Sendable () -> WallTime
+    ) throws -> PhotoLibrary {
         let layout = LibraryLayout(root: directory)
         let lock: Int32
         do {
@@ -87,13 +93,15 @@ public final class PhotoLibrary: Sendable {
             if !repairs { try POSIXFiles.sharedLock(lock, path: layout.lockFile) }
             var report = RecoveryReport()
             let pool = try openDatabase(layout, repairs: repairs, report: &report, stamp: now())
-            let opened = PhotoLibrary(layout: layout, pool: pool, options: options, lockDescriptor: lock, now: now)
+            let opened = PhotoLibrary(
+                layout: layout, pool: pool, options: options, lockDescriptor: lock, now: now)
             library = opened
             if repairs {
                 try opened.recover(into: &report)
                 try POSIXFiles.sharedLock(lock, path: layout.lockFile)
             } else {
-                report.deferred = "the library is open in another process, which repaired it when it opened it"
+                report.deferred =
+                    "the library is open in another process, which repaired it when it opened it"
             }
             opened.report.withLock { $0 = report }
             return opened
@@ -105,17 +113,21 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Opens the database; a damaged one is set aside and replaced when this process repairs.
-    private static func openDatabase(_ layout: LibraryLayout, repairs: Bool, report: inout RecoveryReport,
-                                     stamp: WallTime) throws -> DatabasePool {
+    private static func openDatabase(
+        _ layout: LibraryLayout, repairs: Bool, report: inout RecoveryReport,
+        stamp: WallTime
+    ) throws -> DatabasePool {
         do {
             return try LibraryDatabase.open(layout)
         } catch let error as DatabaseError where LibraryDatabase.isDamaged(error) {
             guard repairs else {
-                throw LibraryError.database(reason: "the database is damaged (\(error.message ?? "\(error)")); close the "
-                                            + "other Pinhole processes using this library and open it again to rebuild it")
+                throw LibraryError.database(
+                    reason: "the database is damaged (\(error.message ?? "\(error)")); close the "
+                        + "other Pinhole processes using this library and open it again to rebuild it")
             }
             let kept = try LibraryDatabase.moveAside(layout, stamp: stamp)
-            report.rebuiltIndex = "the database could not be read (\(error.message ?? "\(error)")); "
+            report.rebuiltIndex =
+                "the database could not be read (\(error.message ?? "\(error)")); "
                 + "the damaged copy was kept as \(kept)"
             do {
                 return try LibraryDatabase.open(layout)
@@ -152,8 +164,10 @@ public final class PhotoLibrary: Sendable {
 
     /// Writes the original durably, then runs `index` in a write transaction; removes the file
     /// again if indexing fails. Returns the asset and the observers' change details.
-    func store(jpeg: [UInt8], metadata: PhotoMetadata,
-               index: (Database, Asset, ChangeTracker) throws -> Void) throws -> (Asset, [(UInt64, ChangeDetails)]) {
+    func store(
+        jpeg: [UInt8], metadata: PhotoMetadata,
+        index: (Database, Asset, ChangeTracker) throws -> Void
+    ) throws -> (Asset, [(UInt64, ChangeDetails)]) {
         let asset = try writeOriginal(jpeg: jpeg, metadata: metadata)
         do {
             let delivery = try write { db, tracker in try index(db, asset, tracker) }
@@ -171,7 +185,8 @@ public final class PhotoLibrary: Sendable {
         let created = metadata.captureTime ?? added
         let relative = LibraryLayout.originalPath(id: id, created: created)
         let absolute = layout.absolute(relative)
-        if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes {
+        if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes
+        {
             throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
         }
         do {
@@ -179,8 +194,9 @@ public final class PhotoLibrary: Sendable {
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
-        return Asset(id: id, path: relative, metadata: metadata, added: added,
-                     fileSize: Int64(jpeg.count), checksum: Checksum.string(for: jpeg))
+        return Asset(
+            id: id, path: relative, metadata: metadata, added: added,
+            fileSize: Int64(jpeg.count), checksum: Checksum.string(for: jpeg))
     }
 
     /// Removes an original whose indexing failed (best effort; recovery adopts it otherwise).
@@ -237,7 +253,8 @@ public final class PhotoLibrary: Sendable {
     /// Calls the observers' handlers with their change details (after the commit).
     func deliver(_ delivery: [(UInt64, ChangeDetails)]) {
         guard !delivery.isEmpty else { return }
-        let current = Dictionary(observers.snapshot.map { ($0.key, $0.observer) }, uniquingKeysWith: { a, _ in a })
+        let current = Dictionary(
+            observers.snapshot.map { ($0.key, $0.observer) }, uniquingKeysWith: { a, _ in a })
         for (key, details) in delivery {
             current[key]?.handler(details)
         }
@@ -252,8 +269,9 @@ public final class PhotoLibrary: Sendable {
             return LibraryError.from(failure, libraryPath: layout.root)
         case let error as DatabaseError:
             if error.resultCode == .SQLITE_FULL {
-                return LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root),
-                                                bytesLeft: POSIXFiles.freeBytes(at: layout.root) ?? 0)
+                return LibraryError.storageFull(
+                    mount: POSIXFiles.mountPoint(of: layout.root),
+                    bytesLeft: POSIXFiles.freeBytes(at: layout.root) ?? 0)
             }
             return LibraryError.database(reason: error.message ?? "\(error)")
         default:

@@ -1,9 +1,9 @@
 // Pinhole's own edit recipe (rotate, crop, exposure, contrast, vignette) and how it is rendered.
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import PinholeImaging
 
@@ -27,7 +27,10 @@ public struct PinholeAdjustments: Sendable, Codable, Hashable {
     public var vignette: Double
 
     /// Creates a recipe; the default changes nothing.
-    public init(rotation: Int = 0, crop: PixelRect? = nil, exposure: Double = 0, contrast: Double = 0, vignette: Double = 0) {
+    public init(
+        rotation: Int = 0, crop: PixelRect? = nil, exposure: Double = 0, contrast: Double = 0,
+        vignette: Double = 0
+    ) {
         self.rotation = rotation
         self.crop = crop
         self.exposure = exposure
@@ -42,14 +45,16 @@ public struct PinholeAdjustments: Sendable, Codable, Hashable {
     public func adjustmentData() throws -> AdjustmentData {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return AdjustmentData(formatIdentifier: Self.formatIdentifier, formatVersion: Self.formatVersion,
-                              data: Array(try encoder.encode(self)))
+        return AdjustmentData(
+            formatIdentifier: Self.formatIdentifier, formatVersion: Self.formatVersion,
+            data: Array(try encoder.encode(self)))
     }
 
     /// Reads a recipe back from adjustment data written by Pinhole; nil for another format.
     public init?(_ data: AdjustmentData) {
         guard data.formatIdentifier == Self.formatIdentifier, data.formatVersion == Self.formatVersion,
-              let decoded = try? JSONDecoder().decode(PinholeAdjustments.self, from: Data(data.data)) else { return nil }
+            let decoded = try? JSONDecoder().decode(PinholeAdjustments.self, from: Data(data.data))
+        else { return nil }
         self = decoded
     }
 }
@@ -72,14 +77,17 @@ public struct StandardAdjustmentRenderer: AdjustmentRenderer {
 
     public func render(original: [UInt8], adjustments: PinholeAdjustments) throws -> [UInt8] {
         guard adjustments.rotation % 90 == 0 else {
-            throw LibraryError.invalidRequest("rotation must be a multiple of 90 degrees, not \(adjustments.rotation)")
+            throw LibraryError.invalidRequest(
+                "rotation must be a multiple of 90 degrees, not \(adjustments.rotation)")
         }
         do {
-            var jpeg = try LosslessTransform.rotate(original, degrees: ((adjustments.rotation % 360) + 360) % 360)
+            var jpeg = try LosslessTransform.rotate(
+                original, degrees: ((adjustments.rotation % 360) + 360) % 360)
             if let crop = adjustments.crop { jpeg = try LosslessTransform.crop(jpeg, rect: crop) }
             if adjustments.isGeometryOnly { return jpeg }
-            let tone = Adjustments(exposure: adjustments.exposure, contrast: adjustments.contrast,
-                                   vignette: adjustments.vignette)
+            let tone = Adjustments(
+                exposure: adjustments.exposure, contrast: adjustments.contrast,
+                vignette: adjustments.vignette)
             return try EditRenderer.render(jpeg: jpeg, adjustments: tone, orientation: .up, quality: quality)
         } catch let error as LibraryError {
             throw error
@@ -93,8 +101,10 @@ extension PhotoLibrary {
     /// Renders `adjustments` from the photo's original with `renderer` and saves the result as
     /// the photo's edit (a new revision; the original is untouched).
     @discardableResult
-    public func applyAdjustments(_ adjustments: PinholeAdjustments, to id: String,
-                                 renderer: AdjustmentRenderer = StandardAdjustmentRenderer()) throws -> AssetEdit {
+    public func applyAdjustments(
+        _ adjustments: PinholeAdjustments, to id: String,
+        renderer: AdjustmentRenderer = StandardAdjustmentRenderer()
+    ) throws -> AssetEdit {
         guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
         let rendered = try renderer.render(original: try originalData(of: asset), adjustments: adjustments)
         let data: AdjustmentData

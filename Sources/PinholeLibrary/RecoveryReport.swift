@@ -84,7 +84,8 @@ public struct FsckReport: Sendable, Codable, Hashable {
         lines += missingRenders.map { "missing rendered edit: \($0)" }
         lines += pendingPurges.map { "interrupted permanent deletion: \($0)" }
         let summary = isClean ? "clean" : "\(lines.count) problem(s)"
-        lines.append("fsck: \(summary); \(assetCount) photos indexed, \(quarantinedFiles) file(s) in quarantine")
+        lines.append(
+            "fsck: \(summary); \(assetCount) photos indexed, \(quarantinedFiles) file(s) in quarantine")
         return lines
     }
 }

@@ -2,7 +2,7 @@
 
 import CCrypt
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeCore
 
@@ -23,7 +23,9 @@ public struct CryptPINHasher: Sendable {
         guard crypt_gensalt_rn(Self.scheme, 0, nil, 0, &salt, Int32(salt.count)) != nil else {
             throw CryptError(operation: "making a salt", code: errno)
         }
-        guard let hashed = crypt(pin, saltText: salt) else { throw CryptError(operation: "hashing", code: errno) }
+        guard let hashed = crypt(pin, saltText: salt) else {
+            throw CryptError(operation: "hashing", code: errno)
+        }
         return hashed
     }
 

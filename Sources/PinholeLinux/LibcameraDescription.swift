@@ -60,8 +60,11 @@ struct LibcameraDescription {
                 if key == "still_default" { recommendedStill = size } else { recommendedViewfinder = size }
             case "still", "viewfinder":
                 guard rest.count == 3, let format = LibcameraFormat.named(words[1]),
-                      let size = Self.size(Array(rest.dropFirst())) else { continue }
-                if key == "still" { stills[format, default: []].append(size) } else {
+                    let size = Self.size(Array(rest.dropFirst()))
+                else { continue }
+                if key == "still" {
+                    stills[format, default: []].append(size)
+                } else {
                     viewfinders[format, default: []].append(size)
                 }
             case "control":
@@ -70,7 +73,8 @@ struct LibcameraDescription {
                 if type == "rect" {
                     controls[name] = ControlRange(min: 0, max: 1)
                 } else if ["bool", "int", "float"].contains(type), let min = Self.number(words[3]),
-                          let max = Self.number(words[4]) {
+                    let max = Self.number(words[4])
+                {
                     controls[name] = ControlRange(min: min, max: max, defaultValue: Self.number(words[5]))
                 }
             default: continue

@@ -44,8 +44,10 @@ final class LibcameraDevice: CameraDevice {
         guard let handle else { throw CameraError.failed("camera \(info.id) is closed") }
         var notes: [String] = []
         let offered = LibcameraFormat.supported.filter { description.stillFormats[$0] != nil }
-        guard let still = offered.first(where: { $0.pixelFormat == wanted.stillFormat }) ?? offered.first else {
-            throw CameraError.invalidConfiguration("camera \(info.model) offers no still format Pinhole can encode")
+        guard let still = offered.first(where: { $0.pixelFormat == wanted.stillFormat }) ?? offered.first
+        else {
+            throw CameraError.invalidConfiguration(
+                "camera \(info.model) offers no still format Pinhole can encode")
         }
         let viewfinder = LibcameraFormat.supported.first { description.viewfinderFormats[$0] != nil }
         var config = pinhole_lc_config()
@@ -59,20 +61,27 @@ final class LibcameraDevice: CameraDevice {
         let status = pinhole_lc_configure(handle, &config, &error, error.count)
         guard status >= 0 else { throw CameraError.invalidConfiguration(shimText(error)) }
         guard let usedStill = LibcameraFormat.named(Self.name(config.still_format)) else {
-            throw CameraError.invalidConfiguration("libcamera chose still format \(Self.name(config.still_format))")
+            throw CameraError.invalidConfiguration(
+                "libcamera chose still format \(Self.name(config.still_format))")
         }
         self.config = config
         stillFormat = usedStill
-        viewfinderFormat = config.streams > 1 ? LibcameraFormat.named(Self.name(config.viewfinder_format)) : nil
+        viewfinderFormat =
+            config.streams > 1 ? LibcameraFormat.named(Self.name(config.viewfinder_format)) : nil
         var used = wanted
         used.stillSize = PixelSize(width: Int(config.still_width), height: Int(config.still_height))
         used.stillFormat = usedStill.pixelFormat
-        if used.stillSize != wanted.stillSize { notes.append("still size \(wanted.stillSize) → \(used.stillSize)") }
+        if used.stillSize != wanted.stillSize {
+            notes.append("still size \(wanted.stillSize) → \(used.stillSize)")
+        }
         if used.stillFormat != wanted.stillFormat {
-            notes.append("still format \(wanted.stillFormat.rawValue) → \(used.stillFormat.rawValue) (\(usedStill.name))")
+            notes.append(
+                "still format \(wanted.stillFormat.rawValue) → \(used.stillFormat.rawValue) (\(usedStill.name))"
+            )
         }
         if viewfinderFormat != nil {
-            used.viewfinderSize = PixelSize(width: Int(config.viewfinder_width), height: Int(config.viewfinder_height))
+            used.viewfinderSize = PixelSize(
+                width: Int(config.viewfinder_width), height: Int(config.viewfinder_height))
         } else {
             notes.append("no viewfinder stream: viewfinder images are scaled from the still stream")
         }
@@ -88,11 +97,13 @@ final class LibcameraDevice: CameraDevice {
         let previous = generation
         let box = Unmanaged.passRetained(CallbackBox(loop: loop, device: self))
         var error = [CChar](repeating: 0, count: 512)
-        let result = pinhole_lc_start_camera(handle, { context, frame in
-            guard let context, let frame else { return }
-            let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
-            box.completed(CompletedRequest(frame.pointee))
-        }, box.toOpaque(), &error, error.count)
+        let result = pinhole_lc_start_camera(
+            handle,
+            { context, frame in
+                guard let context, let frame else { return }
+                let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
+                box.completed(CompletedRequest(frame.pointee))
+            }, box.toOpaque(), &error, error.count)
         guard result == 0 else {
             box.release()
             throw CameraError.failed(shimText(error))
@@ -102,7 +113,9 @@ final class LibcameraDevice: CameraDevice {
         generation = previous + 1
         self.onFrame = onFrame
         running = true
-        if previous > 0, outstanding[previous, default: 0] == 0 { pinhole_lc_release_generation(handle, previous) }
+        if previous > 0, outstanding[previous, default: 0] == 0 {
+            pinhole_lc_release_generation(handle, previous)
+        }
     }
 
     func stop() {
@@ -129,10 +142,13 @@ final class LibcameraDevice: CameraDevice {
             case .bool(let flag): (kind, numbers) = (0, [flag ? 1 : 0])
             case .int(let int): (kind, numbers) = (1, [Double(int)])
             case .double(let double): (kind, numbers) = (2, [double])
-            case .rectangles(let rects): (kind, numbers) = (3, rects.flatMap { [$0.x, $0.y, $0.width, $0.height] })
+            case .rectangles(let rects):
+                (kind, numbers) = (3, rects.flatMap { [$0.x, $0.y, $0.width, $0.height] })
             }
             var error = [CChar](repeating: 0, count: 512)
-            guard pinhole_lc_set_control(handle, name, kind, numbers, Int32(numbers.count), &error, error.count) == 0
+            guard
+                pinhole_lc_set_control(handle, name, kind, numbers, Int32(numbers.count), &error, error.count)
+                    == 0
             else { throw CameraError.failed(shimText(error)) }
         }
     }
@@ -142,12 +158,14 @@ final class LibcameraDevice: CameraDevice {
     fileprivate func completed(_ request: CompletedRequest) {
         guard running, request.generation == generation, let onFrame else { return }
         outstanding[request.generation, default: 0] += 1
-        let frame = LibcameraFrame(device: self, request: request, still: stillFormat,
-                                   stillSize: PixelSize(width: Int(config.still_width), height: Int(config.still_height)),
-                                   stillStride: Int(config.still_stride), viewfinder: viewfinderFormat,
-                                   viewfinderSize: PixelSize(width: Int(config.viewfinder_width),
-                                                             height: Int(config.viewfinder_height)),
-                                   viewfinderStride: Int(config.viewfinder_stride))
+        let frame = LibcameraFrame(
+            device: self, request: request, still: stillFormat,
+            stillSize: PixelSize(width: Int(config.still_width), height: Int(config.still_height)),
+            stillStride: Int(config.still_stride), viewfinder: viewfinderFormat,
+            viewfinderSize: PixelSize(
+                width: Int(config.viewfinder_width),
+                height: Int(config.viewfinder_height)),
+            viewfinderStride: Int(config.viewfinder_stride))
         onFrame(frame)
     }
 
@@ -174,8 +192,13 @@ final class LibcameraDevice: CameraDevice {
         onClosed?()
     }
 
-    private static func setName(_ field: inout (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
-                                              CChar, CChar, CChar, CChar, CChar, CChar), _ name: String) {
+    private static func setName(
+        _ field:
+            inout (
+                CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
+                CChar, CChar, CChar, CChar, CChar, CChar
+            ), _ name: String
+    ) {
         var bytes = Array(name.utf8.prefix(15).map { CChar(bitPattern: $0) })
         bytes += [CChar](repeating: 0, count: 16 - bytes.count)
         withUnsafeMutableBytes(of: &field) { raw in
@@ -183,8 +206,12 @@ final class LibcameraDevice: CameraDevice {
         }
     }
 
-    private static func name(_ field: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
-                                       CChar, CChar, CChar, CChar, CChar, CChar)) -> String {
+    private static func name(
+        _ field: (
+            CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
+            CChar, CChar, CChar, CChar, CChar, CChar
+        )
+    ) -> String {
         withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }

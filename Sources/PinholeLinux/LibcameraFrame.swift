@@ -15,8 +15,10 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
     private let viewfinderStride: Int
     private var released = false
 
-    init(device: LibcameraDevice, request: CompletedRequest, still: LibcameraFormat, stillSize: PixelSize,
-         stillStride: Int, viewfinder: LibcameraFormat?, viewfinderSize: PixelSize, viewfinderStride: Int) {
+    init(
+        device: LibcameraDevice, request: CompletedRequest, still: LibcameraFormat, stillSize: PixelSize,
+        stillStride: Int, viewfinder: LibcameraFormat?, viewfinderSize: PixelSize, viewfinderStride: Int
+    ) {
         self.device = device
         self.request = request
         self.metadata = request.metadata
@@ -34,7 +36,8 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
 
     func viewfinderImage() throws -> RawImage? {
         if let viewfinder, !request.viewfinder.isEmpty {
-            return try Self.copy(request.viewfinder, format: viewfinder, size: viewfinderSize, stride: viewfinderStride)
+            return try Self.copy(
+                request.viewfinder, format: viewfinder, size: viewfinderSize, stride: viewfinderStride)
         }
         // One stream only (e.g. vimc): scale the still down.
         let image = try stillImage()
@@ -50,7 +53,8 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
     /// Copies mapped planes into a RawImage, splitting a single-plane YUV buffer and swapping
     /// red and blue where the libcamera format's byte order is the other way round.
     static func copy(_ planes: [MappedPlane], format: LibcameraFormat, size: PixelSize, stride: Int) throws
-        -> RawImage {
+        -> RawImage
+    {
         guard let first = planes.first else { throw CameraError.failed("a camera buffer had no planes") }
         let height = size.height
         let chromaHeight = (height + 1) / 2
@@ -59,14 +63,21 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
         case .yuv420:
             let chromaStride = stride / 2
             if planes.count >= 3 {
-                layout = [(0, 0, stride, height), (1, 0, chromaStride, chromaHeight), (2, 0, chromaStride, chromaHeight)]
+                layout = [
+                    (0, 0, stride, height), (1, 0, chromaStride, chromaHeight),
+                    (2, 0, chromaStride, chromaHeight),
+                ]
             } else {
                 let u = stride * height
-                layout = [(0, 0, stride, height), (0, u, chromaStride, chromaHeight),
-                          (0, u + chromaStride * chromaHeight, chromaStride, chromaHeight)]
+                layout = [
+                    (0, 0, stride, height), (0, u, chromaStride, chromaHeight),
+                    (0, u + chromaStride * chromaHeight, chromaStride, chromaHeight),
+                ]
             }
         case .nv12:
-            layout = planes.count >= 2 ? [(0, 0, stride, height), (1, 0, stride, chromaHeight)]
+            layout =
+                planes.count >= 2
+                ? [(0, 0, stride, height), (1, 0, stride, chromaHeight)]
                 : [(0, 0, stride, height), (0, stride * height, stride, chromaHeight)]
         case .rgb888, .xrgb8888:
             layout = [(0, 0, stride, height)]
@@ -76,7 +87,8 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
             let source = planes[min(part.plane, planes.count - 1)].bytes
             let count = part.stride * part.rows
             guard part.offset + count <= source.count else {
-                throw CameraError.failed("a camera buffer is smaller than its format needs (\(format.name) \(size))")
+                throw CameraError.failed(
+                    "a camera buffer is smaller than its format needs (\(format.name) \(size))")
             }
             var bytes = [UInt8](UnsafeRawBufferPointer(rebasing: source[part.offset..<(part.offset + count)]))
             if format.swapRedBlue { swapRedBlue(&bytes, pixelBytes: format.pixelFormat == .rgb888 ? 3 : 4) }
@@ -104,7 +116,8 @@ extension RawImage {
         guard factor > 1 else { return self }
         let newWidth = width / factor
         let newHeight = height / factor
-        func sample(_ plane: ImagePlane, bytesPerPixel: Int, columns: Int, rows: Int, step: Int) -> ImagePlane {
+        func sample(_ plane: ImagePlane, bytesPerPixel: Int, columns: Int, rows: Int, step: Int) -> ImagePlane
+        {
             var bytes = [UInt8](repeating: 0, count: columns * rows * bytesPerPixel)
             for row in 0..<rows {
                 for column in 0..<columns {
@@ -121,16 +134,23 @@ extension RawImage {
         switch format {
         case .yuv420:
             let luma = sample(planes[0], bytesPerPixel: 1, columns: newWidth, rows: newHeight, step: factor)
-            let u = sample(planes[1], bytesPerPixel: 1, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2, step: factor)
-            let v = sample(planes[2], bytesPerPixel: 1, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2, step: factor)
+            let u = sample(
+                planes[1], bytesPerPixel: 1, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2,
+                step: factor)
+            let v = sample(
+                planes[2], bytesPerPixel: 1, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2,
+                step: factor)
             return RawImage(format: .yuv420, width: newWidth, height: newHeight, planes: [luma, u, v])
         case .nv12:
             let luma = sample(planes[0], bytesPerPixel: 1, columns: newWidth, rows: newHeight, step: factor)
-            let uv = sample(planes[1], bytesPerPixel: 2, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2, step: factor)
+            let uv = sample(
+                planes[1], bytesPerPixel: 2, columns: (newWidth + 1) / 2, rows: (newHeight + 1) / 2,
+                step: factor)
             return RawImage(format: .nv12, width: newWidth, height: newHeight, planes: [luma, uv])
         case .rgb888, .xrgb8888:
             let pixel = format == .rgb888 ? 3 : 4
-            let plane = sample(planes[0], bytesPerPixel: pixel, columns: newWidth, rows: newHeight, step: factor)
+            let plane = sample(
+                planes[0], bytesPerPixel: pixel, columns: newWidth, rows: newHeight, step: factor)
             return RawImage(format: format, width: newWidth, height: newHeight, planes: [plane])
         }
     }

@@ -1,7 +1,7 @@
 // A serial device opened raw with termios (115200 8N1 by default).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeCore
 

@@ -36,10 +36,12 @@ public struct SimCameraSpec: Sendable, Hashable {
     public var lensSpeed: Double
 
     /// Creates a spec.
-    public init(id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
-                focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
-                fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
-                frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40) {
+    public init(
+        id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
+        focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
+        fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
+        frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40
+    ) {
         self.id = id
         self.model = model
         self.position = position
@@ -110,8 +112,9 @@ public struct SimCameraSpec: Sendable, Hashable {
 
     /// The discovery record for this camera.
     public var info: CameraInfo {
-        CameraInfo(id: id, model: model, position: position, pixelArraySize: pixelArraySize,
-                   stillSizes: stillSizes, viewfinderSizes: [PixelSize(width: 640, height: 480)],
-                   stillFormats: [.yuv420, .nv12], controls: controls)
+        CameraInfo(
+            id: id, model: model, position: position, pixelArraySize: pixelArraySize,
+            stillSizes: stillSizes, viewfinderSizes: [PixelSize(width: 640, height: 480)],
+            stillFormats: [.yuv420, .nv12], controls: controls)
     }
 }

@@ -16,8 +16,10 @@ public struct SimExposure: Sendable, Hashable {
     public var noiseSeed: UInt64
 
     /// Creates an exposure.
-    public init(exposureTime: Duration, gain: Double, lensPosition: Double, blurPerDioptre: Double,
-                noiseSeed: UInt64) {
+    public init(
+        exposureTime: Duration, gain: Double, lensPosition: Double, blurPerDioptre: Double,
+        noiseSeed: UInt64
+    ) {
         self.exposureTime = exposureTime
         self.gain = gain
         self.lensPosition = lensPosition
@@ -43,14 +45,17 @@ public enum SimRenderer {
     }
 
     /// Renders `scene` at `size`, computing it at most `workingWidth` pixels across.
-    public static func render(_ scene: SimScene, size: PixelSize, exposure: SimExposure,
-                              workingWidth: Int = 1014) -> RawImage {
+    public static func render(
+        _ scene: SimScene, size: PixelSize, exposure: SimExposure,
+        workingWidth: Int = 1014
+    ) -> RawImage {
         let factor = max(1, (size.width + workingWidth - 1) / workingWidth)
         let workWidth = max(2, size.width / factor)
         let workHeight = max(2, size.height / factor)
         let (luma, cb, cr) = renderWorking(scene, width: workWidth, height: workHeight, exposure: exposure)
-        return upscale(luma: luma, cb: cb, cr: cr, workWidth: workWidth, workHeight: workHeight,
-                       to: size, seed: exposure.noiseSeed, noise: 1.0 + 1.5 * exposure.gain.squareRoot())
+        return upscale(
+            luma: luma, cb: cb, cr: cr, workWidth: workWidth, workHeight: workHeight,
+            to: size, seed: exposure.noiseSeed, noise: 1.0 + 1.5 * exposure.gain.squareRoot())
     }
 
     /// Signal (0…1+) of reflectance `r` under this exposure.
@@ -58,8 +63,10 @@ public enum SimRenderer {
         reflectance * lux * exposure.exposureTime.seconds * exposure.gain / sensitivity
     }
 
-    private static func renderWorking(_ scene: SimScene, width: Int, height: Int,
-                                      exposure: SimExposure) -> ([UInt8], [UInt8], [UInt8]) {
+    private static func renderWorking(
+        _ scene: SimScene, width: Int, height: Int,
+        exposure: SimExposure
+    ) -> ([UInt8], [UInt8], [UInt8]) {
         let all = [scene.background] + scene.objects
         let count = width * height
         // Which object each pixel shows: fill rectangles back to front.
@@ -67,9 +74,11 @@ public enum SimRenderer {
         objectIndex.withUnsafeMutableBufferPointer { index in
             for (number, object) in all.enumerated() where number > 0 {
                 let x0 = max(0, Int((object.rect.x * Double(width) - 0.5).rounded(.up)))
-                let x1 = min(width, Int(((object.rect.x + object.rect.width) * Double(width) - 0.5).rounded(.up)))
+                let x1 = min(
+                    width, Int(((object.rect.x + object.rect.width) * Double(width) - 0.5).rounded(.up)))
                 let y0 = max(0, Int((object.rect.y * Double(height) - 0.5).rounded(.up)))
-                let y1 = min(height, Int(((object.rect.y + object.rect.height) * Double(height) - 0.5).rounded(.up)))
+                let y1 = min(
+                    height, Int(((object.rect.y + object.rect.height) * Double(height) - 0.5).rounded(.up)))
                 guard x0 < x1, y0 < y1 else { continue }
                 for y in y0..<y1 {
                     for x in x0..<x1 { index[y * width + x] = UInt8(number) }
@@ -78,7 +87,9 @@ public enum SimRenderer {
         }
         // Textured reflectance: stripes from a sine table, per object.
         let tableSize = 1024
-        let sine: [Float] = (0..<tableSize).map { Float(sinApprox(Double($0) / Double(tableSize) * 2 * Double.pi)) }
+        let sine: [Float] = (0..<tableSize).map {
+            Float(sinApprox(Double($0) / Double(tableSize) * 2 * Double.pi))
+        }
         let reflectances = all.map { Float($0.reflectance) }
         let textures = all.map { Float($0.texture) }
         let inversePeriods = all.map { 1 / $0.period }
@@ -92,7 +103,8 @@ public enum SimRenderer {
                             let nx = (Double(x) + 0.5) / Double(width)
                             let object = Int(index[y * width + x])
                             let phase = (nx + 0.37 * ny) * inversePeriods[object]
-                            let slot = Int((phase - phase.rounded(.down)) * Double(tableSize)) & (tableSize - 1)
+                            let slot =
+                                Int((phase - phase.rounded(.down)) * Double(tableSize)) & (tableSize - 1)
                             out[y * width + x] = reflectances[object] * (1 + textures[object] * sine[slot])
                         }
                     }
@@ -129,7 +141,9 @@ public enum SimRenderer {
                                     let radius = radii[object]
                                     let fraction = fractions[object]
                                     var value = mean(x, y, radius)
-                                    if fraction > 0.01 { value += fraction * (mean(x, y, radius + 1) - value) }
+                                    if fraction > 0.01 {
+                                        value += fraction * (mean(x, y, radius + 1) - value)
+                                    }
                                     value *= scale
                                     value = value < 0 ? 0 : value > 1 ? 1 : value
                                     luma[pixel] = UInt8(16 + Int(value * 219))
@@ -152,8 +166,10 @@ public enum SimRenderer {
         return UInt8(level < 0 ? 0 : level > 255 ? 255 : level)
     }
 
-    private static func upscale(luma: [UInt8], cb: [UInt8], cr: [UInt8], workWidth: Int, workHeight: Int,
-                                to size: PixelSize, seed: UInt64, noise: Double) -> RawImage {
+    private static func upscale(
+        luma: [UInt8], cb: [UInt8], cr: [UInt8], workWidth: Int, workHeight: Int,
+        to size: PixelSize, seed: UInt64, noise: Double
+    ) -> RawImage {
         var random = SplitMix64(seed: seed)
         let noiseTable: [Int16] = (0..<4096).map { _ in
             Int16((Double(random.next() % 2001) / 1000 - 1) * noise)
@@ -168,13 +184,15 @@ public enum SimRenderer {
                     noiseTable.withUnsafeBufferPointer { noiseValues in
                         for y in 0..<height {
                             let row = min(workHeight - 1, Int(Double(y) * yStep)) * workWidth
-                            let noiseOffset = Int(truncatingIfNeeded: (UInt64(y) &* 2_654_435_761) >> 4) & 4095
+                            let noiseOffset =
+                                Int(truncatingIfNeeded: (UInt64(y) &* 2_654_435_761) >> 4) & 4095
                             sourceColumns.withUnsafeBufferPointer { columns in
                                 if plane == 0 {
                                     for x in 0..<width {
                                         let n = Int(noiseValues[(x &+ noiseOffset) & 4095])
                                         let level = Int(src[row + columns[x]]) + n
-                                        out[y * width + x] = UInt8(truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
+                                        out[y * width + x] = UInt8(
+                                            truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
                                     }
                                 } else {
                                     for x in 0..<width {

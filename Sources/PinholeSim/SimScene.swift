@@ -20,8 +20,10 @@ public struct SimObject: Sendable, Hashable {
     public var chroma: (Double, Double)
 
     /// Creates an object.
-    public init(name: String, rect: NormalizedRect, distance: Double, reflectance: Double,
-                texture: Double, period: Double, chroma: (Double, Double)) {
+    public init(
+        name: String, rect: NormalizedRect, distance: Double, reflectance: Double,
+        texture: Double, period: Double, chroma: (Double, Double)
+    ) {
         self.name = name
         self.rect = rect
         self.distance = distance
@@ -65,20 +67,25 @@ public struct SimScene: Sendable, Hashable {
     /// middle and a test chart at 0.4 m on the right, under 400 lux (a bright room).
     public static let standard = SimScene(
         lux: 400,
-        background: SimObject(name: "background", rect: NormalizedRect(x: 0, y: 0, width: 1, height: 1),
-                              distance: 50, reflectance: 0.25, texture: 0.3, period: 0.08, chroma: (0.08, -0.05)),
+        background: SimObject(
+            name: "background", rect: NormalizedRect(x: 0, y: 0, width: 1, height: 1),
+            distance: 50, reflectance: 0.25, texture: 0.3, period: 0.08, chroma: (0.08, -0.05)),
         objects: [
-            SimObject(name: "house", rect: NormalizedRect(x: 0.05, y: 0.25, width: 0.3, height: 0.5),
-                      distance: 8, reflectance: 0.35, texture: 0.6, period: 0.03, chroma: (-0.05, 0.12)),
-            SimObject(name: "person", rect: NormalizedRect(x: 0.42, y: 0.2, width: 0.16, height: 0.7),
-                      distance: 2, reflectance: 0.18, texture: 0.5, period: 0.012, chroma: (-0.02, 0.05)),
-            SimObject(name: "chart", rect: NormalizedRect(x: 0.68, y: 0.55, width: 0.25, height: 0.35),
-                      distance: 0.4, reflectance: 0.5, texture: 0.9, period: 0.006, chroma: (0, 0)),
+            SimObject(
+                name: "house", rect: NormalizedRect(x: 0.05, y: 0.25, width: 0.3, height: 0.5),
+                distance: 8, reflectance: 0.35, texture: 0.6, period: 0.03, chroma: (-0.05, 0.12)),
+            SimObject(
+                name: "person", rect: NormalizedRect(x: 0.42, y: 0.2, width: 0.16, height: 0.7),
+                distance: 2, reflectance: 0.18, texture: 0.5, period: 0.012, chroma: (-0.02, 0.05)),
+            SimObject(
+                name: "chart", rect: NormalizedRect(x: 0.68, y: 0.55, width: 0.25, height: 0.35),
+                distance: 0.4, reflectance: 0.5, texture: 0.9, period: 0.006, chroma: (0, 0)),
         ])
 
     /// Mean reflectance over a region, sampled on a grid (what an AE meter sees).
     public func meanReflectance(in region: NormalizedRect = NormalizedRect(x: 0, y: 0, width: 1, height: 1))
-        -> Double {
+        -> Double
+    {
         var total = 0.0
         let columns = 32
         let rows = 24

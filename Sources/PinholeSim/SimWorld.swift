@@ -45,7 +45,8 @@ public final class SimWorld {
         let generation = scene.generation
         for index in scene.objects.indices {
             var object = scene.objects[index]
-            object.rect.x = (object.rect.x + 0.23 * Double(index + generation)).truncatingRemainder(dividingBy: 0.75)
+            object.rect.x = (object.rect.x + 0.23 * Double(index + generation)).truncatingRemainder(
+                dividingBy: 0.75)
             object.distance = [0.5, 1.2, 3.0, 6.0][(index + generation) % 4]
             scene.objects[index] = object
         }

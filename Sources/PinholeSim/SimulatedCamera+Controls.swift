@@ -67,8 +67,9 @@ extension SimulatedCamera {
         case "AfTrigger": if number == 0 { autofocus.trigger() } else { autofocus.cancel() }
         case "AfWindows":
             if case .rectangles(let rects) = value, let first = rects.first {
-                autofocus.window = NormalizedRect(x: first.x, y: first.y, width: first.width,
-                                                       height: first.height)
+                autofocus.window = NormalizedRect(
+                    x: first.x, y: first.y, width: first.width,
+                    height: first.height)
             }
         default: break
         }

@@ -53,8 +53,9 @@ public final class SimulatedCamera: CameraDevice {
         self.request = StreamRequest(stillSize: spec.pixelArraySize)
         self.lensTarget = spec.focusable ? 1.0 : spec.fixedLensPosition
         self.lensPosition = lensTarget
-        self.currentProduct = SimRenderer.targetExposureProduct(lux: world.scene.lux,
-                                                                reflectance: world.scene.meanReflectance())
+        self.currentProduct = SimRenderer.targetExposureProduct(
+            lux: world.scene.lux,
+            reflectance: world.scene.meanReflectance())
     }
 
     public var info: CameraInfo { spec.info }
@@ -72,9 +73,10 @@ public final class SimulatedCamera: CameraDevice {
         var adjusted = wanted
         var notes: [String] = []
         if !spec.stillSizes.contains(wanted.stillSize) {
-            let fit = spec.stillSizes.first {
-                $0.width <= wanted.stillSize.width && $0.height <= wanted.stillSize.height
-            } ?? spec.stillSizes.last!
+            let fit =
+                spec.stillSizes.first {
+                    $0.width <= wanted.stillSize.width && $0.height <= wanted.stillSize.height
+                } ?? spec.stillSizes.last!
             adjusted.stillSize = fit
             notes.append("still size \(wanted.stillSize) → \(fit)")
         }
@@ -113,7 +115,8 @@ public final class SimulatedCamera: CameraDevice {
     // MARK: Frames
 
     private func exposureForNextFrame(scene: SimScene) -> (Duration, Double) {
-        let target = SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
+        let target =
+            SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
             * pow2(exposureValue)
         // Converge in log space, most of the way each frame (like an IPA's AGC filter).
         let ratio = target / currentProduct
@@ -138,7 +141,9 @@ public final class SimulatedCamera: CameraDevice {
     /// spot (1: the central 10 %), or matrix (2: the whole frame evenly).
     private func meteredReflectance() -> Double {
         let scene = world.scene
-        if let cached = meteringCache, cached.scene == scene, cached.mode == meteringMode { return cached.value }
+        if let cached = meteringCache, cached.scene == scene, cached.mode == meteringMode {
+            return cached.value
+        }
         let value = meteredReflectance(scene)
         meteringCache = (scene, meteringMode, value)
         return value
@@ -175,10 +180,13 @@ public final class SimulatedCamera: CameraDevice {
             focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 2500 + Double(awbMode) * 500,
             afState: spec.autofocusAlgorithm ? autofocus.state : nil)
         sequence += 1
-        let render = SimExposure(exposureTime: exposure, gain: gain, lensPosition: lensPosition,
-                                 blurPerDioptre: spec.blurPerDioptre, noiseSeed: metadata.sequence &+ 0x5151)
-        let frame = SimulatedFrame(metadata: metadata, scene: scene, exposure: render,
-                                   stillSize: request.stillSize, viewfinderSize: request.viewfinderSize) { [weak self] in
+        let render = SimExposure(
+            exposureTime: exposure, gain: gain, lensPosition: lensPosition,
+            blurPerDioptre: spec.blurPerDioptre, noiseSeed: metadata.sequence &+ 0x5151)
+        let frame = SimulatedFrame(
+            metadata: metadata, scene: scene, exposure: render,
+            stillSize: request.stillSize, viewfinderSize: request.viewfinderSize
+        ) { [weak self] in
             self?.outstanding -= 1
         }
         timer = loop.schedule(at: start + period) { [weak self] in
@@ -188,7 +196,8 @@ public final class SimulatedCamera: CameraDevice {
     }
 
     private func deliver(_ frame: SimulatedFrame) {
-        guard let onFrame, !world.stalledCameras.contains(spec.id), !world.deadCameras.contains(spec.id) else { return }
+        guard let onFrame, !world.stalledCameras.contains(spec.id), !world.deadCameras.contains(spec.id)
+        else { return }
         guard outstanding < bufferCount else {
             droppedFrames += 1
             return
@@ -203,7 +212,7 @@ public final class SimulatedCamera: CameraDevice {
 private func pow2(_ x: Double) -> Double { exp(x * 0.693_147_180_559_945_3) }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -15,8 +15,10 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
     private let onRelease: () -> Void
     private var released = false
 
-    init(metadata: FrameMetadata, scene: SimScene, exposure: SimExposure, stillSize: PixelSize,
-         viewfinderSize: PixelSize, onRelease: @escaping () -> Void) {
+    init(
+        metadata: FrameMetadata, scene: SimScene, exposure: SimExposure, stillSize: PixelSize,
+        viewfinderSize: PixelSize, onRelease: @escaping () -> Void
+    ) {
         self.metadata = metadata
         self.scene = scene
         self.exposure = exposure
@@ -32,8 +34,9 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
     /// Computed at half resolution (a quarter of the work) and scaled up: a viewfinder frame is
     /// what focus and scene watching read several times a second.
     public func viewfinderImage() throws -> RawImage? {
-        SimRenderer.render(scene, size: viewfinderSize, exposure: exposure,
-                           workingWidth: max(160, viewfinderSize.width / 2))
+        SimRenderer.render(
+            scene, size: viewfinderSize, exposure: exposure,
+            workingWidth: max(160, viewfinderSize.width / 2))
     }
 
     public func release() {

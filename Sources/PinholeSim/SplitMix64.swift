@@ -20,7 +20,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// A stateless hash of a few integers to 0..<256, for per-pixel noise.
 @inlinable
 public func noiseHash(_ x: Int, _ y: Int, _ seed: UInt64) -> Int {
-    var z = UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: y) &* 0xC2B2_AE3D_27D4_EB4F ^ seed
+    var z =
+        UInt64(truncatingIfNeeded: x) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: y)
+        &* 0xC2B2_AE3D_27D4_EB4F ^ seed
     z = (z ^ (z >> 29)) &* 0xBF58_476D_1CE4_E5B9
     return Int(truncatingIfNeeded: (z ^ (z >> 32)) & 0xFF)
 }

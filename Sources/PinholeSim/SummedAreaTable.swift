@@ -41,7 +41,8 @@ struct SummedAreaTable {
                 let y0 = y - radius < 0 ? 0 : y - radius
                 let x1 = x + radius + 1 > width ? width : x + radius + 1
                 let y1 = y + radius + 1 > height ? height : y + radius + 1
-                let total = sums[y1 * stride + x1] - sums[y0 * stride + x1] - sums[y1 * stride + x0]
+                let total =
+                    sums[y1 * stride + x1] - sums[y0 * stride + x1] - sums[y1 * stride + x0]
                     + sums[y0 * stride + x0]
                 return Float(total / Double((x1 - x0) * (y1 - y0)))
             }

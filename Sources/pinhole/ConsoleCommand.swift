@@ -5,7 +5,7 @@ import PinholeConsole
 import PinholeLinux
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Console tools.
@@ -26,7 +26,8 @@ struct ConsoleCommand: ParsableCommand {
 
         func run() throws {
             guard let line = readLine(strippingNewline: true) else {
-                throw ValidationError("no PIN on standard input: printf '%s\\n' PIN | pinhole console hash-pin")
+                throw ValidationError(
+                    "no PIN on standard input: printf '%s\\n' PIN | pinhole console hash-pin")
             }
             let pin = try PINRules.validate(line)
             let hash: String

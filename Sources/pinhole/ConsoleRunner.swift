@@ -2,7 +2,7 @@
 // reopens a serial device that hung up or was unplugged.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import ArgumentParser
 import PinholeAppliance
@@ -40,8 +40,10 @@ final class ConsoleRunner {
     static let reopenInterval: Duration = .seconds(1)
 
     /// The console on `choice` ("stdio" or a device path) for `appliance`.
-    init(appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
-         choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void) throws {
+    init(
+        appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+        choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void
+    ) throws {
         loop = appliance.loop
         simulated = simulation != nil
         device = choice == "stdio" ? nil : choice
@@ -65,10 +67,11 @@ final class ConsoleRunner {
             if isTerminal { output = OutputPump(fd: 1) }
         }
         menu.colour = settings.consoleColour ?? (device == nil && Self.terminalHasColour())
-        lineMode.access = AccessControl(pinHash: settings.consolePINHash,
-                                        idleTimeout: .seconds(settings.consoleIdleLockSeconds),
-                                        maximumFailures: settings.consoleMaxPINFailures,
-                                        lockout: .seconds(settings.consoleLockoutSeconds))
+        lineMode.access = AccessControl(
+            pinHash: settings.consolePINHash,
+            idleTimeout: .seconds(settings.consoleIdleLockSeconds),
+            maximumFailures: settings.consoleMaxPINFailures,
+            lockout: .seconds(settings.consoleLockoutSeconds))
         menu.unicode = settings.consoleUnicode
         let store = ConsoleSettings(configuration: settings, file: settings.file ?? Configuration.defaultFile)
         store.onChange = { [unowned self, device] saved in
@@ -80,7 +83,8 @@ final class ConsoleRunner {
         }
         lineMode.settingsStore = store
         let hasher = CryptPINHasher()
-        lineMode.pinHashing = PINHashing(hash: { try hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
+        lineMode.pinHashing = PINHashing(
+            hash: { try hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
         sink.value.write = { [unowned self] line in writeLine(line) }
         screen.value.bytes = { [unowned self] bytes in output?.send(bytes) }
         lineMode.onLineDone = { [unowned self] in lineDone() }
@@ -93,7 +97,8 @@ final class ConsoleRunner {
         lineMode.onQuit = { [unowned self] in loop.stop() }
         inMenu = mode == .menu || (mode == .auto && isTerminal)
         if mode == .menu && !isTerminal {
-            throw ConsoleRunnerError("the menu needs a terminal: standard input or output is not one (use --console-mode line)")
+            throw ConsoleRunnerError(
+                "the menu needs a terminal: standard input or output is not one (use --console-mode line)")
         }
     }
 
@@ -167,11 +172,14 @@ final class ConsoleRunner {
 
     private func startReading(fd: Int32) {
         let runner = LoopBound(self)
-        let pump = InputPump(fd: fd, loop: loop, onBytes: { bytes in
-            runner.value.received(bytes)
-        }, onEnd: { code in
-            runner.value.ended(code)
-        })
+        let pump = InputPump(
+            fd: fd, loop: loop,
+            onBytes: { bytes in
+                runner.value.received(bytes)
+            },
+            onEnd: { code in
+                runner.value.ended(code)
+            })
         input = pump
         pump.start()
     }
@@ -223,7 +231,9 @@ final class ConsoleRunner {
             return
         }
         let reason = code == 0 ? "end of file" : String(cString: strerror(code))
-        log("pinhole: console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s")
+        log(
+            "pinhole: console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s"
+        )
         output?.retarget(-1)  // before the descriptor is closed and its number reused
         port = nil
         scheduleReopen(device)
@@ -250,7 +260,8 @@ final class ConsoleRunner {
         if getenv("NO_COLOR") != nil { return false }
         guard let term = getenv("TERM").map({ String(cString: $0) }) else { return false }
         if term == "dumb" || term.hasPrefix("vt1") || term.hasPrefix("vt2") { return false }
-        return term.contains("color") || ["xterm", "screen", "tmux", "rxvt", "linux"].contains { term.hasPrefix($0) }
+        return term.contains("color")
+            || ["xterm", "screen", "tmux", "rxvt", "linux"].contains { term.hasPrefix($0) }
     }
 }
 

@@ -6,7 +6,7 @@ import PinholeCore
 import PinholeLibrary
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs one `library` command (list, show, albums, fsck, import, export, …) on a library directory.
@@ -29,13 +29,17 @@ struct LibraryCommand: ParsableCommand {
         if let value = getenv("PINHOLE_LIBRARY"), value.pointee != 0 { return String(cString: value) }
         var info = stat()
         if stat("/var/lib/pinhole/library", &info) == 0 { return "/var/lib/pinhole/library" }
-        if let data = getenv("XDG_DATA_HOME"), data.pointee != 0 { return String(cString: data) + "/pinhole/library" }
+        if let data = getenv("XDG_DATA_HOME"), data.pointee != 0 {
+            return String(cString: data) + "/pinhole/library"
+        }
         let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
         return home + "/.local/share/pinhole/library"
     }
 
     /// Commands that only read: they refuse to create a library where there is none.
-    static let readOnlyCommands: Set<String> = ["list", "count", "show", "albums", "smart", "fsck", "export", "thumbnail"]
+    static let readOnlyCommands: Set<String> = [
+        "list", "count", "show", "albums", "smart", "fsck", "export", "thumbnail",
+    ]
 
     @Option(help: "Photo library directory (default: as `pinhole run`; see the discussion).")
     var library: String?
@@ -43,7 +47,8 @@ struct LibraryCommand: ParsableCommand {
     @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
     var config: String?
 
-    @Argument(parsing: .captureForPassthrough, help: "The library command and its arguments (see `library help`).")
+    @Argument(
+        parsing: .captureForPassthrough, help: "The library command and its arguments (see `library help`).")
     var arguments: [String] = []
 
     mutating func run() throws {
@@ -51,7 +56,9 @@ struct LibraryCommand: ParsableCommand {
         var directory = library
         // `--library DIR` may also come after the command word.
         if let index = words.firstIndex(of: "--library") {
-            guard index + 1 < words.count else { throw LibraryCommandFailure(message: "--library needs a directory") }
+            guard index + 1 < words.count else {
+                throw LibraryCommandFailure(message: "--library needs a directory")
+            }
             directory = words[index + 1]
             words.removeSubrange(index...(index + 1))
         }
@@ -65,8 +72,9 @@ struct LibraryCommand: ParsableCommand {
         if let command = words.first, Self.readOnlyCommands.contains(command) {
             var info = stat()
             guard stat(path + "/library.sqlite", &info) == 0 else {
-                throw LibraryCommandFailure(message: "no photo library at \(path) (no library.sqlite); "
-                                      + "pass --library DIR or set PINHOLE_LIBRARY")
+                throw LibraryCommandFailure(
+                    message: "no photo library at \(path) (no library.sqlite); "
+                        + "pass --library DIR or set PINHOLE_LIBRARY")
             }
         }
         let photoLibrary: PhotoLibrary
@@ -77,7 +85,9 @@ struct LibraryCommand: ParsableCommand {
         }
         let recovery = photoLibrary.recoveryReport
         if !recovery.isClean {
-            for line in recovery.lines { LineWriter.standardError.write("pinhole library: recovery: \(line)") }
+            for line in recovery.lines {
+                LineWriter.standardError.write("pinhole library: recovery: \(line)")
+            }
         }
         let output = try LibraryCommandLine.execute(words, library: photoLibrary)
         LineWriter.standardOutput.write(output)

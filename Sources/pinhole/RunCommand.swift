@@ -10,7 +10,7 @@ import PinholeLinux
 import PinholeSim
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the appliance.
@@ -33,7 +33,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Photo library directory.")
     var library: String?
 
-    @Option(help: "Console: stdio, a serial device such as /dev/ttyAMA0, or auto (the configured device, else the board profile's).")
+    @Option(
+        help:
+            "Console: stdio, a serial device such as /dev/ttyAMA0, or auto (the configured device, else the board profile's)."
+    )
     var console: String?
 
     @Option(help: "Serial speed for --console DEVICE.")
@@ -78,20 +81,24 @@ struct RunCommand: ParsableCommand {
         let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
         let appliance = Appliance(
             loop: loop, board: profile, gpio: hardware.gpio, cameras: hardware.cameras,
-            encoder: PhotoEncoder(quality: settings.jpegQuality), store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
+            encoder: PhotoEncoder(quality: settings.jpegQuality),
+            store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
             switch event {
             case .problem(let message): log.write("pinhole: \(message)")
             case .captureFailed(let message): log.write("pinhole: capture failed: \(message)")
             case .saved(let capture):
-                log.write("pinhole: saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt),"
-                    + " saved \(Int((capture.savedAt - capture.pressedAt).milliseconds)) ms later)")
+                log.write(
+                    "pinhole: saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt),"
+                        + " saved \(Int((capture.savedAt - capture.pressedAt).milliseconds)) ms later)")
             case .button(let function, let buttonEvent):
                 switch buttonEvent {
-                case .pressed(let at): log.write("pinhole: button \(function.rawValue) pressed (first edge \(at))")
+                case .pressed(let at):
+                    log.write("pinhole: button \(function.rawValue) pressed (first edge \(at))")
                 case .released(_, let heldFor):
-                    log.write("pinhole: button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
+                    log.write(
+                        "pinhole: button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
                 case .held, .repeated: break
                 }
             default: break
@@ -104,7 +111,9 @@ struct RunCommand: ParsableCommand {
         defer { appliance.shutdown() }  // outputs off on every way out
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
-        if consoleChoice == "auto" { consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio" }
+        if consoleChoice == "auto" {
+            consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio"
+        }
         var powerOff = false
         let runner: ConsoleRunner
         do {
@@ -124,7 +133,8 @@ struct RunCommand: ParsableCommand {
         }
         appliance.onShutdownRequest = { request in
             runner.event("shutdown \(request.reason)")
-            log.write("pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            log.write(
+                "pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
             powerOff = request.powerOff
             loop.stop()
         }
@@ -137,7 +147,10 @@ struct RunCommand: ParsableCommand {
         runner.finish()
         appliance.shutdown()
         if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
-            log.write("pinhole: outputs at exit: " + (gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
+            log.write(
+                "pinhole: outputs at exit: "
+                    + (gpio.outputsOn.isEmpty
+                        ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
         }
         if powerOff { PowerOff.request(log: log) }
     }
@@ -146,15 +159,17 @@ struct RunCommand: ParsableCommand {
     /// checkpoint the database's log.
     private static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: LineWriter) {
         loop.schedule(after: .seconds(3600)) {
-            loop.offload({ Result { try library.maintain() } }, then: { outcome in
-                switch outcome {
-                case .success(let purged) where !purged.isEmpty:
-                    log.write("pinhole: library maintenance purged \(purged.count) expired photos")
-                case .failure(let error): log.write("pinhole: library maintenance failed: \(error)")
-                default: break
-                }
-                scheduleMaintenance(of: library, on: loop, log: log)
-            })
+            loop.offload(
+                { Result { try library.maintain() } },
+                then: { outcome in
+                    switch outcome {
+                    case .success(let purged) where !purged.isEmpty:
+                        log.write("pinhole: library maintenance purged \(purged.count) expired photos")
+                    case .failure(let error): log.write("pinhole: library maintenance failed: \(error)")
+                    default: break
+                    }
+                    scheduleMaintenance(of: library, on: loop, log: log)
+                })
         }
     }
 
@@ -164,7 +179,9 @@ struct RunCommand: ParsableCommand {
         var simulation: SimulationControl?
     }
 
-    private static func hardware(for profile: BoardProfile, simulated: Bool, loop: EventLoop) throws -> Hardware {
+    private static func hardware(for profile: BoardProfile, simulated: Bool, loop: EventLoop) throws
+        -> Hardware
+    {
         if simulated {
             let gpio = SimulatedGPIO(loop: loop, lineNames: profile.lineNames)
             let world = SimWorld()

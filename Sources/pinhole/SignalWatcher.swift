@@ -1,7 +1,7 @@
 // Turns SIGTERM, SIGINT and SIGHUP into an orderly shutdown on the event loop.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeCore
 
@@ -21,21 +21,23 @@ enum SignalWatcher {
     static func start(loop: EventLoop, handler: @escaping @Sendable (String) -> Void) {
         let context = Unmanaged.passRetained(Context(loop: loop, handler: handler))
         var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGTERM)
-            sigaddset(&set, SIGINT)
-            sigaddset(&set, SIGHUP)
-            while true {
-                var signal: Int32 = 0
-                if sigwait(&set, &signal) != 0 { continue }
-                let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "SIGHUP"
-                let handler = context.handler
-                context.loop.post { handler(name) }
-            }
-        }, context.toOpaque())
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGTERM)
+                sigaddset(&set, SIGINT)
+                sigaddset(&set, SIGHUP)
+                while true {
+                    var signal: Int32 = 0
+                    if sigwait(&set, &signal) != 0 { continue }
+                    let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "SIGHUP"
+                    let handler = context.handler
+                    context.loop.post { handler(name) }
+                }
+            }, context.toOpaque())
         pthread_detach(thread)
     }
 

@@ -2,7 +2,7 @@
 // writer that never blocks the loop (a terminal that stops reading loses output, not time).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PinholeCore
 
@@ -72,10 +72,12 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
     }
     let box = Unmanaged.passRetained(Box(body))
     var thread = pthread_t()
-    pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, box.toOpaque())
+    pthread_create(
+        &thread, nil,
+        { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box.toOpaque())
     pthread_detach(thread)
 }
 
@@ -163,8 +165,10 @@ final class InputPump: @unchecked Sendable {
     private let onEnd: @Sendable (_ error: Int32) -> Void
 
     /// `onBytes` and `onEnd` run on the loop; `onEnd` gets errno (0 for end of file).
-    init(fd: Int32, loop: EventLoop, onBytes: @escaping @Sendable ([UInt8]) -> Void,
-         onEnd: @escaping @Sendable (Int32) -> Void) {
+    init(
+        fd: Int32, loop: EventLoop, onBytes: @escaping @Sendable ([UInt8]) -> Void,
+        onEnd: @escaping @Sendable (Int32) -> Void
+    ) {
         self.fd = fd
         self.loop = loop
         self.onBytes = onBytes

@@ -17,24 +17,29 @@ final class ConsoleAccessTests: XCTestCase {
         try "[console]\n\(line)\nmax_pin_failures = 3\n".write(to: config, atomically: true, encoding: .utf8)
 
         let run = try PinholeProcess.run(
-            ["run", "--board", "sim", "--clock", "virtual", "--config", config.path,
-             "--library", dir.appendingPathComponent("library").path],
-            input: "library count\nunlock 1357\nstatus\nunlock 2468\nlibrary count\nlock\nlibrary count\nquit\n")
+            [
+                "run", "--board", "sim", "--clock", "virtual", "--config", config.path,
+                "--library", dir.appendingPathComponent("library").path,
+            ],
+            input:
+                "library count\nunlock 1357\nstatus\nunlock 2468\nlibrary count\nlock\nlibrary count\nquit\n")
         XCTAssertEqual(run.status, 0, run.error)
         let lines = run.lines
         XCTAssertEqual(lines.count, 8, run.output)
         guard lines.count == 8 else { return }
         XCTAssertTrue(lines[2].hasPrefix("ok camera imx477 (back)"), lines[2])
         XCTAssertTrue(lines[2].hasSuffix(", access locked (unlock PIN for library and settings)"), lines[2])
-        XCTAssertEqual(lines.enumerated().filter { $0.offset != 2 }.map(\.element), [
-            "error 77: locked: unlock with the PIN first",
-            "error 77: wrong PIN: 2 more tries before a lock-out",
-            "ok unlocked (locks again after 5 min without input)",
-            "ok 0",
-            "ok locked",
-            "error 77: locked: unlock with the PIN first",
-            "ok bye",
-        ])
+        XCTAssertEqual(
+            lines.enumerated().filter { $0.offset != 2 }.map(\.element),
+            [
+                "error 77: locked: unlock with the PIN first",
+                "error 77: wrong PIN: 2 more tries before a lock-out",
+                "ok unlocked (locks again after 5 min without input)",
+                "ok 0",
+                "ok locked",
+                "error 77: locked: unlock with the PIN first",
+                "ok bye",
+            ])
     }
 
     func testHashPINRefusesAShortPIN() throws {
@@ -49,10 +54,14 @@ final class ConsoleAccessTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         var noise = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         noise.removeAll { $0 == 10 || $0 == 13 || $0 == 0x1B }  // noise as one long line
-        let input = "status\n" + String(decoding: noise, as: UTF8.self) + "\n" + String(repeating: "x", count: 5000)
+        let input =
+            "status\n" + String(decoding: noise, as: UTF8.self) + "\n" + String(repeating: "x", count: 5000)
             + "\n\u{1B}[1;2;3\nstatus\nquit\n"
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--clock", "virtual",
-                                          "--library", dir.appendingPathComponent("library").path], input: input)
+        let run = try PinholeProcess.run(
+            [
+                "run", "--board", "sim", "--clock", "virtual",
+                "--library", dir.appendingPathComponent("library").path,
+            ], input: input)
         XCTAssertEqual(run.status, 0, run.error)
         XCTAssertTrue(run.lines.first?.hasPrefix("ok camera") ?? false, run.output)
         XCTAssertTrue(run.lines.contains { $0.hasPrefix("error 64: line too long") }, run.output)

@@ -83,11 +83,14 @@ enum ConsoleTestTools {
     /// Starts socat linking two ptys, reachable as `first` and `second` (symlinks).
     static func linkedPtys(_ first: URL, _ second: URL, log: URL) throws -> BackgroundProcess {
         let socat = try tool("socat")
-        let process = try BackgroundProcess(socat, [
-            "pty,raw,echo=0,link=\(first.path)", "pty,raw,echo=0,link=\(second.path)",
-        ], errorFile: log)
+        let process = try BackgroundProcess(
+            socat,
+            [
+                "pty,raw,echo=0,link=\(first.path)", "pty,raw,echo=0,link=\(second.path)",
+            ], errorFile: log)
         try wait(for: "socat's ptys") {
-            FileManager.default.fileExists(atPath: first.path) && FileManager.default.fileExists(atPath: second.path)
+            FileManager.default.fileExists(atPath: first.path)
+                && FileManager.default.fileExists(atPath: second.path)
         }
         return process
     }
@@ -101,8 +104,12 @@ final class TmuxPane {
     init(_ command: String) throws {
         tmux = try ConsoleTestTools.tool("tmux")
         name = "pinhole-test-\(UUID().uuidString.prefix(8))"
-        try ConsoleTestTools.run(tmux, ["new-session", "-d", "-s", name, "-x", "80", "-y", "24",
-                                        "env TERM=xterm " + command], capture: false)
+        try ConsoleTestTools.run(
+            tmux,
+            [
+                "new-session", "-d", "-s", name, "-x", "80", "-y", "24",
+                "env TERM=xterm " + command,
+            ], capture: false)
     }
 
     /// The pane's text, one line per row.
@@ -110,16 +117,20 @@ final class TmuxPane {
 
     /// Sends tmux key names ("Enter", "Down", "C-l") or literal text with `literal`.
     func send(_ keys: String..., literal: Bool = false) throws {
-        try ConsoleTestTools.run(tmux, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys, capture: false)
+        try ConsoleTestTools.run(
+            tmux, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys, capture: false)
     }
 
     /// Waits until the screen contains `text`.
     func waitFor(_ text: String, timeout: TimeInterval = 60) throws {
-        try ConsoleTestTools.wait(for: "'\(text)' on the screen:\n\(screen)", timeout: timeout) { screen.contains(text) }
+        try ConsoleTestTools.wait(for: "'\(text)' on the screen:\n\(screen)", timeout: timeout) {
+            screen.contains(text)
+        }
     }
 
     var isAlive: Bool {
-        (try? ConsoleTestTools.run(tmux, ["list-panes", "-t", name, "-F", "#{pane_dead}"]))?.contains("0") ?? false
+        (try? ConsoleTestTools.run(tmux, ["list-panes", "-t", name, "-F", "#{pane_dead}"]))?.contains("0")
+            ?? false
     }
 
     func close() { _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name], capture: false) }

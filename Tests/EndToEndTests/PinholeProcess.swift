@@ -21,11 +21,14 @@ enum PinholeProcess {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        throw XCTSkip("the pinhole binary is not built next to the tests: run `swift build --build-tests` first")
+        throw XCTSkip(
+            "the pinhole binary is not built next to the tests: run `swift build --build-tests` first")
     }
 
     /// Runs `pinhole arguments…` with `input` on standard input and waits for it to exit.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ProcessResult {
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
+        -> ProcessResult
+    {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -52,13 +55,15 @@ enum PinholeProcess {
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                             error: String(decoding: errorData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
     }
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-e2e-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

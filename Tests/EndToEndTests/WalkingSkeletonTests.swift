@@ -13,13 +13,15 @@ final class WalkingSkeletonTests: XCTestCase {
     func testBouncyShutterPressGivesOnePhotoWithExifThatSurvivesARestart() throws {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
-        let first = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path],
-                                           input: "sim press shutter --bounce 5\nlibrary list --json\nquit\n")
+        let first = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path],
+            input: "sim press shutter --bounce 5\nlibrary list --json\nquit\n")
         XCTAssertEqual(first.status, 0, first.error)
         let lines = first.lines
         XCTAssertEqual(lines.count, 3, first.output)
         XCTAssertTrue(lines[0].hasPrefix("ok pressed shutter"), lines[0])
-        XCTAssertEqual(lines[0].components(separatedBy: "saved ").count - 1, 1, "exactly one photo saved: \(lines[0])")
+        XCTAssertEqual(
+            lines[0].components(separatedBy: "saved ").count - 1, 1, "exactly one photo saved: \(lines[0])")
         XCTAssertEqual(lines[2], "ok bye")
         let listed = try photos(inListing: lines[1])
         XCTAssertEqual(listed.count, 1)
@@ -39,8 +41,9 @@ final class WalkingSkeletonTests: XCTestCase {
         XCTAssertNotNil(exif.exposureTime)
         XCTAssertNotNil(exif.iso)
 
-        let second = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path],
-                                            input: "library list --json\nquit\n")
+        let second = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path],
+            input: "library list --json\nquit\n")
         XCTAssertEqual(second.status, 0, second.error)
         let again = try photos(inListing: second.lines[0])
         XCTAssertEqual(again.map { $0["id"] as? String }, [id])
@@ -53,10 +56,12 @@ final class WalkingSkeletonTests: XCTestCase {
         }
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-                                         input: "capture --json\n")
-        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [String: Any],
-                                   run.output + run.error)
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: "capture --json\n")
+        let answer = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [String: Any],
+            run.output + run.error)
         let file = try XCTUnwrap(answer["file"] as? String)
         let validator = Process()
         validator.executableURL = URL(fileURLWithPath: exiftool)
@@ -74,7 +79,8 @@ final class WalkingSkeletonTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: library) }
         let run = try PinholeProcess.run(
             ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-            input: "frobnicate\ntorch sideways\ncamera switch\ntorch on\nsim press bogus\nstatus --json\nquit\n")
+            input:
+                "frobnicate\ntorch sideways\ncamera switch\ntorch on\nsim press bogus\nstatus --json\nquit\n")
         let lines = run.lines
         XCTAssertEqual(lines.count, 7, run.output)
         XCTAssertTrue(lines[0].hasPrefix("error 64: unknown command 'frobnicate'"), lines[0])
@@ -82,7 +88,8 @@ final class WalkingSkeletonTests: XCTestCase {
         XCTAssertTrue(lines[2].hasPrefix("ok camera ") && lines[2].hasSuffix("front"), lines[2])
         XCTAssertTrue(lines[3].contains("has no torch"), lines[3])
         XCTAssertTrue(lines[4].hasPrefix("error 64: unknown button 'bogus'"), lines[4])
-        let status = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[5].utf8)) as? [String: Any])
+        let status = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(lines[5].utf8)) as? [String: Any])
         XCTAssertEqual((status["camera"] as? [String: Any])?["position"] as? String, "front")
         XCTAssertEqual(status["torch"] as? Bool, false)
     }
@@ -90,9 +97,11 @@ final class WalkingSkeletonTests: XCTestCase {
     func testCameraListReportsBothSimulatedCameras() throws {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
-        let run = try PinholeProcess.run(["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
-                                         input: "camera list --json\n")
-        let cameras = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [[String: Any]])
+        let run = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
+            input: "camera list --json\n")
+        let cameras = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(run.lines[0].utf8)) as? [[String: Any]])
         XCTAssertEqual(cameras.map { $0["position"] as? String }, ["back", "front"])
         XCTAssertEqual(cameras.map { $0["pixelArraySize"] as? String }, ["4056x3040", "2592x1944"])
         XCTAssertEqual(cameras.map { $0["torch"] as? Bool }, [true, false])

@@ -176,7 +176,9 @@ final class BoardServiceFilesTests: XCTestCase {
                 "char-ttyS rw", "char-ttyUSB rw", "char-ttyACM rw",
             ])
         XCTAssertEqual(keys["ExecStart"], ["/usr/local/bin/pinhole run --board auto --console auto"])
-        XCTAssertEqual(keys["ExecStopPost"], ["-/usr/local/bin/pinhole board off --board auto"], "outputs off after a crash")
+        XCTAssertEqual(
+            keys["ExecStopPost"], ["-/usr/local/bin/pinhole board off --board auto"],
+            "outputs off after a crash")
         XCTAssertNil(keys["ProcSubset"], "/proc/device-tree must stay visible for --board auto")
     }
 

@@ -10,8 +10,10 @@ final class ButtonInterpreterTests: XCTestCase {
         let loop = EventLoop.virtual()
         let gpio = SimulatedGPIO(loop: loop, lineNames: ["GPIO17"])
         let log = EventLog()
-        let interpreter = ButtonInterpreter(loop: loop, debounce: debounce, holdTime: .milliseconds(800),
-                                            repeatInterval: .milliseconds(250)) { log.events.append($0) }
+        let interpreter = ButtonInterpreter(
+            loop: loop, debounce: debounce, holdTime: .milliseconds(800),
+            repeatInterval: .milliseconds(250)
+        ) { log.events.append($0) }
         log.interpreter = interpreter
         _ = try! gpio.requestInput(InputLineConfig(name: "GPIO17")) { interpreter.edge($0) }
         return (loop, gpio, log)
@@ -56,8 +58,10 @@ final class ButtonInterpreterTests: XCTestCase {
         let log = EventLog()
         let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10)) { log.events.append($0) }
         func edge(_ active: Bool, atMs ms: Int64, sequence: UInt64) {
-            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
-                                      sequence: sequence))
+            interpreter.edge(
+                LineEdge(
+                    line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                    sequence: sequence))
         }
         // The loop was busy: the first edge of the press reaches it 40 ms late, and each
         // bounce edge that followed within 2 ms reaches it in a later batch, with timers run
@@ -80,8 +84,10 @@ final class ButtonInterpreterTests: XCTestCase {
         var lineLevel = false
         interpreter.readLevel = { lineLevel }
         func edge(_ active: Bool, atMs ms: Int64, sequence: UInt64) {
-            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
-                                      sequence: sequence))
+            interpreter.edge(
+                LineEdge(
+                    line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                    sequence: sequence))
         }
         // The contact closed at 10 ms with a bounce and settled closed; the reports of the
         // bounce trickle in far apart, long after.
@@ -105,20 +111,24 @@ final class ButtonInterpreterTests: XCTestCase {
     func testNoHoldWhenTheLineIsAlreadyReleasedButItsReportIsLate() {
         let loop = EventLoop.virtual()
         let log = EventLog()
-        let interpreter = ButtonInterpreter(loop: loop, debounce: .milliseconds(10), holdTime: .milliseconds(800))
-        { log.events.append($0) }
+        let interpreter = ButtonInterpreter(
+            loop: loop, debounce: .milliseconds(10), holdTime: .milliseconds(800)
+        ) { log.events.append($0) }
         var lineLevel = true
         interpreter.readLevel = { lineLevel }
         interpreter.edge(LineEdge(line: "GPIO17", active: true, timestamp: .zero, sequence: 1))
         loop.advance(by: .milliseconds(150))
         lineLevel = false  // released at 150 ms; the report is delayed past the hold time
         loop.advance(by: .milliseconds(1000))
-        interpreter.edge(LineEdge(line: "GPIO17", active: false, timestamp: Instant.zero + .milliseconds(150),
-                                  sequence: 2))
+        interpreter.edge(
+            LineEdge(
+                line: "GPIO17", active: false, timestamp: Instant.zero + .milliseconds(150),
+                sequence: 2))
         loop.advance(by: .milliseconds(100))
         XCTAssertEqual(log.presses.count, 1)
         XCTAssertEqual(log.releases, 1)
-        XCTAssertFalse(log.events.contains { if case .held = $0 { return true } else { return false } }, "\(log.events)")
+        XCTAssertFalse(
+            log.events.contains { if case .held = $0 { return true } else { return false } }, "\(log.events)")
     }
 
     func testAWholePressThatReachesTheLoopLateIsStillOnePress() {
@@ -128,11 +138,15 @@ final class ButtonInterpreterTests: XCTestCase {
         interpreter.readLevel = { false }  // the button is up again when the loop looks
         // A 150 ms click with bounce at 100 ms; the loop was blocked (a camera restart) and
         // learns of every edge only at 900 ms, long after the button came up again.
-        let edges: [(Bool, Int64)] = [(true, 100), (false, 101), (true, 102), (false, 250), (true, 251), (false, 252)]
+        let edges: [(Bool, Int64)] = [
+            (true, 100), (false, 101), (true, 102), (false, 250), (true, 251), (false, 252),
+        ]
         loop.advance(by: .milliseconds(900))
         for (index, (active, ms)) in edges.enumerated() {
-            interpreter.edge(LineEdge(line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
-                                      sequence: UInt64(index + 1)))
+            interpreter.edge(
+                LineEdge(
+                    line: "GPIO17", active: active, timestamp: Instant.zero + .milliseconds(ms),
+                    sequence: UInt64(index + 1)))
         }
         loop.advance(by: .milliseconds(100))
         XCTAssertEqual(log.presses, [Instant.zero + .milliseconds(100)])

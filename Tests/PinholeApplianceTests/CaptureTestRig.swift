@@ -58,8 +58,9 @@ final class CaptureTestRig {
         board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         cameras = SimulatedCameraProvider(loop: loop, world: world, specs: specs)
-        appliance = Appliance(loop: loop, board: board, gpio: gpio, cameras: cameras,
-                              encoder: PhotoEncoder(quality: 85), store: store)
+        appliance = Appliance(
+            loop: loop, board: board, gpio: gpio, cameras: cameras,
+            encoder: PhotoEncoder(quality: 85), store: store)
         let torch = torchLine
         world.torchIsLit = { [gpio] in gpio.outputValue(torch) ?? false }
         appliance.observe { [weak self] event in self?.events.append(event) }
@@ -72,7 +73,9 @@ final class CaptureTestRig {
     var camera: SimulatedCamera { cameras.openCamera(engine.current!.id)! }
 
     /// Captures now (or at `pressedAt`) and runs the loop until the photo is saved.
-    func capture(pressedAt: Instant? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> CaptureResult {
+    func capture(pressedAt: Instant? = nil, file: StaticString = #filePath, line: UInt = #line) throws
+        -> CaptureResult
+    {
         var outcome: Result<CaptureResult, Error>?
         appliance.capture(pressedAt: pressedAt) { outcome = $0 }
         var waited = 0

@@ -38,7 +38,8 @@ final class CaptureTests: XCTestCase {
         let pressedAt = rig.loop.now  // the first edge of the bouncy press
         _ = rig.gpio.press(shutter, hold: .milliseconds(80), bounce: 4)
         rig.loop.advance(by: .seconds(1))
-        guard case .saved(let result)? = rig.events.last(where: { if case .saved = $0 { true } else { false } })
+        guard
+            case .saved(let result)? = rig.events.last(where: { if case .saved = $0 { true } else { false } })
         else { return XCTFail("no photo saved: \(rig.events)") }
         XCTAssertEqual(result.pressedAt, pressedAt, "the first edge, not the debounced one")
         XCTAssertEqual(result.selection, .exposingAtPress)

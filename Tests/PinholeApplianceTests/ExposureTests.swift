@@ -40,7 +40,8 @@ final class ExposureTests: XCTestCase {
         try rig.engine.setEV(1)
         rig.loop.advance(by: .milliseconds(500))
         let after = try XCTUnwrap(rig.engine.lastFrame)
-        let ratio = (after.exposureTime.seconds * after.totalGain) / (before.exposureTime.seconds * before.totalGain)
+        let ratio =
+            (after.exposureTime.seconds * after.totalGain) / (before.exposureTime.seconds * before.totalGain)
         XCTAssertEqual(ratio, 2, accuracy: 0.1)
     }
 
@@ -70,7 +71,8 @@ final class ExposureTests: XCTestCase {
         rig.engine.endHalfPress()
         rig.loop.advance(by: .milliseconds(500))
         let free = try XCTUnwrap(rig.engine.lastFrame)
-        XCTAssertGreaterThan(free.exposureTime.seconds * free.totalGain, 4 * held.exposureTime.seconds * held.totalGain)
+        XCTAssertGreaterThan(
+            free.exposureTime.seconds * free.totalGain, 4 * held.exposureTime.seconds * held.totalGain)
     }
 
     func testUnsupportedAndOutOfRangeRequestsAreClearErrors() throws {
@@ -78,7 +80,8 @@ final class ExposureTests: XCTestCase {
         XCTAssertThrowsError(try rig.engine.setControls(["AfTrigger": .int(0)])) { error in
             XCTAssertEqual(error as? CameraError, .unsupportedControl("AfTrigger", camera: "imx477"))
         }
-        XCTAssertThrowsError(try rig.engine.setExposure(.manual(time: .microseconds(4000), gain: 64))) { error in
+        XCTAssertThrowsError(try rig.engine.setExposure(.manual(time: .microseconds(4000), gain: 64))) {
+            error in
             XCTAssertTrue("\(error)".contains("AnalogueGain 64.0 is outside"), "\(error)")
         }
         XCTAssertFalse(rig.engine.exposure.isManual, "a refused request changes nothing")

@@ -15,12 +15,14 @@ final class FlashTests: XCTestCase {
         let result = try rig.capture()
         XCTAssertEqual(result.flashFired, true)
         XCTAssertEqual(result.selection, .flashLit)
-        XCTAssertEqual(try XCTUnwrap(result.frame.lux), 5 + rig.world.torchLux, "the frame saw the torch light")
+        XCTAssertEqual(
+            try XCTUnwrap(result.frame.lux), 5 + rig.world.torchLux, "the frame saw the torch light")
         let torch = rig.gpio.history.filter { $0.line == rig.torchLine }
         XCTAssertEqual(torch.map(\.value), [true, false], "one flash")
         XCTAssertLessThanOrEqual(torch[0].time, result.frame.sensorTimestamp, "lit before the exposure began")
-        XCTAssertGreaterThanOrEqual(torch[1].time, result.frame.sensorTimestamp + result.frame.exposureTime,
-                                    "dark only after the exposure ended")
+        XCTAssertGreaterThanOrEqual(
+            torch[1].time, result.frame.sensorTimestamp + result.frame.exposureTime,
+            "dark only after the exposure ended")
         let exif = try rig.exif(result)
         XCTAssertEqual(exif.flashFired, true)
         XCTAssertEqual(exif.flashMode, .auto)

@@ -17,11 +17,13 @@ final class WatchdogTests: XCTestCase {
         rig.loop.advance(by: .milliseconds(500))
         XCTAssertEqual(camera.starts, 2, "stopped and started again")
         XCTAssertEqual(rig.engine.watchdog.stalls, 1)
-        XCTAssertTrue(rig.appliance.problems.contains { $0.contains("restarted") }, "\(rig.appliance.problems)")
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.contains("restarted") }, "\(rig.appliance.problems)")
         let frames = rig.engine.framesReceived
         rig.loop.advance(by: .seconds(2))
         XCTAssertGreaterThan(rig.engine.framesReceived, frames)
-        XCTAssertEqual(rig.gpio.history.filter { $0.line == rig.errorLine && $0.value }.count, 4, "error code 4")
+        XCTAssertEqual(
+            rig.gpio.history.filter { $0.line == rig.errorLine && $0.value }.count, 4, "error code 4")
         XCTAssertEqual(rig.appliance.status().cameraRestarts, 1)
     }
 

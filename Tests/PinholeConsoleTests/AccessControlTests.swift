@@ -6,8 +6,9 @@ import PinholeCore
 import XCTest
 
 /// Stand-in hashing for tests (the real one is crypt(3), exercised end to end).
-let testHashing = PINHashing(hash: { "$test$" + String($0.reversed()) + "$not-a-real-hash" },
-                             verify: { pin, hash in hash == "$test$" + String(pin.reversed()) + "$not-a-real-hash" })
+let testHashing = PINHashing(
+    hash: { "$test$" + String($0.reversed()) + "$not-a-real-hash" },
+    verify: { pin, hash in hash == "$test$" + String(pin.reversed()) + "$not-a-real-hash" })
 
 final class AccessControlTests: XCTestCase {
     private let t0 = Instant(nanoseconds: 1_000_000_000)
@@ -27,7 +28,8 @@ final class AccessControlTests: XCTestCase {
         XCTAssertTrue(access.isUnlocked(at: t0 + .seconds(109)))
         XCTAssertFalse(access.isUnlocked(at: t0 + .seconds(110)))
         access.touch(at: t0 + .seconds(111))
-        XCTAssertFalse(access.isUnlocked(at: t0 + .seconds(111)), "activity after the timeout does not unlock")
+        XCTAssertFalse(
+            access.isUnlocked(at: t0 + .seconds(111)), "activity after the timeout does not unlock")
     }
 
     func testLockoutAfterRepeatedFailuresDoublesEachTime() {
@@ -46,11 +48,14 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testLineModeGatesLibraryAndSettingsButNotCaptureOrStatus() throws {
-        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
-            commands.access = AccessControl(pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(120), maximumFailures: 2,
-                                            lockout: .seconds(10))
-            commands.pinHashing = testHashing
-        })
+        let harness = try ConsoleHarness(
+            quietFocus: true,
+            configure: { commands in
+                commands.access = AccessControl(
+                    pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(120), maximumFailures: 2,
+                    lockout: .seconds(10))
+                commands.pinHashing = testHashing
+            })
         let ask = { (line: String) -> String in
             harness.commands.receive(line: line)
             harness.loop.advance(by: .seconds(1))
@@ -61,26 +66,34 @@ final class AccessControlTests: XCTestCase {
         XCTAssertTrue(ask("status").hasSuffix("access locked (unlock PIN for library and settings)"))
         XCTAssertEqual(ask("unlock 9999"), "error 77: wrong PIN: 1 more tries before a lock-out")
         XCTAssertEqual(ask("unlock 9999"), "error 77: wrong PIN: locked out for 10 s")
-        XCTAssertEqual(ask("unlock 1234"), "error 77: locked: too many wrong PINs, try again in 9 s",
-                       "even the right PIN is refused during the lock-out")
+        XCTAssertEqual(
+            ask("unlock 1234"), "error 77: locked: too many wrong PINs, try again in 9 s",
+            "even the right PIN is refused during the lock-out")
         harness.loop.advance(by: .seconds(10))
         XCTAssertEqual(ask("unlock 1234"), "ok unlocked (locks again after 2 min without input)")
-        XCTAssertEqual(ask("library list"), "error 69: no library is open", "past the lock: the library itself")
+        XCTAssertEqual(
+            ask("library list"), "error 69: no library is open", "past the lock: the library itself")
         harness.loop.advance(by: .seconds(118))
         XCTAssertEqual(ask("library list"), "error 69: no library is open", "activity kept it unlocked")
         harness.loop.advance(by: .seconds(121))
-        XCTAssertEqual(ask("library list --json"), #"{"error":"locked: unlock with the PIN first","status":"77"}"#)
+        XCTAssertEqual(
+            ask("library list --json"), #"{"error":"locked: unlock with the PIN first","status":"77"}"#)
         XCTAssertTrue(ask("unlock 1234").hasPrefix("ok unlocked"))
         XCTAssertEqual(ask("lock"), "ok locked")
         XCTAssertEqual(ask("library list"), "error 77: locked: unlock with the PIN first")
     }
 
     func testMenuAsksForThePINThenOpensTheLibraryAndLeavesItWhenIdle() throws {
-        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
-            commands.access = AccessControl(pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(60))
-            commands.pinHashing = testHashing
-        })
-        XCTAssertTrue(harness.terminal.line(0).hasSuffix("[sim] [locked]") || harness.terminal.line(0).hasSuffix("[locked]"))
+        let harness = try ConsoleHarness(
+            quietFocus: true,
+            configure: { commands in
+                commands.access = AccessControl(
+                    pinHash: "$test$4321$not-a-real-hash", idleTimeout: .seconds(60))
+                commands.pinHashing = testHashing
+            })
+        XCTAssertTrue(
+            harness.terminal.line(0).hasSuffix("[sim] [locked]")
+                || harness.terminal.line(0).hasSuffix("[locked]"))
         XCTAssertTrue(harness.terminal.text.contains("Library (PIN)"))
         harness.type("4")
         XCTAssertEqual(harness.terminal.line(23), "PIN to unlock:")
@@ -93,6 +106,7 @@ final class AccessControlTests: XCTestCase {
         harness.wait(.seconds(61))
         XCTAssertTrue(harness.terminal.line(0).hasPrefix(" Pinhole  Main menu "), harness.terminal.line(0))
         XCTAssertTrue(harness.terminal.line(0).hasSuffix("[locked]"))
-        XCTAssertEqual(harness.terminal.line(22), "locked after a while without input: unlock again with the PIN")
+        XCTAssertEqual(
+            harness.terminal.line(22), "locked after a while without input: unlock again with the PIN")
     }
 }

@@ -6,7 +6,8 @@ import PinholeCore
 import XCTest
 
 final class CameraCommandsTests: XCTestCase {
-    private func run(_ harness: ConsoleHarness, _ line: String, wait: Duration = .milliseconds(50)) -> String {
+    private func run(_ harness: ConsoleHarness, _ line: String, wait: Duration = .milliseconds(50)) -> String
+    {
         harness.commands.receive(line: line)
         var waited = Duration.zero
         while harness.lines.items.isEmpty && waited < .seconds(10) {
@@ -39,11 +40,14 @@ final class CameraCommandsTests: XCTestCase {
         XCTAssertEqual(run(harness, "ev -1"), "ok ev -1.0")
         XCTAssertEqual(run(harness, "flash auto"), "ok flash auto")
         let status = run(harness, "status --json")
-        for field in ["\"exposure\":\"manual\"", "\"metering\":\"spot\"", "\"awb\":\"daylight\"", "\"flash\":\"auto\""] {
+        for field in [
+            "\"exposure\":\"manual\"", "\"metering\":\"spot\"", "\"awb\":\"daylight\"", "\"flash\":\"auto\"",
+        ] {
             XCTAssertTrue(status.contains(field), "\(field) in \(status)")
         }
         XCTAssertTrue(run(harness, "af mode sideways").hasPrefix("error 64:"))
-        XCTAssertTrue(run(harness, "exposure manual 4000 99").hasPrefix("error 70: AnalogueGain 99.0 is outside"))
+        XCTAssertTrue(
+            run(harness, "exposure manual 4000 99").hasPrefix("error 70: AnalogueGain 99.0 is outside"))
     }
 
     func testAFixedFocusCameraWithoutATorchRefusesFocusAndFlash() throws {

@@ -58,8 +58,10 @@ final class ConsoleHarness {
     let lines = Sink<String>()
     let terminal = TerminalEmulator()
 
-    init(quietFocus: Bool = false, colour: Bool = false, library: (([String]) throws -> String)? = nil,
-         configure: (LineModeConsole) -> Void = { _ in }) throws {
+    init(
+        quietFocus: Bool = false, colour: Bool = false, library: (([String]) throws -> String)? = nil,
+        configure: (LineModeConsole) -> Void = { _ in }
+    ) throws {
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         // Small sensors: the simulated renderer draws every still in full, and these tests
@@ -69,11 +71,14 @@ final class ConsoleHarness {
         var front = SimCameraSpec.front
         front.pixelArraySize = PixelSize(width: 320, height: 240)
         let cameras = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [back, front])
-        appliance = Appliance(loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: NullEncoder(),
-                              store: MemoryStore())
+        appliance = Appliance(
+            loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: NullEncoder(),
+            store: MemoryStore())
         try appliance.start()
         let lines = self.lines
-        commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) { lines.items.append($0) }
+        commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) {
+            lines.items.append($0)
+        }
         configure(commands)
         if quietFocus {
             // Continuous AF renders viewfinder frames to measure sharpness; tests that let
@@ -83,7 +88,9 @@ final class ConsoleHarness {
             _ = lines.take()
         }
         let written = self.written
-        console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) { written.items += $0 }
+        console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) {
+            written.items += $0
+        }
         console.start()
         loop.advance(by: .milliseconds(100))
         drain()

@@ -8,7 +8,8 @@ import XCTest
 final class InteractiveConsoleTests: XCTestCase {
     func testFirstScreenShowsTheStatusLineAndMenuWithoutScrollingOrUnknownSequences() throws {
         let harness = try ConsoleHarness(quietFocus: true)
-        let lines = harness.terminal.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = harness.terminal.text.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         XCTAssertTrue(lines[0].hasPrefix(" Pinhole  Main menu"), lines[0])
         XCTAssertTrue(lines[1].contains("torch off"), lines[1])
         XCTAssertTrue(lines[1].contains("0 photos"), lines[1])
@@ -33,7 +34,8 @@ final class InteractiveConsoleTests: XCTestCase {
         harness.type("1", settle: .seconds(1))
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok saved photo1 "), harness.terminal.line(22))
         XCTAssertTrue(harness.terminal.line(1).contains("|1 ph|"), harness.terminal.line(1))
-        XCTAssertTrue(harness.terminal.line(1).hasSuffix("|last photo1"), "every item, compacted to 80 columns")
+        XCTAssertTrue(
+            harness.terminal.line(1).hasSuffix("|last photo1"), "every item, compacted to 80 columns")
         XCTAssertTrue(harness.terminal.text.contains("Last photo"), "the Capture page shows the last photo")
     }
 
@@ -41,7 +43,8 @@ final class InteractiveConsoleTests: XCTestCase {
         let harness = try ConsoleHarness(quietFocus: true)
         harness.type("1")
         harness.type("2")
-        XCTAssertTrue(harness.terminal.line(23).hasPrefix("Self-timer seconds (1-60): 10"), harness.terminal.line(23))
+        XCTAssertTrue(
+            harness.terminal.line(23).hasPrefix("Self-timer seconds (1-60): 10"), harness.terminal.line(23))
         harness.type("\u{7F}\u{7F}3\r", settle: .milliseconds(2900))
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("… capture --timer 3"), harness.terminal.line(22))
         XCTAssertEqual(harness.appliance.status().photos, 0)
@@ -67,11 +70,14 @@ final class InteractiveConsoleTests: XCTestCase {
         let move = harness.output(for: "\u{1B}[B")
         XCTAssertFalse(String(decoding: move, as: UTF8.self).contains("\u{1B}[2J"))
         let text = String(decoding: move, as: UTF8.self)
-        let rows = Set(text.split(separator: "\u{1B}").compactMap { piece -> Int? in
-            guard piece.hasPrefix("["), let h = piece.firstIndex(of: "H") else { return nil }
-            return Int(piece[piece.index(after: piece.startIndex)..<h].split(separator: ";").first ?? "")
-        })
-        XCTAssertEqual(rows, [4, 5, 24], "moving the selection rewrites two rows and parks the cursor: \(text.debugDescription)")
+        let rows = Set(
+            text.split(separator: "\u{1B}").compactMap { piece -> Int? in
+                guard piece.hasPrefix("["), let h = piece.firstIndex(of: "H") else { return nil }
+                return Int(piece[piece.index(after: piece.startIndex)..<h].split(separator: ";").first ?? "")
+            })
+        XCTAssertEqual(
+            rows, [4, 5, 24],
+            "moving the selection rewrites two rows and parks the cursor: \(text.debugDescription)")
         XCTAssertTrue(harness.terminal.reverse[4][1], "the second item is selected now")
         XCTAssertFalse(harness.terminal.reverse[3][1])
     }

@@ -15,7 +15,8 @@ final class FakeLibrary {
         let words = words.first == "library" ? Array(words.dropFirst()) : words
         switch words.first {
         case "albums":
-            return #"{"albums":[{"id":"a1","title":"Summer","count":2,"position":0,"created":"x"}],"folders":[],"#
+            return
+                #"{"albums":[{"id":"a1","title":"Summer","count":2,"position":0,"created":"x"}],"folders":[],"#
                 + #""smart":[{"id":"smart:all","title":"All Photos","count":30},{"id":"smart:favorites","title":"Favorites","count":\#(favorites.count)}]}"#
         case "smart", "list":
             let offset = Int(words[(words.firstIndex(of: "--offset") ?? 0) + 1]) ?? 0
@@ -24,7 +25,8 @@ final class FakeLibrary {
             return "[" + page.map(row).joined(separator: ",") + "]"
         case "show":
             let id = words[1]
-            return #"{"id":"\#(id)","file":"/lib/\#(id).jpg","created":"2026-11-21T08:00:00.000+00:00","added":"2026-11-21T08:00:01.000+00:00","camera":"imx477","make":"Pinhole","model":"imx477","width":4056,"height":3040,"orientation":1,"exposureTime":0.008,"iso":200,"fNumber":2.8,"favorite":\#(favorites.contains(id)),"edited":false,"editRevision":0,"fileSize":3500000}"#
+            return
+                #"{"id":"\#(id)","file":"/lib/\#(id).jpg","created":"2026-11-21T08:00:00.000+00:00","added":"2026-11-21T08:00:01.000+00:00","camera":"imx477","make":"Pinhole","model":"imx477","width":4056,"height":3040,"orientation":1,"exposureTime":0.008,"iso":200,"fNumber":2.8,"favorite":\#(favorites.contains(id)),"edited":false,"editRevision":0,"fileSize":3500000}"#
         case "favorite":
             if words.contains("--off") { favorites.remove(words[1]) } else { favorites.insert(words[1]) }
             return "ok 1"
@@ -58,7 +60,8 @@ final class LibraryPagesTests: XCTestCase {
         harness.type("\r")  // the first photo of page 3: p25
         XCTAssertTrue(harness.terminal.line(0).contains("> Photo"), harness.terminal.line(0))
         XCTAssertTrue(harness.terminal.text.contains("/lib/p25.jpg"), harness.terminal.text)
-        XCTAssertTrue(harness.terminal.text.contains("    Favorite                    no"), harness.terminal.text)
+        XCTAssertTrue(
+            harness.terminal.text.contains("    Favorite                    no"), harness.terminal.text)
         harness.type("1", settle: .seconds(1))  // Favorite
         XCTAssertEqual(library.favorites, ["p25"])
         XCTAssertTrue(harness.terminal.text.contains(" 1  Unfavorite"), harness.terminal.text)
@@ -68,10 +71,12 @@ final class LibraryPagesTests: XCTestCase {
 
     func testDeleteAsksFirstAndBrokenAnswersShowAReason() throws {
         let library = FakeLibrary()
-        let harness = try ConsoleHarness(quietFocus: true, library: { words in
-            if words.contains("delete") { throw ConsoleError.failed("disk full") }
-            return try library.run(words)
-        })
+        let harness = try ConsoleHarness(
+            quietFocus: true,
+            library: { words in
+                if words.contains("delete") { throw ConsoleError.failed("disk full") }
+                return try library.run(words)
+            })
         harness.type("4")
         harness.type("4")  // Albums
         XCTAssertTrue(harness.terminal.text.contains("Summer"), harness.terminal.text)

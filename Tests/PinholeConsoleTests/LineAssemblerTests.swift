@@ -6,7 +6,8 @@ import XCTest
 final class LineAssemblerTests: XCTestCase {
     func testEveryLineEndingAndEditingBytes() {
         var assembler = LineAssembler()
-        let pieces = assembler.feed(Array("status\r\ncapx\u{7F}ture\rhelp\nlib\u{1B}[Arary".utf8)) + assembler.finish()
+        let pieces =
+            assembler.feed(Array("status\r\ncapx\u{7F}ture\rhelp\nlib\u{1B}[Arary".utf8)) + assembler.finish()
         XCTAssertEqual(pieces, [.line("status"), .line("capture"), .line("help"), .line("library")])
     }
 

@@ -14,8 +14,11 @@ final class LineModeCommandsTests: XCTestCase {
     func testHelpListsEveryCommandAsTextAndJSON() throws {
         let harness = try ConsoleHarness(quietFocus: true)
         let help = ask(harness, "help")
-        for command in ["capture --burst N", "unlock PIN", "lock", "settings [--json]", "set KEY VALUE", "pin set NEW_PIN",
-                        "led test NAME", "shutdown [--poweroff]", "menu", "status [--json]", "library …"] {
+        for command in [
+            "capture --burst N", "unlock PIN", "lock", "settings [--json]", "set KEY VALUE",
+            "pin set NEW_PIN",
+            "led test NAME", "shutdown [--poweroff]", "menu", "status [--json]", "library …",
+        ] {
             XCTAssertTrue(help.contains(command), "help lacks \(command): \(help)")
         }
         XCTAssertTrue(ask(harness, "help --json").hasPrefix(#"[{"command":"capture [--json]""#))
@@ -28,8 +31,10 @@ final class LineModeCommandsTests: XCTestCase {
         let burst = ask(harness, "capture --burst 3", wait: .seconds(3))
         XCTAssertTrue(burst.hasPrefix("ok saved 3 photos: photo1 photo2 photo3"), burst)
         XCTAssertEqual(ask(harness, "capture --burst 50"), "error 64: --burst takes 2 to 20 photos")
-        XCTAssertEqual(ask(harness, "capture --timer 5 --burst 2"),
-                       "error 64: use --timer or --burst, not both: usage: capture [--json] | capture --timer SECONDS | capture --burst N")
+        XCTAssertEqual(
+            ask(harness, "capture --timer 5 --burst 2"),
+            "error 64: use --timer or --burst, not both: usage: capture [--json] | capture --timer SECONDS | capture --burst N"
+        )
         XCTAssertEqual(ask(harness, "led test status"), "ok blinked status 3 times")
         XCTAssertTrue(ask(harness, "led test beacon").hasPrefix("error 64: no output 'beacon'"))
         XCTAssertEqual(ask(harness, "menu"), "error 69: the menu needs a terminal: this console is a pipe")

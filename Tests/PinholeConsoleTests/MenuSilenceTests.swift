@@ -9,7 +9,8 @@ final class MenuSilenceTests: XCTestCase {
     func testAMenuThatWasNeverStartedWritesNothing() throws {
         let harness = try ConsoleHarness(quietFocus: true)
         let written = Sink<UInt8>()
-        let idle = InteractiveConsole(appliance: harness.appliance, commands: harness.commands, colour: false) {
+        let idle = InteractiveConsole(appliance: harness.appliance, commands: harness.commands, colour: false)
+        {
             written.items += $0
         }
         idle.colour = true

@@ -10,7 +10,8 @@ final class SettingsTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-settings-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-settings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -32,7 +33,8 @@ final class SettingsTests: XCTestCase {
         XCTAssertTrue(replaced.hasPrefix("# Pinhole on the kitchen window\n"))
         let added = Configuration.setting("console", "colour", to: "true", in: sample)
         XCTAssertTrue(added.contains("device = \"/dev/ttyAMA0\"\ncolour = true\n"), added)
-        let section = Configuration.setting("library", "path", to: Configuration.literal("/media/sd \"photos\""), in: sample)
+        let section = Configuration.setting(
+            "library", "path", to: Configuration.literal("/media/sd \"photos\""), in: sample)
         XCTAssertTrue(section.hasSuffix("\n[library]\npath = \"/media/sd \\\"photos\\\"\"\n"), section)
         let removed = Configuration.setting("console", "device", to: nil, in: sample)
         XCTAssertFalse(removed.contains("ttyAMA0"), removed)
@@ -42,7 +44,8 @@ final class SettingsTests: XCTestCase {
     func testSaveValidatesTheWholeFileAndWritesNothingOnError() throws {
         let file = directory.appendingPathComponent("pinhole.toml").path
         try sample.write(toFile: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "5", file: file)) { error in
+        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "5", file: file)) {
+            error in
             XCTAssertTrue("\(error)".contains("pinhole.toml"), "\(error)")
             XCTAssertTrue("\(error)".contains("idle_lock"), "\(error)")
         }
@@ -58,17 +61,20 @@ final class SettingsTests: XCTestCase {
         let store = ConsoleSettings(configuration: try Configuration.load(file: file), file: file)
         var applied: [Int] = []
         store.onChange = { applied.append($0.consoleIdleLockSeconds) }
-        let harness = try ConsoleHarness(quietFocus: true, configure: { commands in
-            commands.settingsStore = store
-            commands.pinHashing = testHashing
-        })
+        let harness = try ConsoleHarness(
+            quietFocus: true,
+            configure: { commands in
+                commands.settingsStore = store
+                commands.pinHashing = testHashing
+            })
         let ask = { (line: String) -> String in
             harness.commands.receive(line: line)
             harness.loop.advance(by: .milliseconds(100))
             return harness.lines.take().last ?? "(no answer)"
         }
-        XCTAssertEqual(ask("set capture.quality 80"),
-                       "ok capture.quality 80 saved to \(file) (takes effect at the next start)")
+        XCTAssertEqual(
+            ask("set capture.quality 80"),
+            "ok capture.quality 80 saved to \(file) (takes effect at the next start)")
         XCTAssertEqual(ask("set console.idle_lock 120"), "ok console.idle_lock 120 saved to \(file)")
         XCTAssertEqual(applied, [300, 120], "each change is applied; the idle lock took the new value")
         XCTAssertEqual(ask("set capture.quality 101"), "error 64: '101' is not a whole number from 1 to 100")
@@ -78,7 +84,8 @@ final class SettingsTests: XCTestCase {
         let saved = try Configuration.load(file: file)
         XCTAssertEqual(saved.jpegQuality, 80)
         XCTAssertEqual(saved.consolePINHash, "$test$1975$not-a-real-hash")
-        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("# Pinhole on the kitchen window"))
+        XCTAssertTrue(
+            try String(contentsOfFile: file, encoding: .utf8).hasPrefix("# Pinhole on the kitchen window"))
         XCTAssertTrue(ask("settings").contains("console.pin=set"), "still unlocked by the one who set it")
         XCTAssertEqual(ask("lock"), "ok locked")
         XCTAssertEqual(ask("set capture.quality 70"), "error 77: locked: unlock with the PIN first")
@@ -93,10 +100,12 @@ final class SettingsTests: XCTestCase {
         let harness = try ConsoleHarness(quietFocus: true, configure: { $0.settingsStore = store })
         harness.type("6")  // Settings
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Settings"), harness.terminal.line(0))
-        XCTAssertTrue(harness.terminal.text.contains("Saved to                    /tmp/pinhole-settings-"),
-                      harness.terminal.text)
+        XCTAssertTrue(
+            harness.terminal.text.contains("Saved to                    /tmp/pinhole-settings-"),
+            harness.terminal.text)
         harness.type("2", settle: .seconds(1))  // Colour: auto -> on
-        XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok console.colour on saved"), harness.terminal.line(22))
+        XCTAssertTrue(
+            harness.terminal.line(22).hasPrefix("ok console.colour on saved"), harness.terminal.line(22))
         XCTAssertEqual(try Configuration.load(file: file).consoleColour, true)
         harness.type("1")  // JPEG quality prompt, pre-filled
         XCTAssertEqual(harness.terminal.line(23), "JPEG quality (1-100): 93")

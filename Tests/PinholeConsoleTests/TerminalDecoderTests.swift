@@ -21,18 +21,25 @@ final class TerminalDecoderTests: XCTestCase {
         XCTAssertEqual(keys("\u{1B}[H\u{1B}OH\u{1B}[1~\u{1B}[7~"), [.home, .home, .home, .home])
         XCTAssertEqual(keys("\u{1B}[F\u{1B}OF\u{1B}[4~\u{1B}[8~"), [.end, .end, .end, .end])
         XCTAssertEqual(keys("\u{1B}[5~\u{1B}[6~\u{1B}[3~\u{1B}[2~"), [.pageUp, .pageDown, .delete, .insert])
-        XCTAssertEqual(keys("\u{1B}OP\u{1B}[15~\u{1B}[24~\u{1B}[Z"), [.function(1), .function(5), .function(12), .backtab])
+        XCTAssertEqual(
+            keys("\u{1B}OP\u{1B}[15~\u{1B}[24~\u{1B}[Z"),
+            [.function(1), .function(5), .function(12), .backtab])
     }
 
     func testCRLFAndCRLFAreOneEnterEach() {
-        XCTAssertEqual(keys("a\rb\nc\r\nd\n\n"), [.character("a"), .enter, .character("b"), .enter,
-                                                  .character("c"), .enter, .character("d"), .enter, .enter])
+        XCTAssertEqual(
+            keys("a\rb\nc\r\nd\n\n"),
+            [
+                .character("a"), .enter, .character("b"), .enter,
+                .character("c"), .enter, .character("d"), .enter, .enter,
+            ])
         XCTAssertEqual(keys("\r\r\n"), [.enter, .enter], "CR, then CRLF")
     }
 
     func testBackspaceAndDELBothEraseAndControlKeysAreNamed() {
-        XCTAssertEqual(keys("\u{08}\u{7F}\u{03}\u{01}\t"),
-                       [.backspace, .backspace, .interrupt, .control("a"), .tab])
+        XCTAssertEqual(
+            keys("\u{08}\u{7F}\u{03}\u{01}\t"),
+            [.backspace, .backspace, .interrupt, .control("a"), .tab])
     }
 
     func testLoneEscapeResolvesOnFlushAndAltKeyGivesEscapeThenKey() {
@@ -80,7 +87,9 @@ final class TerminalDecoderTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         var decoder = TerminalDecoder()
         for _ in 0..<200 {
-            let bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             _ = decoder.feed(bytes)
         }
         _ = decoder.flush()

@@ -33,7 +33,9 @@ final class TerminalEmulator {
         }.joined(separator: "\n")
     }
 
-    func line(_ row: Int) -> String { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[row] }
+    func line(_ row: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[row]
+    }
 
     func feed(_ bytes: [UInt8]) {
         let all = pending + bytes

@@ -12,7 +12,8 @@ final class VT100RendererTests: XCTestCase {
         terminal.feed(renderer.render(screen))
         XCTAssertEqual(terminal.scrolled, 0)
         XCTAssertEqual(terminal.line(0), String(repeating: "x", count: 80))
-        XCTAssertEqual(terminal.line(23), String(repeating: "x", count: 79), "the bottom-right cell is never written")
+        XCTAssertEqual(
+            terminal.line(23), String(repeating: "x", count: 79), "the bottom-right cell is never written")
         XCTAssertEqual(renderer.render(screen), [], "nothing changed, nothing sent")
         screen.put("y", row: 10, column: 40)
         let update = String(decoding: renderer.render(screen), as: UTF8.self)

@@ -36,12 +36,14 @@ final class ViewfinderPreviewTests: XCTestCase {
     }
 
     func testMidGreyIsDitheredAndASCIIShadesFollowBrightness() {
-        let grey = ViewfinderPreview.cells(from: image(width: 64, height: 48) { _, _ in 128 }, columns: 16, rows: 6)
+        let grey = ViewfinderPreview.cells(
+            from: image(width: 64, height: 48) { _, _ in 128 }, columns: 16, rows: 6)
         let characters = text(grey).joined()
         XCTAssertTrue(characters.contains("▀") || characters.contains("▄"), characters)
         XCTAssertFalse(characters.allSatisfy { $0 == "█" } || characters.allSatisfy { $0 == " " })
-        let ramp = ViewfinderPreview.cells(from: image(width: 100, height: 10) { x, _ in UInt8(x * 255 / 99) },
-                                           columns: 10, rows: 1, unicode: false)
+        let ramp = ViewfinderPreview.cells(
+            from: image(width: 100, height: 10) { x, _ in UInt8(x * 255 / 99) },
+            columns: 10, rows: 1, unicode: false)
         XCTAssertEqual(text(ramp), [" .:-=+*#%@"])
     }
 
@@ -52,8 +54,12 @@ final class ViewfinderPreviewTests: XCTestCase {
         XCTAssertEqual(upright.first, String(repeating: "█", count: 20))
         XCTAssertEqual(upright.last, String(repeating: " ", count: 20))
         let rotated = text(ViewfinderPreview.cells(from: picture, columns: 20, rows: 10, rotation: 90))
-        XCTAssertTrue(rotated.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 10)) }, rotated.joined(separator: "\n"))
-        XCTAssertTrue(rotated.allSatisfy { $0.hasSuffix(String(repeating: "█", count: 10)) }, rotated.joined(separator: "\n"))
+        XCTAssertTrue(
+            rotated.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 10)) },
+            rotated.joined(separator: "\n"))
+        XCTAssertTrue(
+            rotated.allSatisfy { $0.hasSuffix(String(repeating: "█", count: 10)) },
+            rotated.joined(separator: "\n"))
     }
 
     func testViewfinderPageShowsFramesAtAFewPerSecondAndStopsWhenLeft() throws {

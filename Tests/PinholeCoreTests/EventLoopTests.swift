@@ -42,7 +42,9 @@ final class EventLoopTests: XCTestCase {
     func testOffloadedWorkCompletesBeforeTimeMoves() {
         let loop = EventLoop.virtual()
         var order: [String] = []
-        loop.offload({ (1...1000).reduce(0, +) }, then: { sum in order.append("work \(sum) @\(loop.now.nanoseconds)") })
+        loop.offload(
+            { (1...1000).reduce(0, +) }, then: { sum in order.append("work \(sum) @\(loop.now.nanoseconds)") }
+        )
         loop.schedule(after: .milliseconds(1)) { order.append("timer") }
         loop.advance(by: .milliseconds(2))
         XCTAssertEqual(order, ["work 500500 @0", "timer"])
@@ -74,7 +76,8 @@ final class EventLoopTests: XCTestCase {
     }
 
     func testWallTimeFollowsVirtualTime() {
-        let loop = EventLoop.virtual(wallStart: WallTime(secondsSince1970: 1_767_268_800, utcOffsetSeconds: 3600))
+        let loop = EventLoop.virtual(
+            wallStart: WallTime(secondsSince1970: 1_767_268_800, utcOffsetSeconds: 3600))
         loop.advance(by: .milliseconds(1500))
         XCTAssertEqual(loop.wallNow.secondsSince1970, 1_767_268_801)
         XCTAssertEqual(loop.wallNow.nanoseconds, 500_000_000)

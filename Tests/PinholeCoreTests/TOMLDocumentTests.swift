@@ -35,7 +35,8 @@ final class TOMLDocumentTests: XCTestCase {
         XCTAssertEqual(board.line(of: "ratio"), 6)
         guard case .table(let inline)? = board["inline"] else { return XCTFail("no inline table") }
         XCTAssertEqual(inline["active_low"], .bool(false))
-        guard case .table(let buttons)? = root["buttons"], case .table(let shutter)? = buttons["shutter"] else {
+        guard case .table(let buttons)? = root["buttons"], case .table(let shutter)? = buttons["shutter"]
+        else {
             return XCTFail("no dotted table")
         }
         XCTAssertEqual(shutter["line"], .string("GPIO17"))

@@ -11,7 +11,8 @@ final class WallTimeTests: XCTestCase {
     }
 
     func testNegativeOffsetAndISO8601() {
-        let time = WallTime(secondsSince1970: 1_795_000_000, nanoseconds: 42_000_000, utcOffsetSeconds: -5 * 3600 - 1800)
+        let time = WallTime(
+            secondsSince1970: 1_795_000_000, nanoseconds: 42_000_000, utcOffsetSeconds: -5 * 3600 - 1800)
         XCTAssertEqual(time.exifOffset, "-05:30")
         XCTAssertEqual(time.exifDateTime, "2026:11:18 05:36:40")
         XCTAssertEqual(time.iso8601, "2026-11-18T05:36:40.042-05:30")

@@ -7,11 +7,16 @@ import XCTest
 
 final class AdjustmentTests: XCTestCase {
     func grey(_ value: UInt8, width: Int = 64, height: Int = 48) -> RawImage {
-        RawImage(format: .rgb888, width: width, height: height,
-                 planes: [ImagePlane(bytes: [UInt8](repeating: value, count: width * height * 3), stride: width * 3)])
+        RawImage(
+            format: .rgb888, width: width, height: height,
+            planes: [
+                ImagePlane(bytes: [UInt8](repeating: value, count: width * height * 3), stride: width * 3)
+            ])
     }
 
-    func pixel(_ image: RawImage, _ x: Int, _ y: Int) -> UInt8 { image.planes[0].bytes[(y * image.width + x) * 3] }
+    func pixel(_ image: RawImage, _ x: Int, _ y: Int) -> UInt8 {
+        image.planes[0].bytes[(y * image.width + x) * 3]
+    }
 
     func testOneStopDoublesLinearLight() {
         // sRGB 118 is 18 % grey; twice that (36 %) is sRGB 161.
@@ -39,10 +44,12 @@ final class AdjustmentTests: XCTestCase {
 
     func testRenderAppliesOrientationSizeAndAdjustments() throws {
         let jpeg = try JPEGEncoder(threads: 1).encode(grey(118, width: 200, height: 100))
-        let edited = try EditRenderer.render(jpeg: jpeg, adjustments: Adjustments(exposure: 1), orientation: .left,
-                                                   maxSize: PixelSize(width: 50, height: 50))
+        let edited = try EditRenderer.render(
+            jpeg: jpeg, adjustments: Adjustments(exposure: 1), orientation: .left,
+            maxSize: PixelSize(width: 50, height: 50))
         let decoded = try JPEGDecoder.decode(edited)
-        XCTAssertEqual(PixelSize(width: decoded.width, height: decoded.height), PixelSize(width: 25, height: 50))
+        XCTAssertEqual(
+            PixelSize(width: decoded.width, height: decoded.height), PixelSize(width: 25, height: 50))
         XCTAssertEqual(Int(pixel(decoded, 12, 25)), 161, accuracy: 3)
     }
 

@@ -5,13 +5,17 @@ import PinholeCore
 import XCTest
 
 final class CorruptInputTests: XCTestCase {
-    lazy var photo: [UInt8] = try! PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 160, height: 120),
-                                                                   metadata: ExifRoundTripTests.fullMetadata())
+    lazy var photo: [UInt8] = try! PhotoEncoder(threads: 1).encode(
+        image: TestImages.yuv420(width: 160, height: 120),
+        metadata: ExifRoundTripTests.fullMetadata())
 
-    private func assertThrows(_ body: @autoclosure () throws -> Any, contains text: String,
-                              file: StaticString = #filePath, line: UInt = #line) {
+    private func assertThrows(
+        _ body: @autoclosure () throws -> Any, contains text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            XCTAssertTrue("\(error)".contains(text), "expected \"\(text)\" in: \(error)", file: file, line: line)
+            XCTAssertTrue(
+                "\(error)".contains(text), "expected \"\(text)\" in: \(error)", file: file, line: line)
         }
     }
 
@@ -81,8 +85,9 @@ final class CorruptInputTests: XCTestCase {
                 bytes[i] = UInt8(truncatingIfNeeded: generator.next())
             }
             _ = try? JPEGDecoder.decode(bytes)
-            _ = try? Thumbnailer.render(jpeg: bytes, size: PixelSize(width: 16, height: 16), mode: .aspectFill,
-                                        orientation: .left)
+            _ = try? Thumbnailer.render(
+                jpeg: bytes, size: PixelSize(width: 16, height: 16), mode: .aspectFill,
+                orientation: .left)
         }
         XCTAssertGreaterThan(scan, 0)
     }

@@ -10,7 +10,8 @@ final class ExifRoundTripTests: XCTestCase {
         m.make = "Raspberry Pi"
         m.model = "Camera Module 3"
         m.software = "Pinhole 0.1"
-        m.captureTime = WallTime(secondsSince1970: 1_795_252_888, nanoseconds: 120_000_000, utcOffsetSeconds: 3600)
+        m.captureTime = WallTime(
+            secondsSince1970: 1_795_252_888, nanoseconds: 120_000_000, utcOffsetSeconds: 3600)
         m.exposureTime = 1.0 / 120
         m.iso = 400
         m.fNumber = 1.8
@@ -61,7 +62,8 @@ final class ExifRoundTripTests: XCTestCase {
 
     func testOtherValuesRoundTrip() throws {
         var m = PhotoMetadata(pixelWidth: 64, pixelHeight: 48, orientation: .leftMirrored)
-        m.captureTime = WallTime(secondsSince1970: 1_000_000_000, nanoseconds: 123_456_789, utcOffsetSeconds: -5 * 3600 - 1800)
+        m.captureTime = WallTime(
+            secondsSince1970: 1_000_000_000, nanoseconds: 123_456_789, utcOffsetSeconds: -5 * 3600 - 1800)
         m.manualExposure = false
         m.metering = "matrix"
         m.flashFired = false
@@ -69,7 +71,8 @@ final class ExifRoundTripTests: XCTestCase {
         m.manualWhiteBalance = true
         m.lensPosition = 0
         m.exposureTime = 2.5
-        let jpeg = try ExifWriter.embed(m, thumbnail: nil, into: JPEGEncoder(threads: 1).encode(TestImages.yuv420(width: 64, height: 48)))
+        let jpeg = try ExifWriter.embed(
+            m, thumbnail: nil, into: JPEGEncoder(threads: 1).encode(TestImages.yuv420(width: 64, height: 48)))
         let read = try ExifReader.read(jpeg: jpeg)
         XCTAssertEqual(read.orientation, .leftMirrored)
         XCTAssertEqual(read.captureTime, m.captureTime)
@@ -88,15 +91,17 @@ final class ExifRoundTripTests: XCTestCase {
 
     func testCameraWithoutFlashReadsBackNoFlash() throws {
         let m = PhotoMetadata(pixelWidth: 64, pixelHeight: 48)
-        let jpeg = try PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 64, height: 48), metadata: m)
+        let jpeg = try PhotoEncoder(threads: 1).encode(
+            image: TestImages.yuv420(width: 64, height: 48), metadata: m)
         let read = try ExifReader.read(jpeg: jpeg)
         XCTAssertNil(read.flashFired)
         XCTAssertNil(read.flashMode)
     }
 
     func testThumbnailIs160x120AndAPP1Under64K() throws {
-        let jpeg = try PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 640, height: 480),
-                                                       metadata: Self.fullMetadata())
+        let jpeg = try PhotoEncoder(threads: 1).encode(
+            image: TestImages.yuv420(width: 640, height: 480),
+            metadata: Self.fullMetadata())
         let layout = try JPEGLayout(jpeg)
         let app1 = try XCTUnwrap(layout.exifSegment(in: jpeg))
         XCTAssertEqual(layout.segments.first?.marker, 0xE1, "APP1 comes right after SOI")
@@ -109,7 +114,8 @@ final class ExifRoundTripTests: XCTestCase {
     func testEmbedReplacesExistingExif() throws {
         var first = Self.fullMetadata()
         first.pixelWidth = 64
-        let jpeg = try PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 64, height: 48), metadata: first)
+        let jpeg = try PhotoEncoder(threads: 1).encode(
+            image: TestImages.yuv420(width: 64, height: 48), metadata: first)
         var second = PhotoMetadata(pixelWidth: 64, pixelHeight: 48, orientation: .down)
         second.make = "Other"
         let rewritten = try ExifWriter.embed(second, thumbnail: nil, into: jpeg)
@@ -133,7 +139,8 @@ final class ExifRoundTripTests: XCTestCase {
         var m = PhotoMetadata(pixelWidth: 0, pixelHeight: 0)
         m.lensModel = String(repeating: "L", count: 32_000)
         m.serialNumber = String(repeating: "S", count: 32_000)
-        let jpeg = try PhotoEncoder(threads: 1).encode(image: TestImages.yuv420(width: 320, height: 240), metadata: m)
+        let jpeg = try PhotoEncoder(threads: 1).encode(
+            image: TestImages.yuv420(width: 320, height: 240), metadata: m)
         let app1 = try XCTUnwrap(try JPEGLayout(jpeg).exifSegment(in: jpeg))
         XCTAssertLessThan(app1.payload.count + 2, 65_536)
         XCTAssertEqual(try ExifReader.read(jpeg: jpeg).lensModel?.count, 32_000)

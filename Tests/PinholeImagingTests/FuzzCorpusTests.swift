@@ -7,7 +7,8 @@ import XCTest
 
 final class FuzzCorpusTests: XCTestCase {
     private func corpus() throws -> [(name: String, bytes: [UInt8])] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("fuzz/corpus")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         return try names.map { ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))) }
@@ -21,8 +22,9 @@ final class FuzzCorpusTests: XCTestCase {
             let image = try JPEGDecoder.decode(bytes)
             XCTAssertEqual(image.width, metadata.pixelWidth, name)
             XCTAssertEqual(image.height, metadata.pixelHeight, name)
-            _ = try Thumbnailer.render(jpeg: bytes, size: PixelSize(width: 24, height: 16), mode: .aspectFill,
-                                       orientation: .rightMirrored)
+            _ = try Thumbnailer.render(
+                jpeg: bytes, size: PixelSize(width: 24, height: 16), mode: .aspectFill,
+                orientation: .rightMirrored)
         }
     }
 

@@ -23,9 +23,12 @@ final class JPEGEncoderTests: XCTestCase {
         let encoder = JPEGEncoder(quality: 90, threads: 1)
         let planar = try encoder.encode(source)
         let semiPlanar = try encoder.encode(TestImages.nv12(from: source))
-        let difference = TestImages.maxDifference(try JPEGDecoder.decode(planar), try JPEGDecoder.decode(semiPlanar))
-        XCTAssertTrue(planar == semiPlanar,
-                      "NV12 and I420 JPEGs differ: \(planar.count) vs \(semiPlanar.count) bytes, max pixel difference \(difference)")
+        let difference = TestImages.maxDifference(
+            try JPEGDecoder.decode(planar), try JPEGDecoder.decode(semiPlanar))
+        XCTAssertTrue(
+            planar == semiPlanar,
+            "NV12 and I420 JPEGs differ: \(planar.count) vs \(semiPlanar.count) bytes, max pixel difference \(difference)"
+        )
     }
 
     func testRGBAndXRGBEncodeTheSamePicture() throws {

@@ -10,8 +10,9 @@ final class LosslessTransformTests: XCTestCase {
         var metadata = PhotoMetadata(pixelWidth: 64, pixelHeight: 48, orientation: orientation)
         metadata.make = "Pinhole"
         metadata.iso = 800
-        return try PhotoEncoder(quality: 95, threads: 1).encode(image: TestImages.yuv420(width: 64, height: 48),
-                                                                metadata: metadata)
+        return try PhotoEncoder(quality: 95, threads: 1).encode(
+            image: TestImages.yuv420(width: 64, height: 48),
+            metadata: metadata)
     }
 
     func testComposeMatchesTheGroupTable() {
@@ -64,7 +65,8 @@ final class LosslessTransformTests: XCTestCase {
     func testCropKeepsTheAlignedRegion() throws {
         let jpeg = try photo(.up)
         let rect = PixelRect(x: 20, y: 18, width: 30, height: 20)
-        let aligned = try LosslessTransform.alignedCrop(rect, mcu: (16, 16), bounds: PixelSize(width: 64, height: 48))
+        let aligned = try LosslessTransform.alignedCrop(
+            rect, mcu: (16, 16), bounds: PixelSize(width: 64, height: 48))
         XCTAssertEqual(aligned, PixelRect(x: 16, y: 16, width: 34, height: 22))
         let cropped = try JPEGDecoder.decode(LosslessTransform.crop(jpeg, rect: rect))
         XCTAssertEqual(cropped.width, 34)
@@ -72,7 +74,9 @@ final class LosslessTransformTests: XCTestCase {
         let full = try JPEGDecoder.decode(jpeg)
         let expected = Resampler.render(full, source: aligned, canvas: PixelSize(width: 34, height: 22))
         XCTAssertLessThan(TestImages.meanDifference(cropped, expected), 1.5)
-        XCTAssertThrowsError(try LosslessTransform.crop(jpeg, rect: PixelRect(x: 60, y: 0, width: 10, height: 10))) { error in
+        XCTAssertThrowsError(
+            try LosslessTransform.crop(jpeg, rect: PixelRect(x: 60, y: 0, width: 10, height: 10))
+        ) { error in
             XCTAssertTrue("\(error)".contains("outside"), "\(error)")
         }
     }

@@ -35,7 +35,9 @@ final class OrientationTests: XCTestCase {
             XCTAssertEqual(shown.width, w, "\(o)")
             XCTAssertEqual(shown.height, h, "\(o)")
             for (value, x, y) in expected(o, w, h) {
-                XCTAssertEqual(shown.planes[0].bytes[(y * w + x) * 3], value, "\(o): pixel \(value) should be at (\(x), \(y))")
+                XCTAssertEqual(
+                    shown.planes[0].bytes[(y * w + x) * 3], value,
+                    "\(o): pixel \(value) should be at (\(x), \(y))")
             }
             // Nothing lost: same multiset of pixels.
             XCTAssertEqual(shown.planes[0].bytes.sorted(), stored.planes[0].bytes.sorted(), "\(o)")
@@ -54,12 +56,13 @@ final class OrientationTests: XCTestCase {
         var bytes = [UInt8](repeating: 0, count: w * h * 3)
         for y in 0..<h {
             for x in 0..<w {
-                let colour: [UInt8] = switch (x < w / 2, y < h / 2) {
-                case (true, true): [255, 0, 0]
-                case (false, true): [0, 255, 0]
-                case (true, false): [0, 0, 255]
-                case (false, false): [255, 255, 255]
-                }
+                let colour: [UInt8] =
+                    switch (x < w / 2, y < h / 2) {
+                    case (true, true): [255, 0, 0]
+                    case (false, true): [0, 255, 0]
+                    case (true, false): [0, 0, 255]
+                    case (false, false): [255, 255, 255]
+                    }
                 bytes.replaceSubrange((y * w + x) * 3..<(y * w + x) * 3 + 3, with: colour)
             }
         }
@@ -70,8 +73,10 @@ final class OrientationTests: XCTestCase {
     func testThumbnailsAreRenderedUpright() throws {
         let jpeg = try quadrantJPEG()
         for o in Orientation.allCases {
-            let thumb = try JPEGDecoder.decode(Thumbnailer.render(jpeg: jpeg, size: PixelSize(width: 64, height: 64),
-                                                                  mode: .aspectFit, orientation: o))
+            let thumb = try JPEGDecoder.decode(
+                Thumbnailer.render(
+                    jpeg: jpeg, size: PixelSize(width: 64, height: 64),
+                    mode: .aspectFit, orientation: o))
             let (w, h) = o.swapsDimensions ? (32, 64) : (64, 32)
             XCTAssertEqual(thumb.width, w, "\(o)")
             XCTAssertEqual(thumb.height, h, "\(o)")

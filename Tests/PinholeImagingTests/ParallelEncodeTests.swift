@@ -34,7 +34,9 @@ final class ParallelEncodeTests: XCTestCase {
     }
 
     func testNV12AndRGBParallelEncodesMatchSingleThread() throws {
-        for image in [TestImages.nv12(from: source), TestImages.rgb(from: TestImages.yuv420(width: 300, height: 203))] {
+        for image in [
+            TestImages.nv12(from: source), TestImages.rgb(from: TestImages.yuv420(width: 300, height: 203)),
+        ] {
             let a = try JPEGDecoder.decode(JPEGEncoder(threads: 1).encode(image))
             let b = try JPEGDecoder.decode(JPEGEncoder(threads: 3).encode(image))
             XCTAssertLessThanOrEqual(TestImages.maxDifference(a, b), 1, "\(image.format)")
@@ -47,7 +49,9 @@ final class ParallelEncodeTests: XCTestCase {
         let file = directory.appendingPathComponent("parallel.jpg")
         try Data(parallel).write(to: file)
         guard let result = try TestImages.run("djpeg", ["-ppm", file.path]) else {
-            throw XCTSkip("djpeg (libjpeg-turbo-progs) is not installed; install it to cross-check with another decoder")
+            throw XCTSkip(
+                "djpeg (libjpeg-turbo-progs) is not installed; install it to cross-check with another decoder"
+            )
         }
         XCTAssertEqual(result.status, 0)
         let ppm = try PPM(result.output)
@@ -82,14 +86,19 @@ struct PPM {
         while fields.count < 4 && i < bytes.count {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A { i += 1 }
             var token = ""
-            while i < bytes.count, bytes[i] != 0x20 && bytes[i] != 0x0A { token.append(Character(UnicodeScalar(bytes[i]))); i += 1 }
+            while i < bytes.count, bytes[i] != 0x20 && bytes[i] != 0x0A {
+                token.append(Character(UnicodeScalar(bytes[i]))); i += 1
+            }
             fields.append(token)
         }
         i += 1
         guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]),
-              bytes.count - i == w * h * 3 else { throw ImagingError.decodeFailed(detail: "not a P6 PPM: \(fields)") }
+            bytes.count - i == w * h * 3
+        else { throw ImagingError.decodeFailed(detail: "not a P6 PPM: \(fields)") }
         width = w
         height = h
-        image = RawImage(format: .rgb888, width: w, height: h, planes: [ImagePlane(bytes: Array(bytes[i...]), stride: w * 3)])
+        image = RawImage(
+            format: .rgb888, width: w, height: h,
+            planes: [ImagePlane(bytes: Array(bytes[i...]), stride: w * 3)])
     }
 }

@@ -40,8 +40,9 @@ enum TestImages {
                 uv[row * uvStride + 2 * x + 1] = image.planes[2].bytes[row * image.planes[2].stride + x]
             }
         }
-        return RawImage(format: .nv12, width: w, height: image.height,
-                        planes: [ImagePlane(bytes: y, stride: yStride), ImagePlane(bytes: uv, stride: uvStride)])
+        return RawImage(
+            format: .nv12, width: w, height: image.height,
+            planes: [ImagePlane(bytes: y, stride: yStride), ImagePlane(bytes: uv, stride: uvStride)])
     }
 
     /// RGB888 of any raw image, pixel by pixel (the reference conversion).
@@ -55,8 +56,9 @@ enum TestImages {
                 bytes[i] = UInt8(p.0); bytes[i + 1] = UInt8(p.1); bytes[i + 2] = UInt8(p.2)
             }
         }
-        return RawImage(format: .rgb888, width: image.width, height: image.height,
-                        planes: [ImagePlane(bytes: bytes, stride: image.width * 3)])
+        return RawImage(
+            format: .rgb888, width: image.width, height: image.height,
+            planes: [ImagePlane(bytes: bytes, stride: image.width * 3)])
     }
 
     /// XRGB8888 (memory order B, G, R, X) of an RGB888 image.
@@ -67,8 +69,9 @@ enum TestImages {
             bytes[4 * i + 1] = rgb.planes[0].bytes[3 * i + 1]
             bytes[4 * i + 2] = rgb.planes[0].bytes[3 * i]
         }
-        return RawImage(format: .xrgb8888, width: rgb.width, height: rgb.height,
-                        planes: [ImagePlane(bytes: bytes, stride: rgb.width * 4)])
+        return RawImage(
+            format: .xrgb8888, width: rgb.width, height: rgb.height,
+            planes: [ImagePlane(bytes: bytes, stride: rgb.width * 4)])
     }
 
     /// Mean absolute difference of two RGB888 images of the same size.
@@ -77,8 +80,9 @@ enum TestImages {
         var total = 0
         for y in 0..<a.height {
             for x in 0..<(a.width * 3) {
-                total += abs(Int(a.planes[0].bytes[y * a.planes[0].stride + x])
-                             - Int(b.planes[0].bytes[y * b.planes[0].stride + x]))
+                total += abs(
+                    Int(a.planes[0].bytes[y * a.planes[0].stride + x])
+                        - Int(b.planes[0].bytes[y * b.planes[0].stride + x]))
             }
         }
         return Double(total) / Double(a.width * a.height * 3)
@@ -89,8 +93,11 @@ enum TestImages {
         var worst = 0
         for y in 0..<a.height {
             for x in 0..<(a.width * 3) {
-                worst = max(worst, abs(Int(a.planes[0].bytes[y * a.planes[0].stride + x])
-                                       - Int(b.planes[0].bytes[y * b.planes[0].stride + x])))
+                worst = max(
+                    worst,
+                    abs(
+                        Int(a.planes[0].bytes[y * a.planes[0].stride + x])
+                            - Int(b.planes[0].bytes[y * b.planes[0].stride + x])))
             }
         }
         return worst
@@ -98,7 +105,8 @@ enum TestImages {
 
     /// A fresh temporary directory, removed at the end of the test.
     static func temporaryDirectory(for test: XCTestCase) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pinhole-imaging-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-imaging-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
@@ -106,8 +114,10 @@ enum TestImages {
 
     /// Runs a tool, returning its standard output and exit status; nil when it is not installed.
     static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, status: Int32)? {
-        guard let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        guard
+            let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -120,4 +130,3 @@ enum TestImages {
         return (data, process.terminationStatus)
     }
 }
-

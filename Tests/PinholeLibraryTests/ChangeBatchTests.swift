@@ -58,12 +58,14 @@ final class ChangeBatchTests: XCTestCase {
         let existing = try addPhotos(1)[0]
         let recorder = DetailsRecorder()
         let token = library.observe(.all, recorder.handler)
-        XCTAssertThrowsError(try library.performChanges { batch in
-            let album = batch.createAlbum(title: "Doomed")
-            let photo = batch.createAsset(jpeg: TestJPEG.make(seed: 9), metadata: testMetadata())
-            batch.setFavorite([existing], true)
-            batch.addAssets([photo, "01900000-0000-7000-8000-00000000dead"], to: album)
-        }) { error in
+        XCTAssertThrowsError(
+            try library.performChanges { batch in
+                let album = batch.createAlbum(title: "Doomed")
+                let photo = batch.createAsset(jpeg: TestJPEG.make(seed: 9), metadata: testMetadata())
+                batch.setFavorite([existing], true)
+                batch.addAssets([photo, "01900000-0000-7000-8000-00000000dead"], to: album)
+            }
+        ) { error in
             XCTAssertEqual(error as? LibraryError, .assetNotFound(id: "01900000-0000-7000-8000-00000000dead"))
         }
         XCTAssertEqual(try library.albums(), [])
@@ -73,10 +75,11 @@ final class ChangeBatchTests: XCTestCase {
         XCTAssertTrue(try library.fsck().isClean, fsckText(library))
 
         struct Stop: Error {}
-        XCTAssertThrowsError(try library.performChanges { batch in
-            batch.setFavorite([existing], true)
-            throw Stop()
-        })
+        XCTAssertThrowsError(
+            try library.performChanges { batch in
+                batch.setFavorite([existing], true)
+                throw Stop()
+            })
         XCTAssertEqual(try library.asset(id: existing)?.favorite, false)
         withExtendedLifetime(token) {}
     }
@@ -125,7 +128,8 @@ final class ChangeBatchTests: XCTestCase {
         XCTAssertEqual(try library.count(.all), 1)
         XCTAssertEqual(recorder.all.first?.removedIDs, ids)
         XCTAssertEqual(Set(recorder.all.first?.collectionIDs ?? []), [outer, inner, albumA, albumB])
-        XCTAssertThrowsError(try library.performChanges { _ = $0.createAlbum(title: "x", in: outer) }) { error in
+        XCTAssertThrowsError(try library.performChanges { _ = $0.createAlbum(title: "x", in: outer) }) {
+            error in
             XCTAssertEqual(error as? LibraryError, .folderNotFound(id: outer))
         }
         withExtendedLifetime(token) {}
@@ -134,8 +138,10 @@ final class ChangeBatchTests: XCTestCase {
     func testObserversSeeInsertedRemovedAndChanged() throws {
         let ids = try addPhotos(2)
         let all = DetailsRecorder(), favorites = DetailsRecorder()
-        let tokens = [library.observe(.all, all.handler),
-                      library.observe(library.query(for: .favorites), favorites.handler)]
+        let tokens = [
+            library.observe(.all, all.handler),
+            library.observe(library.query(for: .favorites), favorites.handler),
+        ]
         try library.setFavorite([ids[0]], true)
         XCTAssertEqual(all.all.last?.changedIDs, [ids[0]])
         XCTAssertEqual(favorites.all.last?.insertedIDs, [ids[0]])
@@ -154,9 +160,12 @@ final class ChangeBatchTests: XCTestCase {
         let recent = try addPhotos(2, camera: "front")
         try library.setFavorite([recent[0]], true)
         _ = try library.performChanges { $0.setHidden([recent[1]], true) }
-        XCTAssertEqual(try library.smartAlbums().map(\.id),
-                       ["smart:all", "smart:recent", "smart:favorites", "smart:camera:back", "smart:camera:front",
-                        "smart:edited", "smart:hidden", "smart:deleted"])
+        XCTAssertEqual(
+            try library.smartAlbums().map(\.id),
+            [
+                "smart:all", "smart:recent", "smart:favorites", "smart:camera:back", "smart:camera:front",
+                "smart:edited", "smart:hidden", "smart:deleted",
+            ])
         XCTAssertEqual(try library.assetIDs(library.query(for: .allPhotos)), [old, recent[0]])
         XCTAssertEqual(try library.assetIDs(library.query(for: .recentlyAdded)), [recent[0]])
         XCTAssertEqual(try library.assetIDs(library.query(for: .favorites)), [recent[0]])

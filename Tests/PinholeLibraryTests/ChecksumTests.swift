@@ -8,7 +8,8 @@ final class ChecksumTests: XCTestCase {
     func testKnownValues() {
         XCTAssertEqual(Checksum.string(for: []), "crc32:00000000")
         XCTAssertEqual(Checksum.string(for: Array("123456789".utf8)), "crc32:cbf43926")
-        XCTAssertEqual(Checksum.string(for: Array("The quick brown fox jumps over the lazy dog".utf8)), "crc32:414fa339")
+        XCTAssertEqual(
+            Checksum.string(for: Array("The quick brown fox jumps over the lazy dog".utf8)), "crc32:414fa339")
     }
 
     func testAgreesWithZlib() throws {
@@ -17,7 +18,9 @@ final class ChecksumTests: XCTestCase {
         let path = dir.join("x.jpg")
         writeFile(path, contents: Data(jpeg))
         let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("python3 (for zlib.crc32) not installed") }
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw XCTSkip("python3 (for zlib.crc32) not installed")
+        }
         let script = "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))"
         let output = String(decoding: TestJPEG.run(python, ["-c", script, path], input: []), as: UTF8.self)
         XCTAssertEqual("crc32:" + output.prefix(8), Checksum.string(for: jpeg))

@@ -13,9 +13,12 @@ final class CommandLineTests: XCTestCase {
         var assets: [Asset] = []
         for seed in 0..<photos {
             let taken = WallTime(secondsSince1970: 1_795_000_000 + Int64(seed), utcOffsetSeconds: 3600)
-            assets.append(try library.add(jpeg: TestJPEG.make(seed: seed),
-                                          metadata: testMetadata(camera: seed == 0 ? "front" : "back", taken: taken,
-                                                                 orientation: .right)))
+            assets.append(
+                try library.add(
+                    jpeg: TestJPEG.make(seed: seed),
+                    metadata: testMetadata(
+                        camera: seed == 0 ? "front" : "back", taken: taken,
+                        orientation: .right)))
             clock.advance(seconds: 1)
         }
         return (library, assets)
@@ -43,17 +46,22 @@ final class CommandLineTests: XCTestCase {
     func testListFiltersAndLimits() throws {
         let dir = TemporaryDirectory()
         let (library, assets) = try makeLibrary(dir, photos: 3)
-        let back = try LibraryCommandLine.execute(["list", "--camera", "back", "--desc", "--limit", "1"], library: library)
+        let back = try LibraryCommandLine.execute(
+            ["list", "--camera", "back", "--desc", "--limit", "1"], library: library)
         XCTAssertEqual(back.split(separator: "\n").count, 1)
         XCTAssertTrue(back.hasPrefix(assets[2].id), back)
-        XCTAssertEqual(try LibraryCommandLine.execute(["count", "--camera=back", "--json"], library: library), "{\"count\":2}")
-        XCTAssertEqual(try LibraryCommandLine.execute(["list", "--camera", "none"], library: library), "no photos")
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(["count", "--camera=back", "--json"], library: library),
+            "{\"count\":2}")
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(["list", "--camera", "none"], library: library), "no photos")
     }
 
     func testShowAcceptsAUniquePrefixAndFsckAnswers() throws {
         let dir = TemporaryDirectory()
         let (library, assets) = try makeLibrary(dir, photos: 1)
-        let text = try LibraryCommandLine.execute(["show", String(assets[0].id.prefix(13))], library: library)
+        let text = try LibraryCommandLine.execute(
+            ["show", String(assets[0].id.prefix(13))], library: library)
         XCTAssertTrue(text.contains("id: \(assets[0].id)"), text)
         XCTAssertTrue(text.contains("camera: front"), text)
         let json = try LibraryCommandLine.execute(["show", assets[0].id, "--json"], library: library)
@@ -62,7 +70,9 @@ final class CommandLineTests: XCTestCase {
         let fsck = try LibraryCommandLine.execute(["fsck", "--json"], library: library)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(fsck.utf8)) as? [String: Any])
         XCTAssertEqual(report["clean"] as? Bool, true)
-        XCTAssertTrue(try LibraryCommandLine.execute(["fsck"], library: library).contains("fsck: clean; 1 photos indexed"))
+        XCTAssertTrue(
+            try LibraryCommandLine.execute(["fsck"], library: library).contains(
+                "fsck: clean; 1 photos indexed"))
     }
 
     func testBadInputGivesClearErrors() throws {
@@ -71,10 +81,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertThrowsError(try LibraryCommandLine.execute(["frobnicate"], library: library)) { error in
             XCTAssertEqual("\(error)", "unknown library command 'frobnicate'; see `library help`")
         }
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--colour"], library: library)) { error in
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--colour"], library: library)) {
+            error in
             XCTAssertTrue("\(error)".contains("unknown option --colour"), "\(error)")
         }
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--limit", "many"], library: library)) { error in
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--limit", "many"], library: library)) {
+            error in
             XCTAssertTrue("\(error)".contains("--limit needs a non-negative whole number"), "\(error)")
         }
         XCTAssertThrowsError(try LibraryCommandLine.execute(["show", "0000"], library: library)) { error in
@@ -92,7 +104,8 @@ final class CommandLineChangeTests: XCTestCase {
         let run = { (words: [String]) in try LibraryCommandLine.execute(words, library: library) }
 
         let created = try run(["album", "create", "Holiday", "--json"])
-        let albumID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
+        let albumID = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: String])?["id"])
         XCTAssertEqual(try run(["album", "add", "Holiday", a.id]), "ok 1")
         XCTAssertTrue(try run(["album", "list", albumID]).hasPrefix(a.id))
         XCTAssertTrue(try run(["list", "--album", "Holiday"]).hasPrefix(a.id), "albums by title too")
@@ -125,12 +138,15 @@ final class CommandLineChangeTests: XCTestCase {
 
 final class DateArgumentTests: XCTestCase {
     func testDatesTimesAndOffsets() throws {
-        XCTAssertEqual(try DateArgument.parse("1970-01-02", option: "from"), WallTime(secondsSince1970: 86_400))
-        XCTAssertEqual(try DateArgument.parse("2026-11-18T11:06:40Z", option: "from").secondsSince1970, 1_795_000_000)
+        XCTAssertEqual(
+            try DateArgument.parse("1970-01-02", option: "from"), WallTime(secondsSince1970: 86_400))
+        XCTAssertEqual(
+            try DateArgument.parse("2026-11-18T11:06:40Z", option: "from").secondsSince1970, 1_795_000_000)
         let offset = try DateArgument.parse("2026-11-18T12:06:40+01:00", option: "from")
         XCTAssertEqual(offset.secondsSince1970, 1_795_000_000)
         XCTAssertEqual(offset.utcOffsetSeconds, 3600)
-        XCTAssertEqual(try DateArgument.parse("2026-11-18T06:06-05:00", option: "to").secondsSince1970, 1_794_999_960)
+        XCTAssertEqual(
+            try DateArgument.parse("2026-11-18T06:06-05:00", option: "to").secondsSince1970, 1_794_999_960)
         for bad in ["yesterday", "2026-13-01", "2026-11-18T25:00", "2026-11-18T10:00+1"] {
             XCTAssertThrowsError(try DateArgument.parse(bad, option: "from"), bad)
         }
@@ -139,10 +155,18 @@ final class DateArgumentTests: XCTestCase {
     func testListFromTo() throws {
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        let early = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_000_000)))
-        let late = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_100_000)))
-        XCTAssertTrue(try LibraryCommandLine.execute(["list", "--from", "2026-11-19"], library: library).hasPrefix(late.id))
-        XCTAssertTrue(try LibraryCommandLine.execute(["list", "--to", "2026-11-19"], library: library).hasPrefix(early.id))
-        XCTAssertEqual(try LibraryCommandLine.execute(["count", "--from", "2026-11-18", "--to", "2026-11-20"], library: library), "2")
+        let early = try library.add(
+            jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_000_000)))
+        let late = try library.add(
+            jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_100_000)))
+        XCTAssertTrue(
+            try LibraryCommandLine.execute(["list", "--from", "2026-11-19"], library: library).hasPrefix(
+                late.id))
+        XCTAssertTrue(
+            try LibraryCommandLine.execute(["list", "--to", "2026-11-19"], library: library).hasPrefix(
+                early.id))
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(
+                ["count", "--from", "2026-11-18", "--to", "2026-11-20"], library: library), "2")
     }
 }

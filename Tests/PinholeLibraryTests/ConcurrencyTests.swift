@@ -14,7 +14,8 @@ final class ConcurrencyTests: XCTestCase {
         let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
         let album = try library.performChanges { $0.createAlbum(title: "Shared") }.createdAlbumIDs[0]
         let inserted = Mutex<Set<String>>([])
-        let token = library.observe(.all) { details in inserted.withLock { $0.formUnion(details.insertedIDs) } }
+        let token = library.observe(.all) { details in inserted.withLock { $0.formUnion(details.insertedIDs) }
+        }
         let added = Mutex<[String]>([])
         let failures = Mutex<[String]>([])
 

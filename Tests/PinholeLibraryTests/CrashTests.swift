@@ -79,22 +79,27 @@ final class CrashTests: XCTestCase {
             try process.run()
             let reader = SavedLineReader()
             reader.start(output.fileHandleForReading)
-            input.fileHandleForWriting.write(Data(("camera switch\n" + String(repeating: "capture\n", count: 30)).utf8))
+            input.fileHandleForWriting.write(
+                Data(("camera switch\n" + String(repeating: "capture\n", count: 30)).utf8))
 
-            XCTAssertTrue(reader.waitForSaved(wantSaved, guardSeconds: 300), "round \(round): no progress in 300 s")
+            XCTAssertTrue(
+                reader.waitForSaved(wantSaved, guardSeconds: 300), "round \(round): no progress in 300 s")
             // The fault injection itself: a seeded pause picks the moment of the kill.
             usleep(UInt32(delayMicroseconds))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try? input.fileHandleForWriting.close()
             let saved = reader.finish()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "round \(round): the child exited by itself")
+            XCTAssertEqual(
+                process.terminationReason, .uncaughtSignal, "round \(round): the child exited by itself")
             reported += saved
 
             let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
             let recovery = library.recoveryReport
-            print("crash round \(round): kill after \(wantSaved) saved + \(delayMicroseconds / 1000) ms; "
-                  + "\(saved.count) saved; recovery: \(recovery.isClean ? "clean" : recovery.lines.joined(separator: "; "))")
+            print(
+                "crash round \(round): kill after \(wantSaved) saved + \(delayMicroseconds / 1000) ms; "
+                    + "\(saved.count) saved; recovery: \(recovery.isClean ? "clean" : recovery.lines.joined(separator: "; "))"
+            )
             XCTAssertNil(recovery.rebuiltIndex, "round \(round): the database was damaged")
             XCTAssertEqual(recovery.missingFiles, [], "round \(round): originals went missing")
             let fsck = try library.fsck(verifyChecksums: true)
@@ -106,8 +111,9 @@ final class CrashTests: XCTestCase {
                 }
                 XCTAssertEqual(library.fileURLPath(of: asset), path)
                 let bytes = try library.originalData(of: asset)
-                XCTAssertNoThrow(try JPEGDecoder.decode(bytes, fittingIn: PixelSize(width: 64, height: 48)),
-                                 "round \(round): photo \(id) does not decode")
+                XCTAssertNoThrow(
+                    try JPEGDecoder.decode(bytes, fittingIn: PixelSize(width: 64, height: 48)),
+                    "round \(round): photo \(id) does not decode")
             }
         }
         XCTAssertGreaterThan(reported.count, 0, "no capture was ever reported saved: the test proved nothing")
@@ -147,11 +153,13 @@ final class CrashTests: XCTestCase {
             removed += recovery.removedTempFiles.count
             XCTAssertNil(recovery.rebuiltIndex, "round \(round)")
             XCTAssertEqual(recovery.missingFiles, [], "round \(round)")
-            XCTAssertEqual(recovery.quarantinedFiles, [], "round \(round): a partial original was renamed into place")
+            XCTAssertEqual(
+                recovery.quarantinedFiles, [], "round \(round): a partial original was renamed into place")
             let fsck = try library.fsck(verifyChecksums: true)
             XCTAssertTrue(fsck.isClean, "round \(round): " + fsck.lines.joined(separator: "\n"))
             for asset in try library.assets(.all) {
-                XCTAssertTrue(sums.contains(asset.checksum), "round \(round): \(asset.id) is not one of the sources")
+                XCTAssertTrue(
+                    sums.contains(asset.checksum), "round \(round): \(asset.id) is not one of the sources")
                 XCTAssertNoThrow(try JPEGDecoder.decode(try library.originalData(of: asset)))
             }
         }

@@ -16,7 +16,8 @@ final class IncrementalRecoveryTests: XCTestCase {
         while let relative = enumerator?.nextObject() as? String {
             let path = root + "/originals/" + relative
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+            {
                 directories.append(path)
             }
         }
@@ -27,7 +28,9 @@ final class IncrementalRecoveryTests: XCTestCase {
     }
 
     private func verifiedDirectories(_ library: PhotoLibrary) throws -> [String] {
-        try library.read { db in try String.fetchAll(db, sql: "SELECT path FROM verified_directory ORDER BY path") }
+        try library.read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM verified_directory ORDER BY path")
+        }
     }
 
     /// Opens the library, returns what its recovery pass reported and the verified
@@ -51,10 +54,13 @@ final class IncrementalRecoveryTests: XCTestCase {
         try ageDirectories(dir.path)
         let first = try reopen(dir)
         XCTAssertTrue(first.report.isClean)
-        XCTAssertEqual(first.verified, [
-            "originals", "originals/2023", "originals/2023/11", "originals/2023/11/14", "originals/2023/11/15",
-            "originals/2023/11/16",
-        ])
+        XCTAssertEqual(
+            first.verified,
+            [
+                "originals", "originals/2023", "originals/2023/11", "originals/2023/11/14",
+                "originals/2023/11/15",
+                "originals/2023/11/16",
+            ])
 
         // Removing a file changes its directory's time: the next pass lists it again.
         try FileManager.default.removeItem(atPath: dir.join(assets[1].path))
@@ -62,7 +68,8 @@ final class IncrementalRecoveryTests: XCTestCase {
         try FileManager.default.removeItem(atPath: dir.join("originals/2023/11/16"))
         let second = try reopen(dir)
         XCTAssertEqual(second.report.missingFiles, [assets[1].id, assets[3].id].sorted())
-        XCTAssertFalse(second.verified.contains("originals/2023/11/14"), "a directory with problems is not verified")
+        XCTAssertFalse(
+            second.verified.contains("originals/2023/11/14"), "a directory with problems is not verified")
         // Problems are reported at every open until fixed.
         XCTAssertEqual(try reopen(dir).report.missingFiles, [assets[1].id, assets[3].id].sorted())
     }
@@ -89,10 +96,12 @@ final class IncrementalRecoveryTests: XCTestCase {
         let folder = POSIXFiles.parentDirectory(of: dir.join(assets[0].path))
         let attributes = try FileManager.default.attributesOfItem(atPath: folder)
         writeFile(folder + "/stray.txt", contents: Data("x".utf8))
-        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: folder)
+        try FileManager.default.setAttributes(
+            [.modificationDate: attributes[.modificationDate]!], ofItemAtPath: folder)
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
         XCTAssertTrue(library.recoveryReport.isClean, "the open-time pass trusts the directory's time")
-        XCTAssertEqual(try library.fsck().orphanFiles, ["originals/2023/11/14/stray.txt"], "fsck lists everything")
+        XCTAssertEqual(
+            try library.fsck().orphanFiles, ["originals/2023/11/14/stray.txt"], "fsck lists everything")
     }
 
     func testAnOriginalAdoptedOutsideADayDirectoryStaysPut() throws {

@@ -8,7 +8,9 @@ import XCTest
 
 final class LibraryCommandProcessTests: XCTestCase {
     /// Runs `pinhole arguments…`; returns the exit status, standard output and standard error.
-    private func pinhole(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
+    private func pinhole(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        Int32, String, String
+    ) {
         let process = Process()
         process.executableURL = try pinholeBinary(for: "pinhole library process test")
         process.arguments = arguments
@@ -20,7 +22,10 @@ final class LibraryCommandProcessTests: XCTestCase {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: out, as: UTF8.self),
+            String(decoding: err, as: UTF8.self)
+        )
     }
 
     func testListJSONFsckStatusAndErrors() throws {
@@ -37,7 +42,8 @@ final class LibraryCommandProcessTests: XCTestCase {
         XCTAssertEqual(array.first?["file"] as? String, dir.join(asset.path))
 
         // The directory may also come from the environment, and after the command word.
-        XCTAssertEqual(try pinhole(["library", "count"], environment: ["PINHOLE_LIBRARY": dir.path]).1, "1\n")
+        XCTAssertEqual(
+            try pinhole(["library", "count"], environment: ["PINHOLE_LIBRARY": dir.path]).1, "1\n")
         XCTAssertEqual(try pinhole(["library", "count", "--library", dir.path]).1, "1\n")
 
         XCTAssertEqual(try pinhole(["library", "--library", dir.path, "fsck"]).0, 0)

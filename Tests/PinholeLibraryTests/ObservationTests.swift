@@ -11,7 +11,9 @@ import XCTest
 final class DetailsRecorder: Sendable {
     private let received = Mutex<[ChangeDetails]>([])
     var all: [ChangeDetails] { received.withLock { $0 } }
-    var handler: @Sendable (ChangeDetails) -> Void { { [self] details in received.withLock { $0.append(details) } } }
+    var handler: @Sendable (ChangeDetails) -> Void {
+        { [self] details in received.withLock { $0.append(details) } }
+    }
 }
 
 final class ObservationTests: XCTestCase {

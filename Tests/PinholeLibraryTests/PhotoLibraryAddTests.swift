@@ -13,13 +13,15 @@ final class PhotoLibraryAddTests: XCTestCase {
         let clock = ManualWallClock()
         let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
         let jpeg = TestJPEG.make()
-        let taken = WallTime(secondsSince1970: 1_795_000_000, nanoseconds: 250_000_000, utcOffsetSeconds: 7200)
+        let taken = WallTime(
+            secondsSince1970: 1_795_000_000, nanoseconds: 250_000_000, utcOffsetSeconds: 7200)
         let asset = try library.add(jpeg: jpeg, metadata: testMetadata(taken: taken))
 
         XCTAssertTrue(Identifier.isValid(asset.id))
         XCTAssertEqual(asset.path, "originals/2026/11/18/\(asset.id).jpg")
         XCTAssertEqual(library.fileURLPath(of: asset), dir.path + "/" + asset.path)
-        XCTAssertEqual(FileManager.default.contents(atPath: library.fileURLPath(of: asset)).map(Array.init), jpeg)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: library.fileURLPath(of: asset)).map(Array.init), jpeg)
         XCTAssertEqual(asset.created, taken)
         XCTAssertEqual(asset.created.iso8601, "2026-11-18T13:06:40.250+02:00")
         XCTAssertEqual(asset.added, clock.time)
@@ -73,14 +75,18 @@ final class PhotoLibraryAddTests: XCTestCase {
         for index in 0..<10 {
             let taken = WallTime(secondsSince1970: 1_790_000_000 + Int64(9 - index) * 60)
             let camera = index % 2 == 0 ? "back" : "front"
-            ids.append(try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(camera: camera, taken: taken)).id)
+            ids.append(
+                try library.add(
+                    jpeg: TestJPEG.make(seed: index), metadata: testMetadata(camera: camera, taken: taken)
+                ).id)
             clock.advance(seconds: 1)
         }
         // Created ascending is the reverse of insertion here.
         XCTAssertEqual(try library.assetIDs(.all), ids.reversed())
         XCTAssertEqual(try library.assetIDs(AssetQuery.all.sorted(by: .added)), ids)
-        XCTAssertEqual(try library.assetIDs(AssetQuery.all.sorted(by: .added, ascending: false).limit(3)),
-                       Array(ids.reversed().prefix(3)))
+        XCTAssertEqual(
+            try library.assetIDs(AssetQuery.all.sorted(by: .added, ascending: false).limit(3)),
+            Array(ids.reversed().prefix(3)))
         let back = AssetQuery.all.filter(.camera("back")).sorted(by: .added)
         XCTAssertEqual(try library.assetIDs(back), [ids[0], ids[2], ids[4], ids[6], ids[8]])
         XCTAssertEqual(try library.count(back.limit(2)), 5)
@@ -89,11 +95,14 @@ final class PhotoLibraryAddTests: XCTestCase {
         XCTAssertEqual(page.totalCount, 5)
         XCTAssertFalse(page.hasMore)
         XCTAssertEqual(try library.assetIDs(back.limit(nil, offset: 3)), [ids[6], ids[8]])
-        let window = AssetQuery.all.filter(.created(from: WallTime(secondsSince1970: 1_790_000_060),
-                                                    to: WallTime(secondsSince1970: 1_790_000_180)))
+        let window = AssetQuery.all.filter(
+            .created(
+                from: WallTime(secondsSince1970: 1_790_000_060),
+                to: WallTime(secondsSince1970: 1_790_000_180)))
         XCTAssertEqual(try library.assetIDs(window), [ids[8], ids[7]])
-        XCTAssertEqual(try library.assetIDs(AssetQuery.all.filter(.ids([ids[3], ids[1], "nope"])).sorted(by: .added)),
-                       [ids[1], ids[3]])
+        XCTAssertEqual(
+            try library.assetIDs(AssetQuery.all.filter(.ids([ids[3], ids[1], "nope"])).sorted(by: .added)),
+            [ids[1], ids[3]])
         XCTAssertEqual(try library.count(AssetQuery.all.filter(.orientation(.right))), 0)
     }
 

@@ -23,9 +23,12 @@ final class RecoveryTests: XCTestCase {
         try fm.createDirectory(atPath: dir.join("originals/2025/01/02"), withIntermediateDirectories: true)
         let orphanID = "01900000-0000-7000-8000-000000000001"
         writeFile(dir.join("originals/2025/01/02/.\(orphanID).jpg.tmp"), contents: Data([0xFF, 0xD8]))
-        writeFile(dir.join("originals/2025/01/02/\(orphanID).jpg"), contents: Data(TestJPEG.make(width: 40, height: 30)))
+        writeFile(
+            dir.join("originals/2025/01/02/\(orphanID).jpg"),
+            contents: Data(TestJPEG.make(width: 40, height: 30)))
         let truncatedID = "01900000-0000-7000-8000-000000000002"
-        writeFile(dir.join("originals/2025/01/02/\(truncatedID).jpg"), contents: Data(TestJPEG.make().prefix(200)))
+        writeFile(
+            dir.join("originals/2025/01/02/\(truncatedID).jpg"), contents: Data(TestJPEG.make().prefix(200)))
         writeFile(dir.join("originals/2025/01/02/notes.txt"), contents: Data("hello".utf8))
         try fm.removeItem(atPath: dir.join(lost.path))
 
@@ -33,8 +36,9 @@ final class RecoveryTests: XCTestCase {
         let report = before.recoveryReport
         XCTAssertEqual(report.removedTempFiles, ["originals/2025/01/02/.\(orphanID).jpg.tmp"])
         XCTAssertEqual(report.adoptedAssets, [orphanID])
-        XCTAssertEqual(Set(report.quarantinedFiles),
-                       ["originals/2025/01/02/\(truncatedID).jpg", "originals/2025/01/02/notes.txt"])
+        XCTAssertEqual(
+            Set(report.quarantinedFiles),
+            ["originals/2025/01/02/\(truncatedID).jpg", "originals/2025/01/02/notes.txt"])
         XCTAssertEqual(report.missingFiles, [lost.id])
         XCTAssertNil(report.rebuiltIndex)
 
@@ -79,7 +83,9 @@ final class RecoveryTests: XCTestCase {
         var ids: [String] = []
         do {
             let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
-            for seed in 0..<3 { ids.append(try library.add(jpeg: TestJPEG.make(seed: seed), metadata: testMetadata()).id) }
+            for seed in 0..<3 {
+                ids.append(try library.add(jpeg: TestJPEG.make(seed: seed), metadata: testMetadata()).id)
+            }
         }
         let fm = FileManager.default
         for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: dir.join("library.sqlite" + suffix)) }
@@ -112,7 +118,10 @@ final class RecoveryTests: XCTestCase {
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
         try LibrarySchema.migrator.migrate(queue, upTo: "v1")
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO album (id, title, folder_id, position, created_ns) VALUES ('a', 'Old', NULL, 0, 5)")
+            try db.execute(
+                sql:
+                    "INSERT INTO album (id, title, folder_id, position, created_ns) VALUES ('a', 'Old', NULL, 0, 5)"
+            )
         }
         try queue.close()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
@@ -131,7 +140,9 @@ final class RecoveryTests: XCTestCase {
         XCTAssertNotNil(second.recoveryReport.deferred)
         XCTAssertTrue(second.recoveryReport.lines.first?.hasPrefix("recovery deferred:") ?? false)
         XCTAssertTrue(FileManager.default.fileExists(atPath: temp))
-        XCTAssertNotNil(try second.add(jpeg: TestJPEG.make(), metadata: testMetadata()), "a sharing opener works normally")
+        XCTAssertNotNil(
+            try second.add(jpeg: TestJPEG.make(), metadata: testMetadata()), "a sharing opener works normally"
+        )
         XCTAssertEqual(try first?.count(.all), 1)
         first = nil
         withExtendedLifetime(second) {}
@@ -143,13 +154,16 @@ final class RecoveryTests: XCTestCase {
         let temp = dir.join("originals/.01900000-0000-7000-8000-000000000001.jpg.tmp")
         writeFile(temp, contents: Data([0xFF, 0xD8]))
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertEqual(library.recoveryReport.removedTempFiles, ["originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"])
+        XCTAssertEqual(
+            library.recoveryReport.removedTempFiles,
+            ["originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"])
     }
 
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         let dir = TemporaryDirectory()
         writeFile(dir.join("plain"), contents: Data([1]))
-        XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) { error in
+        XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) {
+            error in
             XCTAssertTrue("\(error)".contains("library file error"), "\(error)")
         }
     }

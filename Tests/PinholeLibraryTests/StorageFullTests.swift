@@ -30,10 +30,12 @@ final class StorageFullTests: XCTestCase {
     /// A 2 MB tmpfs mounted on a fresh directory (unmounted in tearDown), or a skip.
     private func smallFileSystem() throws -> TemporaryDirectory {
         let dir = TemporaryDirectory("pinhole-small-fs")
-        let (status, mountError) = Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.path])
+        let (status, mountError) = Self.tool(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.path])
         guard status == 0 else {
-            throw XCTSkip("storage-full test skipped: cannot mount a 2 MB tmpfs here (needs root or CAP_SYS_ADMIN): "
-                          + mountError.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw XCTSkip(
+                "storage-full test skipped: cannot mount a 2 MB tmpfs here (needs root or CAP_SYS_ADMIN): "
+                    + mountError.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         mountPoint = dir.path
         return dir
@@ -41,20 +43,26 @@ final class StorageFullTests: XCTestCase {
 
     func testWithoutAReserveTheRealENOSPCIsReportedAndNothingPartialIsLeft() throws {
         let dir = try smallFileSystem()
-        let library = try PhotoLibrary.open(at: dir.join("lib"), options: LibraryOptions(reservedBytes: 0),
-                                            now: ManualWallClock().now)
+        let library = try PhotoLibrary.open(
+            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 0),
+            now: ManualWallClock().now)
         var stored: [String] = []
         var failure: Error?
         for seed in 0..<100 {
             do {
-                stored.append(try library.add(jpeg: TestJPEG.noise(width: 200, height: 150, seed: UInt64(seed)),
-                                              metadata: testMetadata(width: 200, height: 150)).id)
+                stored.append(
+                    try library.add(
+                        jpeg: TestJPEG.noise(width: 200, height: 150, seed: UInt64(seed)),
+                        metadata: testMetadata(width: 200, height: 150)
+                    ).id)
             } catch {
                 failure = error
                 break
             }
         }
-        guard case .storageFull? = failure as? LibraryError else { return XCTFail("expected storage full, got \(String(describing: failure))") }
+        guard case .storageFull? = failure as? LibraryError else {
+            return XCTFail("expected storage full, got \(String(describing: failure))")
+        }
         let report = try library.fsck()
         XCTAssertEqual(report.tempFiles, [], "the partial write was removed")
         XCTAssertEqual(report.orphanFiles, [], "an original whose indexing failed was removed")
@@ -69,19 +77,24 @@ final class StorageFullTests: XCTestCase {
         var failure: LibraryError?
         for seed in 0..<100 {
             do {
-                stored.append(try library.add(jpeg: TestJPEG.noise(width: 200, height: 150, seed: UInt64(seed)),
-                                              metadata: testMetadata(width: 200, height: 150)))
+                stored.append(
+                    try library.add(
+                        jpeg: TestJPEG.noise(width: 200, height: 150, seed: UInt64(seed)),
+                        metadata: testMetadata(width: 200, height: 150)))
             } catch let error as LibraryError {
                 failure = error
                 break
             }
         }
         let error = try XCTUnwrap(failure, "2 MB never filled up")
-        guard case let .storageFull(mount, bytesLeft) = error else { return XCTFail("not storage full: \(error)") }
+        guard case let .storageFull(mount, bytesLeft) = error else {
+            return XCTFail("not storage full: \(error)")
+        }
         XCTAssertEqual(mount, dir.path)
         XCTAssertLessThan(bytesLeft, 200_000 + 100_000)
-        XCTAssertTrue(error.description.hasPrefix("storage full: the photo was not saved; free space on \(dir.path) ("),
-                      error.description)
+        XCTAssertTrue(
+            error.description.hasPrefix("storage full: the photo was not saved; free space on \(dir.path) ("),
+            error.description)
         XCTAssertGreaterThan(stored.count, 10)
 
         // Consistent: exactly the photos reported stored, no partial files, all readable.
@@ -94,10 +107,13 @@ final class StorageFullTests: XCTestCase {
         let victims = stored.prefix(5).map(\.id)
         try library.delete(victims)
         try library.purge(victims)
-        XCTAssertNoThrow(try library.add(jpeg: TestJPEG.noise(width: 200, height: 150, seed: 999),
-                                         metadata: testMetadata(width: 200, height: 150)))
+        XCTAssertNoThrow(
+            try library.add(
+                jpeg: TestJPEG.noise(width: 200, height: 150, seed: 999),
+                metadata: testMetadata(width: 200, height: 150)))
         XCTAssertTrue(try library.fsck().isClean)
-        let reopened = try PhotoLibrary.open(at: dir.join("lib"), options: options, now: ManualWallClock().now)
+        let reopened = try PhotoLibrary.open(
+            at: dir.join("lib"), options: options, now: ManualWallClock().now)
         XCTAssertTrue(reopened.recoveryReport.isClean, reopened.recoveryReport.lines.joined(separator: "\n"))
     }
 }

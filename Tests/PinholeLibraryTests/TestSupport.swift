@@ -84,13 +84,19 @@ enum TestJPEG {
     static func decodedSize(ofFile path: String) -> (Int, Int)? {
         guard let bytes = FileManager.default.contents(atPath: path) else { return nil }
         let ppm = run("/usr/bin/djpeg", ["-ppm"], input: Array(bytes), allowFailure: true)
-        let header = String(decoding: ppm.prefix(32), as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == " " })
-        guard header.count >= 3, header[0] == "P6", let w = Int(header[1]), let h = Int(header[2]) else { return nil }
+        let header = String(decoding: ppm.prefix(32), as: UTF8.self).split(whereSeparator: {
+            $0 == "\n" || $0 == " "
+        })
+        guard header.count >= 3, header[0] == "P6", let w = Int(header[1]), let h = Int(header[2]) else {
+            return nil
+        }
         return (w, h)
     }
 
     /// Runs a tool with `input` on stdin and returns its stdout.
-    static func run(_ tool: String, _ arguments: [String], input: [UInt8], allowFailure: Bool = false) -> [UInt8] {
+    static func run(_ tool: String, _ arguments: [String], input: [UInt8], allowFailure: Bool = false)
+        -> [UInt8]
+    {
         let inputPath = NSTemporaryDirectory() + "/pinhole-tool-input-\(UUID().uuidString)"
         _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input))
         defer { try? FileManager.default.removeItem(atPath: inputPath) }
@@ -110,8 +116,10 @@ enum TestJPEG {
 }
 
 /// Metadata for a test photo.
-func testMetadata(width: Int = 64, height: Int = 48, camera: String? = "cam0",
-                  taken: WallTime? = nil, orientation: Orientation = .up) -> PhotoMetadata {
+func testMetadata(
+    width: Int = 64, height: Int = 48, camera: String? = "cam0",
+    taken: WallTime? = nil, orientation: Orientation = .up
+) -> PhotoMetadata {
     var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height, orientation: orientation)
     metadata.cameraID = camera
     metadata.make = "Pinhole"
@@ -145,8 +153,9 @@ func exifJPEG(width: Int = 96, height: Int = 64, metadata: PhotoMetadata, seed: 
             bytes[i + 2] = UInt8(truncatingIfNeeded: seed * 90)
         }
     }
-    let image = RawImage(format: .rgb888, width: width, height: height,
-                         planes: [ImagePlane(bytes: bytes, stride: width * 3)])
+    let image = RawImage(
+        format: .rgb888, width: width, height: height,
+        planes: [ImagePlane(bytes: bytes, stride: width * 3)])
     return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
 }
 
@@ -178,5 +187,6 @@ func pinholeBinary(for test: String) throws -> URL {
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         directory = directory.deletingLastPathComponent()
     }
-    throw XCTSkip("\(test) skipped: the pinhole binary is not built next to the tests; run `swift build --build-tests`")
+    throw XCTSkip(
+        "\(test) skipped: the pinhole binary is not built next to the tests; run `swift build --build-tests`")
 }

@@ -48,10 +48,15 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertEqual(fill.size, PixelSize(width: 32, height: 32))
         XCTAssertNotEqual(fill.file, fit.file)
         XCTAssertEqual(try library.clearThumbnailCache(), 2)
-        XCTAssertFalse(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache)
-        XCTAssertTrue(try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit).fromCache,
-                      "cached again after the cache was cleared")
-        XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 0, height: 10), mode: .aspectFit))
+        XCTAssertFalse(
+            try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+                .fromCache)
+        XCTAssertTrue(
+            try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+                .fromCache,
+            "cached again after the cache was cleared")
+        XCTAssertThrowsError(
+            try library.thumbnail(of: asset, size: PixelSize(width: 0, height: 10), mode: .aspectFit))
         XCTAssertTrue(try library.fsck().isClean)
     }
 
@@ -59,45 +64,57 @@ final class ThumbnailAndEditTests: XCTestCase {
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let cancellation = Cancellation()
         cancellation.cancel()
-        XCTAssertThrowsError(try library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit,
-                                                   cancellation: cancellation)) { error in
+        XCTAssertThrowsError(
+            try library.thumbnail(
+                of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit,
+                cancellation: cancellation)
+        ) { error in
             XCTAssertEqual(error as? LibraryError, .cancelled)
         }
         let library = self.library!
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit)
+            return try await library.thumbnail(
+                of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFit)
         }
         let result = await task.result
         XCTAssertThrowsError(try result.get()) { error in XCTAssertEqual(error as? LibraryError, .cancelled) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.join("cache/thumbnails/\(asset.id)")))
-        let done = try await library.thumbnail(of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFill)
+        let done = try await library.thumbnail(
+            of: asset, size: PixelSize(width: 16, height: 16), mode: .aspectFill)
         XCTAssertEqual(done.size, PixelSize(width: 16, height: 16))
     }
 
     func testEditsRotateAndCropLosslesslyAdjustToneReopenAndRevert() throws {
         let original = TestJPEG.make()
         let asset = try library.add(jpeg: original, metadata: testMetadata())
-        let before = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        let before = try library.thumbnail(
+            of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
         XCTAssertEqual(before.size, PixelSize(width: 32, height: 24))
 
         let rotated = try library.applyAdjustments(PinholeAdjustments(rotation: 90), to: asset.id)
         XCTAssertEqual(rotated.renderSize, PixelSize(width: 48, height: 64))
         XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments(rotation: 90))
         let edited = try XCTUnwrap(library.asset(id: asset.id))
-        let after = try library.thumbnail(of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
+        let after = try library.thumbnail(
+            of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
         XCTAssertEqual(after.size, PixelSize(width: 24, height: 32), "thumbnails show the edit")
-        XCTAssertEqual(try library.thumbnail(of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit,
-                                             version: .original).size, PixelSize(width: 32, height: 24))
+        XCTAssertEqual(
+            try library.thumbnail(
+                of: edited, size: PixelSize(width: 32, height: 32), mode: .aspectFit,
+                version: .original
+            ).size, PixelSize(width: 32, height: 24))
         XCTAssertEqual(try library.originalData(of: edited), original)
 
         // Reopen from the command line: rotate further, then crop.
-        let answer = try LibraryCommandLine.execute(["edit", "rotate", asset.id, "--degrees", "90", "--json"], library: library)
+        let answer = try LibraryCommandLine.execute(
+            ["edit", "rotate", asset.id, "--degrees", "90", "--json"], library: library)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
         XCTAssertEqual(object["revision"] as? Int, 2)
         XCTAssertEqual(object["width"] as? Int, 64)
         XCTAssertEqual(try library.adjustments(of: asset.id)?.rotation, 180)
-        let cropped = try LibraryCommandLine.execute(["edit", "crop", asset.id, "--rect", "16,16,32,32"], library: library)
+        let cropped = try LibraryCommandLine.execute(
+            ["edit", "crop", asset.id, "--rect", "16,16,32,32"], library: library)
         XCTAssertTrue(cropped.hasSuffix("(32x32)"), cropped)
 
         // Tonal adjustments are re-rendered from the original (geometry first, losslessly).
@@ -105,24 +122,35 @@ final class ThumbnailAndEditTests: XCTestCase {
         brighter.exposure = 1
         let toned = try library.applyAdjustments(brighter, to: asset.id)
         XCTAssertEqual(toned.renderSize, PixelSize(width: 32, height: 32))
-        let plain = try JPEGDecoder.decode(LosslessTransform.crop(LosslessTransform.rotate(original, degrees: 180),
-                                                                  rect: PixelRect(x: 16, y: 16, width: 32, height: 32)))
-        let lifted = try JPEGDecoder.decode(try XCTUnwrap(FileManager.default.contents(atPath: dir.join(toned.renderPath)))
-            .map { $0 })
-        let mean = { (image: RawImage) in image.planes[0].bytes.reduce(0) { $0 + Int($1) } / image.planes[0].bytes.count }
+        let plain = try JPEGDecoder.decode(
+            LosslessTransform.crop(
+                LosslessTransform.rotate(original, degrees: 180),
+                rect: PixelRect(x: 16, y: 16, width: 32, height: 32)))
+        let lifted = try JPEGDecoder.decode(
+            try XCTUnwrap(FileManager.default.contents(atPath: dir.join(toned.renderPath)))
+                .map { $0 })
+        let mean = { (image: RawImage) in
+            image.planes[0].bytes.reduce(0) { $0 + Int($1) } / image.planes[0].bytes.count
+        }
         XCTAssertGreaterThan(mean(lifted), mean(plain) + 20, "one stop brighter")
         XCTAssertThrowsError(try library.applyAdjustments(PinholeAdjustments(rotation: 45), to: asset.id))
-        let adjusted = try LibraryCommandLine.execute(["edit", "adjust", asset.id, "--contrast", "0.3", "--vignette", "0.5"],
-                                                      library: library)
+        let adjusted = try LibraryCommandLine.execute(
+            ["edit", "adjust", asset.id, "--contrast", "0.3", "--vignette", "0.5"],
+            library: library)
         XCTAssertTrue(adjusted.hasPrefix("revision 5: "), adjusted)
-        XCTAssertEqual(try library.adjustments(of: asset.id),
-                       PinholeAdjustments(rotation: 180, crop: PixelRect(x: 16, y: 16, width: 32, height: 32),
-                                          exposure: 1, contrast: 0.3, vignette: 0.5))
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["edit", "adjust", asset.id, "--exposure", "lots"], library: library))
+        XCTAssertEqual(
+            try library.adjustments(of: asset.id),
+            PinholeAdjustments(
+                rotation: 180, crop: PixelRect(x: 16, y: 16, width: 32, height: 32),
+                exposure: 1, contrast: 0.3, vignette: 0.5))
+        XCTAssertThrowsError(
+            try LibraryCommandLine.execute(
+                ["edit", "adjust", asset.id, "--exposure", "lots"], library: library))
         try library.revertEdit(of: asset.id)
         XCTAssertEqual(try library.adjustments(of: asset.id), PinholeAdjustments())
-        XCTAssertEqual(try library.applyAdjustments(PinholeAdjustments(rotation: 270), to: asset.id).revision, 1,
-                       "editing again after a revert (its render directory was removed)")
+        XCTAssertEqual(
+            try library.applyAdjustments(PinholeAdjustments(rotation: 270), to: asset.id).revision, 1,
+            "editing again after a revert (its render directory was removed)")
         try library.revertEdit(of: asset.id)
         XCTAssertTrue(try library.fsck().isClean)
     }
@@ -130,10 +158,14 @@ final class ThumbnailAndEditTests: XCTestCase {
     func testThumbnailCommandWritesAFile() throws {
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let out = dir.join("thumb.jpg")
-        let text = try LibraryCommandLine.execute(["thumbnail", String(asset.id.prefix(30)), "--size", "20x20", "--mode", "fill",
-                                                   "--out", out], library: library)
+        let text = try LibraryCommandLine.execute(
+            [
+                "thumbnail", String(asset.id.prefix(30)), "--size", "20x20", "--mode", "fill",
+                "--out", out,
+            ], library: library)
         XCTAssertEqual(text, "\(out) 20x20")
         XCTAssertEqual(TestJPEG.decodedSize(ofFile: out).map { [$0.0, $0.1] }, [20, 20])
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["thumbnail", asset.id, "--size", "big"], library: library))
+        XCTAssertThrowsError(
+            try LibraryCommandLine.execute(["thumbnail", asset.id, "--size", "big"], library: library))
     }
 }

@@ -26,7 +26,9 @@ final class TransferTests: XCTestCase {
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
         var seen: [TransferProgress] = []
-        let report = try library.importFolder(source.path, batchSize: 2) { seen.append($0); return true }
+        let report = try library.importFolder(source.path, batchSize: 2) {
+            seen.append($0); return true
+        }
         XCTAssertEqual(report.imported.count, 2)
         XCTAssertEqual(report.duplicates, [source.join("sub/copy-of-a.jpg")])
         XCTAssertEqual(Array(report.failures.keys), [source.join("broken.jpg")])
@@ -48,7 +50,9 @@ final class TransferTests: XCTestCase {
 
     func testImportCanBeStoppedFromProgress() throws {
         let source = TemporaryDirectory("pinhole-import-source")
-        for seed in 0..<5 { writeFile(source.join("p\(seed).jpg"), contents: Data(TestJPEG.make(seed: seed))) }
+        for seed in 0..<5 {
+            writeFile(source.join("p\(seed).jpg"), contents: Data(TestJPEG.make(seed: seed)))
+        }
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
         let report = try library.importFolder(source.path, batchSize: 10) { $0.completed < 2 }
@@ -64,21 +68,27 @@ final class TransferTests: XCTestCase {
         let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: taken))
         let b = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata(taken: taken))
         _ = try library.add(jpeg: TestJPEG.make(seed: 2), metadata: testMetadata(taken: taken))
-        let album = try library.performChanges { $0.addAssets([a.id, b.id], to: $0.createAlbum(title: "Out")) }.createdAlbumIDs[0]
+        let album = try library.performChanges {
+            $0.addAssets([a.id, b.id], to: $0.createAlbum(title: "Out"))
+        }.createdAlbumIDs[0]
         let rendered = TestJPEG.make(width: 32, height: 32, seed: 7)
-        try library.saveEdit(of: b.id, adjustment: AdjustmentData(formatIdentifier: "test", formatVersion: "1", data: [1]),
-                             renderedJPEG: rendered)
+        try library.saveEdit(
+            of: b.id, adjustment: AdjustmentData(formatIdentifier: "test", formatVersion: "1", data: [1]),
+            renderedJPEG: rendered)
 
         let out = TemporaryDirectory("pinhole-export")
         var calls = 0
-        let report = try library.export(library.albumQuery(album), to: out.join("x"), version: .current) { _ in
+        let report = try library.export(library.albumQuery(album), to: out.join("x"), version: .current) {
+            _ in
             calls += 1
             return true
         }
         XCTAssertEqual(calls, 2)
-        XCTAssertEqual(report.written.map { ($0 as NSString).lastPathComponent },
-                       ["20261118_120640_\(a.id.suffix(12)).jpg", "20261118_120640_\(b.id.suffix(12)).jpg"])
-        XCTAssertEqual(FileManager.default.contents(atPath: report.written[0]).map(Array.init), TestJPEG.make())
+        XCTAssertEqual(
+            report.written.map { ($0 as NSString).lastPathComponent },
+            ["20261118_120640_\(a.id.suffix(12)).jpg", "20261118_120640_\(b.id.suffix(12)).jpg"])
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: report.written[0]).map(Array.init), TestJPEG.make())
         XCTAssertEqual(FileManager.default.contents(atPath: report.written[1]).map(Array.init), rendered)
         let second = try library.export(library.albumQuery(album), to: out.join("x"))
         XCTAssertEqual(second.written, [])
@@ -94,8 +104,10 @@ final class TransferTests: XCTestCase {
         let recorder = DetailsRecorder()
         let token = library.observe(library.query(for: .edited), recorder.handler)
 
-        let recipe = AdjustmentData(formatIdentifier: "org.pinhole.adjustments", formatVersion: "1", data: Array("{}".utf8))
-        let first = try library.saveEdit(of: asset.id, adjustment: recipe, renderedJPEG: TestJPEG.make(width: 48, height: 64))
+        let recipe = AdjustmentData(
+            formatIdentifier: "org.pinhole.adjustments", formatVersion: "1", data: Array("{}".utf8))
+        let first = try library.saveEdit(
+            of: asset.id, adjustment: recipe, renderedJPEG: TestJPEG.make(width: 48, height: 64))
         XCTAssertEqual(first.revision, 1)
         XCTAssertEqual(first.renderSize, PixelSize(width: 48, height: 64))
         XCTAssertEqual(try library.edit(of: asset.id), first)
@@ -106,17 +118,21 @@ final class TransferTests: XCTestCase {
         clock.advance(seconds: 1)
         var changed = recipe
         changed.data = Array("{\"exposure\":1}".utf8)
-        let second = try library.saveEdit(of: asset.id, adjustment: changed, renderedJPEG: TestJPEG.make(width: 40, height: 30))
+        let second = try library.saveEdit(
+            of: asset.id, adjustment: changed, renderedJPEG: TestJPEG.make(width: 40, height: 30))
         XCTAssertEqual(second.revision, 2)
         XCTAssertEqual(try library.edit(of: asset.id)?.adjustment, changed)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.join(first.renderPath)))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join(second.renderPath)))
-        XCTAssertEqual(try library.currentFilePath(of: try XCTUnwrap(library.asset(id: asset.id))), dir.join(second.renderPath))
+        XCTAssertEqual(
+            try library.currentFilePath(of: try XCTUnwrap(library.asset(id: asset.id))),
+            dir.join(second.renderPath))
         XCTAssertTrue(try library.fsck().isClean)
 
         let text = try LibraryCommandLine.execute(["edit", "show", asset.id], library: library)
         XCTAssertTrue(text.hasPrefix("revision 2, org.pinhole.adjustments v1"), text)
-        XCTAssertEqual(try LibraryCommandLine.execute(["edit", "revert", asset.id], library: library), "ok 1")
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(["edit", "revert", asset.id], library: library), "ok 1")
         XCTAssertNil(try library.edit(of: asset.id))
         XCTAssertEqual(try library.asset(id: asset.id)?.editRevision, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.join(second.renderPath)))
@@ -133,12 +149,14 @@ final class TransferTests: XCTestCase {
         writeFile(source.join("one.jpg"), contents: Data(TestJPEG.make()))
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        XCTAssertEqual(try LibraryCommandLine.execute(["import", source.path], library: library),
-                       "imported 1, duplicates 0, failed 0")
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(["import", source.path], library: library),
+            "imported 1, duplicates 0, failed 0")
         let out = TemporaryDirectory("pinhole-export")
         let json = try LibraryCommandLine.execute(["export", out.path, "--json"], library: library)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual((object["written"] as? [String])?.count, 1)
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["import", source.join("one.jpg")], library: library))
+        XCTAssertThrowsError(
+            try LibraryCommandLine.execute(["import", source.join("one.jpg")], library: library))
     }
 }

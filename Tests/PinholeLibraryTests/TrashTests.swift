@@ -26,7 +26,9 @@ final class TrashTests: XCTestCase {
 
         try library.restore([a.id])
         XCTAssertEqual(try library.assetIDs(.all), [a.id, b.id])
-        XCTAssertEqual(try library.assetIDs(library.albumQuery(album)), [a.id, b.id], "restored photos return to their albums")
+        XCTAssertEqual(
+            try library.assetIDs(library.albumQuery(album)), [a.id, b.id],
+            "restored photos return to their albums")
 
         XCTAssertThrowsError(try library.purge([a.id])) { error in
             XCTAssertEqual(error as? LibraryError, .notInRecentlyDeleted(id: a.id))
@@ -96,10 +98,13 @@ final class TrashTests: XCTestCase {
         let first = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         try library.delete([first.id])
         try library.purge([first.id])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: POSIXFiles.parentDirectory(of: library.fileURLPath(of: first))),
-                       "the emptied day directory is removed")
+        XCTAssertFalse(
+            FileManager.default.fileExists(
+                atPath: POSIXFiles.parentDirectory(of: library.fileURLPath(of: first))),
+            "the emptied day directory is removed")
         let second = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
-        XCTAssertEqual(POSIXFiles.parentDirectory(of: second.path), POSIXFiles.parentDirectory(of: first.path))
+        XCTAssertEqual(
+            POSIXFiles.parentDirectory(of: second.path), POSIXFiles.parentDirectory(of: first.path))
         XCTAssertTrue(try library.fsck().isClean)
     }
 }

@@ -22,11 +22,13 @@ final class LibcameraProviderTests: XCTestCase {
             }
             // The appliance reports it and keeps running.
             let board = try BuiltInBoards.simulated()
-            let appliance = Appliance(loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
-                                      cameras: provider, encoder: NoEncoder(), store: NoStore())
+            let appliance = Appliance(
+                loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
+                cameras: provider, encoder: NoEncoder(), store: NoStore())
             try appliance.start()
             XCTAssertNil(appliance.engine.current)
-            XCTAssertTrue(appliance.problems.contains { $0.contains("no camera found") }, "\(appliance.problems)")
+            XCTAssertTrue(
+                appliance.problems.contains { $0.contains("no camera found") }, "\(appliance.problems)")
             XCTAssertEqual(appliance.status().camera == nil, true)
             appliance.shutdown()
         } else {
@@ -61,9 +63,11 @@ final class LibcameraProviderTests: XCTestCase {
         XCTAssertEqual(info.model, "imx708")
         XCTAssertEqual(info.position, .back)
         XCTAssertEqual(info.pixelArraySize, PixelSize(width: 4608, height: 2592))
-        XCTAssertEqual(info.stillSizes, [PixelSize(width: 2304, height: 1296), PixelSize(width: 4608, height: 2592)],
-                       "the pipeline's recommended size first")
-        XCTAssertEqual(info.stillFormats, [.yuv420, .rgb888], "RGB888 is swapped into rgb888; raw Bayer is not offered")
+        XCTAssertEqual(
+            info.stillSizes, [PixelSize(width: 2304, height: 1296), PixelSize(width: 4608, height: 2592)],
+            "the pipeline's recommended size first")
+        XCTAssertEqual(
+            info.stillFormats, [.yuv420, .rgb888], "RGB888 is swapped into rgb888; raw Bayer is not offered")
         XCTAssertEqual(info.controls["LensPosition"], ControlRange(min: 0, max: 15, defaultValue: 1))
         XCTAssertTrue(info.hasAutofocusAlgorithm)
         XCTAssertNotNil(info.controls["AfWindows"])

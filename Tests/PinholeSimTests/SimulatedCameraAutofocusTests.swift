@@ -5,7 +5,9 @@ import PinholeSim
 import XCTest
 
 final class SimulatedCameraAutofocusTests: XCTestCase {
-    private func open(_ spec: SimCameraSpec, world: SimWorld = SimWorld()) -> (EventLoop, SimulatedCamera, FrameLog) {
+    private func open(_ spec: SimCameraSpec, world: SimWorld = SimWorld()) -> (
+        EventLoop, SimulatedCamera, FrameLog
+    ) {
         let loop = EventLoop.virtual()
         let provider = SimulatedCameraProvider(loop: loop, world: world, specs: [spec])
         let camera = try! provider.open(id: spec.id) as! SimulatedCamera
@@ -20,8 +22,10 @@ final class SimulatedCameraAutofocusTests: XCTestCase {
     func testTheIPAVariantScansOnTriggerAndReportsItsState() throws {
         let (loop, camera, log) = open(.backWithAutofocus)
         XCTAssertTrue(camera.info.hasAutofocusAlgorithm)
-        try camera.setControls(["AfMode": .int(1),
-                                "AfWindows": .rectangles([NormalizedRect(x: 0.75, y: 0.65, width: 0.1, height: 0.1)])])
+        try camera.setControls([
+            "AfMode": .int(1),
+            "AfWindows": .rectangles([NormalizedRect(x: 0.75, y: 0.65, width: 0.1, height: 0.1)]),
+        ])
         loop.advance(by: .milliseconds(100))
         XCTAssertEqual(log.frames.last?.metadata.afState, 0, "idle until triggered")
         try camera.setControls(["AfTrigger": .int(0)])
@@ -29,7 +33,8 @@ final class SimulatedCameraAutofocusTests: XCTestCase {
         XCTAssertEqual(log.frames.last?.metadata.afState, 1, "scanning (frames begun after the trigger)")
         loop.advance(by: .milliseconds(400))
         XCTAssertEqual(log.frames.last?.metadata.afState, 2, "focused")
-        XCTAssertEqual(try XCTUnwrap(log.frames.last?.metadata.lensPosition), 2.5, accuracy: 1e-6, "the chart at 0.4 m")
+        XCTAssertEqual(
+            try XCTUnwrap(log.frames.last?.metadata.lensPosition), 2.5, accuracy: 1e-6, "the chart at 0.4 m")
     }
 
     func testTheTorchLightsWhatTheBackCameraSees() throws {
@@ -45,7 +50,8 @@ final class SimulatedCameraAutofocusTests: XCTestCase {
         XCTAssertEqual(log.frames.last?.metadata.lux, 10 + world.torchLux)
         let (frontLoop, front, frontLog) = open(.front, world: world)
         frontLoop.advance(by: .milliseconds(100))
-        XCTAssertEqual(frontLog.frames.last?.metadata.lux, 10, "the torch does not light the front camera's scene")
+        XCTAssertEqual(
+            frontLog.frames.last?.metadata.lux, 10, "the torch does not light the front camera's scene")
         withExtendedLifetime((camera, front)) {}
     }
 
@@ -63,7 +69,8 @@ final class SimulatedCameraAutofocusTests: XCTestCase {
 
     func testLibcamera05ExposureModesFixTimeAndGainIndependently() throws {
         let (loop, camera, log) = open(.backWithAutofocus)
-        XCTAssertThrowsError(try camera.setControls(["AeEnable": .bool(false)]), "0.5 cameras have no AeEnable")
+        XCTAssertThrowsError(
+            try camera.setControls(["AeEnable": .bool(false)]), "0.5 cameras have no AeEnable")
         try camera.setControls(["ExposureTimeMode": .int(1), "ExposureTime": .int(5000)])
         loop.advance(by: .milliseconds(300))
         XCTAssertEqual(log.frames.last?.metadata.exposureTime, .microseconds(5000))

@@ -6,7 +6,8 @@ import XCTest
 
 final class SimulatedCameraTests: XCTestCase {
     private func start(_ spec: SimCameraSpec = .back, world: SimWorld = SimWorld())
-        -> (EventLoop, any CameraDevice, FrameLog) {
+        -> (EventLoop, any CameraDevice, FrameLog)
+    {
         let loop = EventLoop.virtual()
         let provider = SimulatedCameraProvider(loop: loop, world: world, specs: [spec])
         let camera = try! provider.open(id: spec.id)
@@ -42,7 +43,9 @@ final class SimulatedCameraTests: XCTestCase {
 
     func testManualExposureIsHonoured() throws {
         let (loop, camera, log) = start()
-        try camera.setControls(["AeEnable": .bool(false), "ExposureTime": .int(4000), "AnalogueGain": .double(2)])
+        try camera.setControls([
+            "AeEnable": .bool(false), "ExposureTime": .int(4000), "AnalogueGain": .double(2),
+        ])
         loop.advance(by: .milliseconds(100))
         let metadata = log.frames.last!.metadata
         XCTAssertEqual(metadata.exposureTime, .microseconds(4000))
@@ -89,14 +92,17 @@ final class SimulatedCameraTests: XCTestCase {
 
     func testConfigurationIsValidatedAndAdjusted() throws {
         let (_, camera, _) = start()
-        let outcome = try camera.configure(StreamRequest(stillSize: PixelSize(width: 5000, height: 4000),
-                                                         stillFormat: .rgb888))
+        let outcome = try camera.configure(
+            StreamRequest(
+                stillSize: PixelSize(width: 5000, height: 4000),
+                stillFormat: .rgb888))
         guard case .adjusted(let used, let notes) = outcome else { return XCTFail("expected adjusted") }
         XCTAssertEqual(used.stillSize, PixelSize(width: 4056, height: 3040))
         XCTAssertEqual(used.stillFormat, .yuv420)
         XCTAssertEqual(notes.count, 2)
-        XCTAssertEqual(try camera.configure(StreamRequest(stillSize: PixelSize(width: 4056, height: 3040))),
-                       .valid(StreamRequest(stillSize: PixelSize(width: 4056, height: 3040))))
+        XCTAssertEqual(
+            try camera.configure(StreamRequest(stillSize: PixelSize(width: 4056, height: 3040))),
+            .valid(StreamRequest(stillSize: PixelSize(width: 4056, height: 3040))))
     }
 
     // MARK: Helpers
@@ -107,7 +113,9 @@ final class SimulatedCameraTests: XCTestCase {
         return Double(y.reduce(0) { $0 + Int($1) }) / Double(y.count)
     }
 
-    private func contrast(_ frame: any CameraFrame, x: ClosedRange<Double>, y: ClosedRange<Double>) throws -> Double {
+    private func contrast(_ frame: any CameraFrame, x: ClosedRange<Double>, y: ClosedRange<Double>) throws
+        -> Double
+    {
         let image = try XCTUnwrap(try frame.viewfinderImage())
         let plane = image.planes[0]
         var sum = 0
