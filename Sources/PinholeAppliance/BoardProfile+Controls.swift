@@ -7,38 +7,34 @@ extension BoardProfile {
         -> [Chord]
     {
         var chords: [Chord] = []
-        for (key, value, line) in table?.entries ?? [] {
-            guard let action = ChordAction(rawValue: key) else {
-                throw ConfigurationError(
-                    file: file, line: line,
-                    reason: "unknown chord '\(key)': expected one of "
-                        + ChordAction.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            guard case .table(let entry) = value else {
-                throw ConfigurationError(file: file, line: line, reason: "[chords.\(key)] must be a table")
-            }
-            var r = TableReader(table: entry, file: file, context: "[chords.\(key)]")
+        let named: [(key: ChordAction, table: TOMLTable, reader: TableReader)] = try TableReader.namedTables(
+            table, section: "chords", noun: "chord", file: file)
+        for (action, entry, reader) in named {
+            var r = reader
             guard let names = try r.strings("buttons") else {
                 throw ConfigurationError(
-                    file: file, line: entry.line, reason: "missing 'buttons' in [chords.\(key)]")
+                    file: file, line: entry.line, reason: "missing 'buttons' in [chords.\(action.rawValue)]")
             }
             let where_ = entry.line(of: "buttons")
             var members: Set<ButtonFunction> = []
             for name in names {
                 guard let function = ButtonFunction(rawValue: name) else {
                     throw ConfigurationError(
-                        file: file, line: where_, reason: "unknown button '\(name)' in chord \(key)")
+                        file: file, line: where_,
+                        reason: "unknown button '\(name)' in chord \(action.rawValue)")
                 }
                 guard buttons[function] != nil else {
                     throw ConfigurationError(
                         file: file, line: where_,
-                        reason: "chord \(key) uses button \(name), which has no [buttons.\(name)]")
+                        reason: "chord \(action.rawValue) uses button \(name), which has no [buttons.\(name)]"
+                    )
                 }
                 members.insert(function)
             }
             guard members.count >= 2 else {
                 throw ConfigurationError(
-                    file: file, line: where_, reason: "chord \(key) needs at least two different buttons")
+                    file: file, line: where_,
+                    reason: "chord \(action.rawValue) needs at least two different buttons")
             }
             let hold = try r.integer("hold_ms", in: 100...60_000) ?? 5000
             let powerOff = try r.bool("power_off") ?? false

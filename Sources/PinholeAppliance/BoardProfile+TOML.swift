@@ -41,17 +41,11 @@ extension BoardProfile {
         ButtonWiring]
     {
         var buttons: [ButtonFunction: ButtonWiring] = [:]
-        for (key, value, line) in table?.entries ?? [] {
-            guard let function = ButtonFunction(rawValue: key) else {
-                throw ConfigurationError(
-                    file: file, line: line,
-                    reason: "unknown button '\(key)': expected one of "
-                        + ButtonFunction.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            guard case .table(let entry) = value else {
-                throw ConfigurationError(file: file, line: line, reason: "[buttons.\(key)] must be a table")
-            }
-            var r = TableReader(table: entry, file: file, context: "[buttons.\(key)]")
+        let named: [(key: ButtonFunction, table: TOMLTable, reader: TableReader)] =
+            try TableReader.namedTables(
+                table, section: "buttons", noun: "button", file: file)
+        for (function, entry, reader) in named {
+            var r = reader
             let lineName = try r.string("line", required: true)!
             try checkLineName(lineName, file: file, line: entry.line(of: "line"))
             let activeLow = try r.bool("active_low") ?? true
@@ -79,17 +73,11 @@ extension BoardProfile {
         OutputWiring]
     {
         var outputs: [OutputFunction: OutputWiring] = [:]
-        for (key, value, line) in table?.entries ?? [] {
-            guard let function = OutputFunction(rawValue: key) else {
-                throw ConfigurationError(
-                    file: file, line: line,
-                    reason: "unknown output '\(key)': expected one of "
-                        + OutputFunction.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            guard case .table(let entry) = value else {
-                throw ConfigurationError(file: file, line: line, reason: "[leds.\(key)] must be a table")
-            }
-            var r = TableReader(table: entry, file: file, context: "[leds.\(key)]")
+        let named: [(key: OutputFunction, table: TOMLTable, reader: TableReader)] =
+            try TableReader.namedTables(
+                table, section: "leds", noun: "output", file: file)
+        for (function, entry, reader) in named {
+            var r = reader
             let lineName = try r.string("line", required: true)!
             try checkLineName(lineName, file: file, line: entry.line(of: "line"))
             let activeLow = try r.bool("active_low") ?? false

@@ -107,3 +107,25 @@ struct TableReader {
         }
     }
 }
+
+extension TableReader {
+    /// The `[section.KEY]` tables of `table`, where each KEY must name a case of `Key`: each
+    /// with its case, its table and a reader for it. `noun` names a KEY in errors ("button").
+    static func namedTables<Key: RawRepresentable & CaseIterable>(
+        _ table: TOMLTable?, section: String, noun: String, file: String
+    ) throws -> [(key: Key, table: TOMLTable, reader: TableReader)] where Key.RawValue == String {
+        try (table?.entries ?? []).map { key, value, line in
+            guard let named = Key(rawValue: key) else {
+                throw ConfigurationError(
+                    file: file, line: line,
+                    reason: "unknown \(noun) '\(key)': expected one of "
+                        + Key.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            guard case .table(let entry) = value else {
+                throw ConfigurationError(
+                    file: file, line: line, reason: "[\(section).\(key)] must be a table")
+            }
+            return (named, entry, TableReader(table: entry, file: file, context: "[\(section).\(key)]"))
+        }
+    }
+}
