@@ -188,7 +188,8 @@ public struct TerminalDecoder: Sendable {
         }
     }
 
-    private static func ss3Key(_ byte: UInt8) -> TerminalKey? {
+    /// Arrows, Home and End: the same final byte in their SS3 (`ESC O x`) and CSI (`ESC [ x`) forms.
+    private static func cursorKey(_ byte: UInt8) -> TerminalKey? {
         switch byte {
         case UInt8(ascii: "A"): return .up
         case UInt8(ascii: "B"): return .down
@@ -196,6 +197,13 @@ public struct TerminalDecoder: Sendable {
         case UInt8(ascii: "D"): return .left
         case UInt8(ascii: "H"): return .home
         case UInt8(ascii: "F"): return .end
+        default: return nil
+        }
+    }
+
+    private static func ss3Key(_ byte: UInt8) -> TerminalKey? {
+        if let key = cursorKey(byte) { return key }
+        switch byte {
         case UInt8(ascii: "M"): return .enter
         case UInt8(ascii: "P")...UInt8(ascii: "S"): return .function(Int(byte) - Int(UInt8(ascii: "P")) + 1)
         default: return nil
@@ -211,13 +219,8 @@ public struct TerminalDecoder: Sendable {
             if digits < 4 { first = first * 10 + Int(byte - UInt8(ascii: "0")) }
             digits += 1
         }
+        if let key = cursorKey(final) { return key }
         switch final {
-        case UInt8(ascii: "A"): return .up
-        case UInt8(ascii: "B"): return .down
-        case UInt8(ascii: "C"): return .right
-        case UInt8(ascii: "D"): return .left
-        case UInt8(ascii: "H"): return .home
-        case UInt8(ascii: "F"): return .end
         case UInt8(ascii: "Z"): return .backtab
         case UInt8(ascii: "~"):
             switch first {
