@@ -210,19 +210,11 @@ public final class CaptureEngine {
         watchdog.frameArrived(exposure: frame.metadata.exposureTime)
         focus.frameArrived(frame)
         if flashCapture != nil, flashFrameArrived(frame) { return }
-        if let index = pending.firstIndex(where: { frame.metadata.wasExposing(at: $0.pressedAt) }) {
+        if let (index, selection) = Self.match(pending, frame: { _ in frame.metadata }, press: \.pressedAt) {
             let capture = pending.remove(at: index)
             loop.cancel(capture.timeout)
             process(
-                frame, pressedAt: capture.pressedAt, selection: .exposingAtPress, flashFired: false,
-                completion: capture.completion)
-            return
-        }
-        if let index = pending.firstIndex(where: { frame.metadata.sensorTimestamp >= $0.pressedAt }) {
-            let capture = pending.remove(at: index)
-            loop.cancel(capture.timeout)
-            process(
-                frame, pressedAt: capture.pressedAt, selection: .nextAfterPress, flashFired: false,
+                frame, pressedAt: capture.pressedAt, selection: selection, flashFired: false,
                 completion: capture.completion)
             return
         }
@@ -244,18 +236,9 @@ public final class CaptureEngine {
             fireFlash(pressedAt: press, completion: completion)
             return
         }
-        if let index = ring.firstIndex(where: { $0.metadata.wasExposing(at: press) }) {
+        if let (index, selection) = Self.match(ring, frame: \.metadata, press: { _ in press }) {
             let frame = ring.remove(at: index)
-            process(
-                frame, pressedAt: press, selection: .exposingAtPress, flashFired: false,
-                completion: completion)
-            return
-        }
-        if let index = ring.firstIndex(where: { $0.metadata.sensorTimestamp >= press }) {
-            let frame = ring.remove(at: index)
-            process(
-                frame, pressedAt: press, selection: .nextAfterPress, flashFired: false, completion: completion
-            )
+            process(frame, pressedAt: press, selection: selection, flashFired: false, completion: completion)
             return
         }
         let waited = frameTimeout
@@ -267,6 +250,21 @@ public final class CaptureEngine {
             capture.completion(.failure(CaptureError.noFrame(camera: camera.model, waited: waited)))
         }
         pending.append(PendingCapture(pressedAt: press, timeout: timeout, completion: completion))
+    }
+
+    /// Zero shutter lag: among `candidates` (frames for one press, or presses for one frame),
+    /// the first pairing whose frame was exposing at the press, else the first whose frame
+    /// started after it.
+    static func match<Candidate>(
+        _ candidates: [Candidate], frame: (Candidate) -> FrameMetadata, press: (Candidate) -> Instant
+    ) -> (index: Int, selection: FrameSelection)? {
+        if let index = candidates.firstIndex(where: { frame($0).wasExposing(at: press($0)) }) {
+            return (index, .exposingAtPress)
+        }
+        if let index = candidates.firstIndex(where: { frame($0).sensorTimestamp >= press($0) }) {
+            return (index, .nextAfterPress)
+        }
+        return nil
     }
 
     func process(
