@@ -108,10 +108,26 @@ enum TestJPEG {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { preconditionFailure("cannot run \(tool): \(error)") }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let output = readToEnd(stdout.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         if !allowFailure { precondition(process.terminationStatus == 0, "\(tool) failed") }
-        return process.terminationStatus == 0 ? Array(output) : []
+        return process.terminationStatus == 0 ? output : []
+    }
+
+    /// Reads a descriptor to its end, retrying reads that a signal interrupted: tests run tools
+    /// from several threads, and another child's exit can interrupt a read, on which
+    /// `FileHandle.readDataToEndOfFile()` traps.
+    static func readToEnd(_ fd: Int32) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                result.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return result
+            }
+        }
     }
 }
 
