@@ -70,7 +70,7 @@ final class ExifEntries {
 
     /// The raw bytes of an entry whose format is one of `formats` and which holds at least
     /// `minimum` components; nil otherwise.
-    private func raw(_ ifd: ExifIFD, _ tag: UInt16, _ formats: [ExifFormat], minimum: Int = 1)
+    func raw(_ ifd: ExifIFD, _ tag: UInt16, _ formats: [ExifFormat], minimum: Int = 1)
         -> (format: ExifFormat, bytes: [UInt8])?
     {
         guard let content = content(ifd),

@@ -1,5 +1,6 @@
 // Reads PhotoMetadata back from the EXIF of any JPEG, ours or imported.
 
+import CExif
 import PinholeCore
 
 /// Reads EXIF metadata with libexif.
@@ -67,6 +68,10 @@ public enum ExifReader {
         m.lensModel = e.string(.exif, ExifTagID.lensModel)
         m.serialNumber = e.string(.exif, ExifTagID.bodySerialNumber)
         m.gps = gps(e)
+        if var fix = m.gps { readGPSDetails(&fix, e); m.gps = fix }
+        m.clockTrust = ClockTrustMarker.read(
+            e.raw(.exif, ExifTagID.userComment, [EXIF_FORMAT_UNDEFINED])?.bytes)
+        m.timeZoneKnown = e.string(.exif, ExifTagID.offsetTimeOriginal) != nil || m.captureTime == nil
     }
 
     private static func positive(_ value: Double?) -> Double? {

@@ -31,6 +31,7 @@ enum ExifTagID {
     static let meteringMode: UInt16 = 0x9207
     static let flash: UInt16 = 0x9209
     static let focalLength: UInt16 = 0x920A
+    static let userComment: UInt16 = 0x9286
     static let subSecTime: UInt16 = 0x9290
     static let subSecTimeOriginal: UInt16 = 0x9291
     static let subSecTimeDigitized: UInt16 = 0x9292
@@ -50,6 +51,17 @@ enum ExifTagID {
     static let gpsLongitude: UInt16 = 0x0004
     static let gpsAltitudeRef: UInt16 = 0x0005
     static let gpsAltitude: UInt16 = 0x0006
+    static let gpsTimeStamp: UInt16 = 0x0007
+    static let gpsSatellites: UInt16 = 0x0008
+    static let gpsStatus: UInt16 = 0x0009
+    static let gpsMeasureMode: UInt16 = 0x000A
+    static let gpsDOP: UInt16 = 0x000B
+    static let gpsSpeedRef: UInt16 = 0x000C
+    static let gpsSpeed: UInt16 = 0x000D
+    static let gpsTrackRef: UInt16 = 0x000E
+    static let gpsTrack: UInt16 = 0x000F
+    static let gpsMapDatum: UInt16 = 0x0012
+    static let gpsDateStamp: UInt16 = 0x001D
 }
 
 /// EXIF MeteringMode values and Pinhole's metering names.

@@ -88,9 +88,11 @@ public enum ExifWriter {
             let date = time.exifDateTime, offset = time.exifOffset, subsec = subSecondDigits(time.nanoseconds)
             try b.ascii(.exif, ExifTagID.dateTimeOriginal, date)
             try b.ascii(.exif, ExifTagID.dateTimeDigitized, date)
-            try b.ascii(.exif, ExifTagID.offsetTime, offset)
-            try b.ascii(.exif, ExifTagID.offsetTimeOriginal, offset)
-            try b.ascii(.exif, ExifTagID.offsetTimeDigitized, offset)
+            if m.timeZoneKnown {
+                try b.ascii(.exif, ExifTagID.offsetTime, offset)
+                try b.ascii(.exif, ExifTagID.offsetTimeOriginal, offset)
+                try b.ascii(.exif, ExifTagID.offsetTimeDigitized, offset)
+            }
             try b.ascii(.exif, ExifTagID.subSecTime, subsec)
             try b.ascii(.exif, ExifTagID.subSecTimeOriginal, subsec)
             try b.ascii(.exif, ExifTagID.subSecTimeDigitized, subsec)
@@ -133,6 +135,9 @@ public enum ExifWriter {
         if let manual = m.manualWhiteBalance { try b.short(.exif, ExifTagID.whiteBalance, manual ? 1 : 0) }
         try b.ascii(.exif, ExifTagID.bodySerialNumber, m.serialNumber)
         try b.ascii(.exif, ExifTagID.lensModel, m.lensModel)
+        if let trust = m.clockTrust {
+            try b.undefined(.exif, ExifTagID.userComment, ClockTrustMarker.userComment(trust))
+        }
     }
 
     private static func writeGPS(_ gps: GPSFix, _ b: ExifBuilder) throws {
@@ -152,6 +157,7 @@ public enum ExifWriter {
             try b.rational(
                 .gps, ExifTagID.gpsAltitude, [Rational.approximating(abs(altitude), maxDenominator: 1000)])
         }
+        try writeGPSDetails(gps, b)
     }
 
     /// Degrees, minutes and seconds (to 1/10000 s) for a non-negative angle.

@@ -20,6 +20,18 @@ public struct GPSFix: Sendable, Hashable, Codable {
     public var longitude: Double
     /// Metres above sea level, if known.
     public var altitude: Double?
+    /// The fix's UTC time from the satellites (GPSTimeStamp, GPSDateStamp).
+    public var time: WallTime? = nil
+    /// Satellites used (GPSSatellites).
+    public var satellites: Int? = nil
+    /// Dilution of precision: HDOP for a 2D fix, PDOP for a 3D fix (GPSDOP).
+    public var dop: Double? = nil
+    /// 2 for a 2D fix, 3 for a 3D fix (GPSMeasureMode).
+    public var measureMode: Int? = nil
+    /// Speed over ground in metres a second (GPSSpeed, written in km/h).
+    public var speed: Double? = nil
+    /// Course over ground, degrees from true north (GPSTrack).
+    public var track: Double? = nil
 
     /// Creates a fix.
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
@@ -76,6 +88,12 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var serialNumber: String?
     /// GPS fix (GPS IFD).
     public var gps: GPSFix?
+    /// Whether the clock could be trusted when the photo was taken (UserComment marker
+    /// "Pinhole clock: …"); nil: not recorded.
+    public var clockTrust: ClockTrust? = nil
+    /// Whether the local time zone is known; when false the UTC offset is not written
+    /// (no OffsetTime*), since it would claim a zone nobody set.
+    public var timeZoneKnown = true
     /// The camera's identifier on this appliance (not written to EXIF; indexed).
     public var cameraID: String?
 
