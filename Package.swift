@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
             providers: [.apt(["libcrypt-dev"])]),
+        // The kernel's clock status (adjtimex, STA_UNSYNC): a libc header, nothing to link.
+        .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
@@ -46,7 +48,7 @@ let package = Package(
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
-            name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt"],
+            name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt", "CTimex"],
             swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
         .target(
