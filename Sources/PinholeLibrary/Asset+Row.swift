@@ -24,7 +24,7 @@ extension Asset {
         "modified_offset", "camera_id", "make", "model", "width", "height", "orientation",
         "exposure_time", "iso", "f_number", "focal_length", "lens_position", "flash_fired",
         "latitude", "longitude", "altitude", "file_size", "checksum", "favorite", "hidden",
-        "deleted_ns", "deleted_offset", "edit_revision",
+        "deleted_ns", "deleted_offset", "edit_revision", "clock_trust", "date_shift_ns",
     ]
 
     /// `INSERT INTO asset (...) VALUES (?, ...)`.
@@ -46,7 +46,7 @@ extension Asset {
             make, model, pixelWidth, pixelHeight, orientation.rawValue, exposureTime, iso, fNumber,
             focalLength, lensPosition, flashFired, gps?.latitude, gps?.longitude, gps?.altitude,
             fileSize, checksum, favorite, hidden, deleted?.epochNanoseconds, deleted?.utcOffsetSeconds,
-            editRevision,
+            editRevision, clockTrust?.rawValue, dateShift.nanoseconds,
         ]
         return StatementArguments(values)
     }
@@ -85,5 +85,7 @@ extension Asset {
             deleted = nil
         }
         editRevision = row[29]
+        clockTrust = (row[30] as String?).flatMap(ClockTrust.init(rawValue:))
+        dateShift = .nanoseconds(row[31] as Int64)
     }
 }

@@ -55,6 +55,13 @@ public struct Asset: Sendable, Codable, Hashable, Identifiable {
     public var deleted: WallTime?
     /// Edit revision: 0 when the photo has no edit, increasing with each saved edit.
     public var editRevision: Int
+    /// Whether the clock could be trusted when it was taken; nil when not recorded.
+    public var clockTrust: ClockTrust? = nil
+    /// How far `library redate` moved `created` from the original's EXIF date.
+    public var dateShift: Duration = .zero
+
+    /// The date the original's EXIF records (before any redate).
+    public var originalCreated: WallTime { created.adding(.zero - dateShift) }
 
     /// Whether the photo has a saved (non-destructive) edit.
     public var isEdited: Bool { editRevision > 0 }
@@ -107,5 +114,7 @@ extension Asset {
         self.hidden = false
         self.deleted = nil
         self.editRevision = 0
+        self.clockTrust = metadata.clockTrust
+        self.dateShift = .zero
     }
 }

@@ -53,6 +53,27 @@ struct QuerySQL {
                 conditions.append(value ? "asset.edit_revision > 0" : "asset.edit_revision = 0")
             case let .hasLocation(value):
                 conditions.append(value ? "asset.latitude IS NOT NULL" : "asset.latitude IS NULL")
+            case let .clockTrust(trust):
+                if trust == .unknown {
+                    conditions.append("(asset.clock_trust IS NULL OR asset.clock_trust = ?)")
+                } else {
+                    conditions.append("asset.clock_trust = ?")
+                }
+                arguments.append(trust.rawValue)
+            case let .near(latitude, longitude, kilometres):
+                let area = GeoDistance.boundingBox(
+                    latitude: latitude, longitude: longitude, kilometres: kilometres)
+                conditions.append("asset.latitude BETWEEN ? AND ?")
+                arguments += [area.south, area.north]
+                if let west = area.west, let east = area.east {
+                    conditions.append(
+                        west <= east
+                            ? "asset.longitude BETWEEN ? AND ?"
+                            : "(asset.longitude >= ? OR asset.longitude <= ?)")
+                    arguments += [west, east]
+                }
+                conditions.append("\(GeoDistance.sqlFunction)(asset.latitude, asset.longitude, ?, ?) <= ?")
+                arguments += [latitude, longitude, kilometres]
             case let .flashFired(value):
                 conditions.append("asset.flash_fired = ?"); arguments.append(value)
             case let .ids(ids):

@@ -26,6 +26,11 @@ public enum AssetFilter: Sendable, Hashable {
     case edited(Bool)
     /// With (true) or without (false) a GPS position.
     case hasLocation(Bool)
+    /// Taken when the clock had this trust (photos from before trust was recorded count as
+    /// `.unknown`).
+    case clockTrust(ClockTrust)
+    /// Taken within `kilometres` (great-circle distance) of a place.
+    case near(latitude: Double, longitude: Double, kilometres: Double)
     /// Whether the flash fired.
     case flashFired(Bool)
     /// One of these identifiers.

@@ -27,6 +27,7 @@ public struct ChangeBatch {
         case setHidden([String], Bool)
         case delete([String])
         case restore([String])
+        case redate([String], by: Duration)
     }
 
     /// When the batch was started (the library's clock).
@@ -118,6 +119,12 @@ public struct ChangeBatch {
 
     /// Brings photos back from Recently Deleted (photos not deleted are unchanged).
     public mutating func restore(_ ids: [String]) { requests.append(.restore(ids)) }
+
+    /// Moves photos' dates by `shift` (a clock that was wrong when they were taken): the
+    /// index and every listing change; the originals stay untouched.
+    public mutating func redate(_ ids: [String], by shift: Duration) {
+        requests.append(.redate(ids, by: shift))
+    }
 }
 
 /// What a committed batch did.

@@ -6,7 +6,7 @@ public enum LibraryCommandLine {
     /// Options that take a value, for every subcommand.
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
-        "degrees", "rect", "exposure", "contrast", "vignette", "from", "to",
+        "degrees", "rect", "exposure", "contrast", "vignette", "from", "to", "near", "within", "by", "clock",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -29,6 +29,8 @@ public enum LibraryCommandLine {
             output = try show(operands, json: json, library: library)
         case "fsck":
             output = try fsck(&args, json: json, library: library)
+        case "redate":
+            output = try redate(operands, &args, json: json, library: library)
         default:
             output = try executeMore(command, operands, &args, json: json, library: library)
         }
@@ -43,6 +45,8 @@ public enum LibraryCommandLine {
           list [--camera ID] [--album ID] [--favorites] [--edited] [--hidden] [--deleted]
                [--from DATE] [--to DATE] [--sort created|added|modified|size] [--desc]
                [--limit N] [--offset N]      DATE: 2026-11-21[T08:30[:00]][Z|+01:00], UTC by default
+               [--with-location] [--without-location] [--near LAT,LON --within KM]
+               [--clock synchronized|gps|unsynchronized|unknown]
           count [same filters as list]
           show ID                      all metadata of one photo (ID may be a unique prefix)
           albums                       folders, albums and smart albums with counts
@@ -61,6 +65,10 @@ public enum LibraryCommandLine {
           restore ID...                bring photos back from Recently Deleted
           purge ID... | purge --all    permanently delete photos from Recently Deleted
           fsck [--verify]              check index and files (--verify reads every file)
+          redate ID... --by SECONDS    correct the dates of photos taken with a wrong clock
+          redate --from DATE --to DATE [filters of list] --by SECONDS
+                                       (index and listings; exports carry the corrected EXIF
+                                       dates; originals are never modified)
           import DIR                   copy the JPEGs of DIR into the library
           export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
           thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]
@@ -89,6 +97,7 @@ public enum LibraryCommandLine {
         let from = try args.option("from").map { try DateArgument.parse($0, option: "from") }
         let to = try args.option("to").map { try DateArgument.parse($0, option: "to") }
         if from != nil || to != nil { query = query.filter(.created(from: from, to: to)) }
+        query = try fieldFilters(query, &args)
         if let sort = args.option("sort") {
             let key: AssetSortKey
             switch sort {
@@ -128,7 +137,7 @@ public enum LibraryCommandLine {
                 (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
                 + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
             return "\(asset.id)  \(asset.created.iso8601)  \(asset.cameraName)  "
-                + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)"
+                + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)\(fieldMarks(asset))"
         }.joined(separator: "\n")
     }
 
@@ -158,7 +167,7 @@ public enum LibraryCommandLine {
         if let iso = asset.iso { lines.append("iso: \(iso)") }
         if let lens = asset.lensPosition { lines.append("lens position: \(lens) dioptres") }
         if let flash = asset.flashFired { lines.append("flash: \(flash ? "fired" : "not fired")") }
-        if let gps = asset.gps { lines.append("location: \(gps.latitude), \(gps.longitude)") }
+        lines += fieldLines(asset)
         if asset.hidden { lines.append("hidden: yes") }
         if let deleted = asset.deleted { lines.append("deleted: \(deleted.iso8601)") }
         if asset.isEdited { lines.append("edit revision: \(asset.editRevision)") }

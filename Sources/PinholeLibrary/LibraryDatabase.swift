@@ -16,6 +16,7 @@ enum LibraryDatabase {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: GeoDistance.databaseFunction)
         }
         let pool = try DatabasePool(path: layout.database, configuration: configuration)
         let migrator = LibrarySchema.migrator

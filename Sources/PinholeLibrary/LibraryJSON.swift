@@ -38,6 +38,9 @@ struct AssetJSON: Encodable {
     var deleted: String?
     var edited: Bool
     var editRevision: Int
+    var clockTrust: String?
+    var dateShiftSeconds: Double
+    var originalCreated: String?
 
     init(_ asset: Asset, file: String) {
         id = asset.id
@@ -69,6 +72,9 @@ struct AssetJSON: Encodable {
         deleted = asset.deleted?.iso8601
         edited = asset.isEdited
         editRevision = asset.editRevision
+        clockTrust = asset.clockTrust?.rawValue
+        dateShiftSeconds = Double(asset.dateShift.nanoseconds) / 1e9
+        originalCreated = asset.dateShift == .zero ? nil : asset.originalCreated.iso8601
     }
 }
 

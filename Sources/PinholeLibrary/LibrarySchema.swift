@@ -128,6 +128,18 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
                     """)
         }
+        migrator.registerMigration("location-and-clock-trust") { db in
+            // Clock trust per photo (synchronized, gps, unsynchronized, unknown; NULL for
+            // photos from before it was recorded), the correction `library redate` applied to
+            // created_ns (the original's EXIF date is created_ns - date_shift_ns), and an index
+            // for location queries.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN clock_trust TEXT;
+                    ALTER TABLE asset ADD COLUMN date_shift_ns INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX asset_by_location ON asset(latitude, longitude) WHERE latitude IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }

@@ -91,6 +91,11 @@ struct BatchApplier {
 
     mutating func apply(_ request: ChangeBatch.Request, written: [String: Asset]) throws {
         switch request {
+        case let .redate(ids, shift):
+            let nanoseconds = shift.nanoseconds
+            try update(
+                ids, set: "created_ns = created_ns + ?, date_shift_ns = date_shift_ns + ?", nanoseconds,
+                nanoseconds)
         case let .createAsset(id, _, _):
             guard let asset = written[id] else { return }
             try touch([id])

@@ -40,7 +40,9 @@ extension PhotoLibrary {
                 if POSIXFiles.exists(path) {
                     report.skipped.append(path)
                 } else {
-                    try POSIXFiles.writeDurably(try POSIXFiles.read(source), to: path)
+                    let bytes = Self.exportBytes(
+                        of: asset, try POSIXFiles.read(source), isOriginal: source == fileURLPath(of: asset))
+                    try POSIXFiles.writeDurably(bytes, to: path)
                     report.written.append(path)
                 }
                 if !progress(TransferProgress(completed: index + 1, total: assets.count, file: path)) {

@@ -1,0 +1,26 @@
+// The EXIF dates an exported file carries: the index's (corrected) date, never the original's file.
+
+import PinholeCore
+import PinholeImaging
+
+extension PhotoLibrary {
+    /// `bytes` (an original or a render of `asset`) as an export writes it: a redated photo's
+    /// EXIF dates are rewritten to the index's date, and a render without EXIF dates (a tonal
+    /// edit) gets an EXIF block with the date, camera, place and clock trust. Anything that
+    /// cannot be rewritten is exported unchanged.
+    static func exportBytes(of asset: Asset, _ bytes: [UInt8], isOriginal: Bool) -> [UInt8] {
+        if asset.dateShift != .zero, let stamped = try? ExifDateStamp.restamp(bytes, to: asset.created) {
+            return stamped
+        }
+        guard !isOriginal, (try? ExifReader.read(jpeg: bytes))?.captureTime == nil,
+            let header = try? ExifReader.read(jpeg: bytes)
+        else { return bytes }
+        var metadata = PhotoMetadata(pixelWidth: header.pixelWidth, pixelHeight: header.pixelHeight)
+        metadata.captureTime = asset.created
+        metadata.make = asset.make
+        metadata.model = asset.model
+        metadata.gps = asset.gps
+        metadata.clockTrust = asset.clockTrust
+        return (try? ExifWriter.embed(metadata, thumbnail: nil, into: bytes)) ?? bytes
+    }
+}
