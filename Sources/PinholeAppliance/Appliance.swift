@@ -30,6 +30,10 @@ public final class Appliance {
     public private(set) var torchOn = false
     /// The last capture.
     public private(set) var lastCapture: CaptureResult?
+    /// The gpsd client, when `[gps] gpsd` is configured (see `attachField`).
+    public internal(set) var gps: GPSTracker?
+    /// Clock trust (kernel status, GPS time), when attached (see `attachField`).
+    public internal(set) var clockTrust: ClockTrustMonitor?
     /// Problems seen since start (most recent last, at most 20).
     public private(set) var problems: [String] = []
     /// Called when a chord asks for a safe shutdown, after every output has been turned off.

@@ -80,4 +80,30 @@ public struct ApplianceStatus: Codable, Sendable {
     public var cameraRestarts: Int? = nil
     /// How the stream configuration was validated: "valid", or "adjusted: what changed".
     public var configuration: String? = nil
+    /// GPS: "off", the fix, or why there is none.
+    public var gps: String? = nil
+    /// The fix photos get now (nil: none).
+    public var gpsFix: GPSFixStatus? = nil
+    /// Clock trust for photos taken now: synchronized, gps, unsynchronized, unknown.
+    public var clockTrust: String? = nil
+    /// Clock trust explained.
+    public var clock: String? = nil
+}
+
+/// The GPS fix in `status --json`.
+public struct GPSFixStatus: Codable, Sendable {
+    /// Degrees north.
+    public var latitude: Double
+    /// Degrees east.
+    public var longitude: Double
+    /// Metres above sea level (3D fix).
+    public var altitude: Double?
+    /// 2 or 3.
+    public var mode: Int?
+    /// Satellites used.
+    public var satellites: Int?
+    /// Dilution of precision.
+    public var dop: Double?
+    /// The fix's UTC time, ISO 8601.
+    public var time: String?
 }

@@ -31,6 +31,8 @@ public struct Configuration: Sendable, Hashable {
     public var consoleMaxPINFailures = 5
     /// `[console] lockout`: seconds of the first lock-out (doubling with each further one).
     public var consoleLockoutSeconds = 60
+    /// `[gps]`: gpsd's address and clock setting (off by default).
+    public var gps = GPSSettings()
 
     /// Defaults.
     public init() {}
@@ -84,6 +86,9 @@ public struct Configuration: Sendable, Hashable {
             configuration.consoleMaxPINFailures = try r.integer("max_pin_failures", in: 1...100) ?? 5
             configuration.consoleLockoutSeconds = try r.integer("lockout", in: 1...86_400) ?? 60
             try r.rejectUnknown()
+        }
+        if let table = try reader.table("gps") {
+            configuration.gps = try GPSSettings.parse(table, file: file)
         }
         try reader.rejectUnknown()
         return configuration

@@ -111,7 +111,8 @@ extension LineModeConsole {
                 reply(
                     .success(
                         "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                            + (status.busy ? ", busy" : "") + ", access \(access)"))
+                            + (status.busy ? ", busy" : "") + ", access \(access)"
+                            + ", gps \(status.gps ?? "off"), clock \(status.clock ?? "unknown")"))
             }
         case "settings", "set", "pin":
             try settingsCommand(command, args, json: json, reply: reply)

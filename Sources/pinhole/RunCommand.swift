@@ -109,6 +109,13 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         defer { appliance.shutdown() }  // outputs off on every way out
+        let gps = settings.gps.host.map {
+            GPSTracker(host: $0, port: settings.gps.port, loop: loop, connector: TCPLineConnector())
+        }
+        appliance.attachField(
+            gps: gps,
+            clock: ClockTrustMonitor(loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock))
+        defer { gps?.stop() }
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         if consoleChoice == "auto" {
