@@ -205,9 +205,20 @@ public final class GPSTracker {
         case .position(let position):
             position.hasFix ? gotFix(position) : gotNoFix()
         case .sky(let sky):
-            self.sky = sky
+            // gpsd sends partial SKY reports (DOPs from one sentence, satellites from
+            // another): keep what a report leaves out.
+            var merged = self.sky ?? GPSDSky()
+            merged.satellitesUsed = sky.satellitesUsed ?? merged.satellitesUsed
+            merged.hdop = sky.hdop ?? merged.hdop
+            merged.pdop = sky.pdop ?? merged.pdop
+            self.sky = merged
         case .error(let message):
             onLog?("gps: gpsd reports an error: \(message)")
+        case .other("DEVICE"):
+            if state == .noReceiver {
+                state = .noFix
+                onLog?("gps: gpsd at \(host):\(port) found a receiver; no fix yet")
+            }
         case .watch, .other:
             break
         }
@@ -220,6 +231,14 @@ public final class GPSTracker {
                 "gps: \(mode) fix at \(Self.format(position.latitude!)),\(Self.format(position.longitude!))")
         }
         state = .fix
+        var position = position
+        if let (previous, at) = lastFix, loop.now - at <= maxFixAge {
+            // gpsd reports each sentence's part of a fix: keep what this report leaves out.
+            position.time = position.time ?? previous.time
+            position.speed = position.speed ?? previous.speed
+            position.track = position.track ?? previous.track
+            position.altitude = position.altitude ?? previous.altitude
+        }
         lastFix = (position, loop.now)
         if let time = position.time { onTime?(time, loop.now) }
         if let staleTimer { loop.cancel(staleTimer) }

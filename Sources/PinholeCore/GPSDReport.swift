@@ -121,7 +121,7 @@ public enum GPSDReport: Sendable, Hashable {
         var sky = GPSDSky()
         if let used = value["uSat"]?.int, used >= 0, used < 1000 {
             sky.satellitesUsed = used
-        } else if let satellites = value["satellites"]?.array {
+        } else if let satellites = value["satellites"]?.array, !satellites.isEmpty {
             sky.satellitesUsed = satellites.filter { $0["used"]?.bool == true }.count
         }
         sky.hdop = value["hdop"]?.double.flatMap { $0 > 0 && $0 < 100 ? $0 : nil }

@@ -1,0 +1,216 @@
+// The gpsd client against a real gpsd fed by gpsfake: fix, no fix, loss of fix, gpsd killed and restarted.
+
+import Foundation
+import PinholeAppliance
+import PinholeCore
+import PinholeImaging
+@testable import PinholeLinux
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A gpsd run by gpsfake on a free port, replaying one of the NMEA logs next to this file.
+private final class FakeGPSD {
+    let port: Int
+    private let process = Process()
+
+    init(log: String, port: Int? = nil) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
+            FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
+        else { throw XCTSkip("gpsfake/gpsd are not installed (Debian: gpsd, gpsd-clients; tools/setup)") }
+        self.port = try port ?? Self.freePort()
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("NMEA/\(log).nmea").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        process.arguments = ["-q", "-c", "0.01", "-P", String(self.port), file]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Whether something accepts connections on the port now.
+    static func isListening(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Waits (at most 20 s) until gpsd listens, so tests start from a running daemon.
+    func waitUntilListening() throws {
+        let deadline = monotonicNow() + .seconds(20)
+        while !Self.isListening(port) {
+            guard monotonicNow() < deadline, process.isRunning else {
+                throw XCTSkip("gpsfake did not start listening on port \(port) within 20 s")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Stops gpsfake, which stops its gpsd, and waits for it.
+    func kill() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+
+    /// A TCP port nothing listens on right now (bound and released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw XCTSkip("cannot find a free TCP port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+final class GPSDTrackerTests: XCTestCase {
+    private var loop: EventLoop!
+    private var tracker: GPSTracker!
+    private var log: [String] = []
+
+    private func makeTracker(port: Int) {
+        loop = EventLoop.virtual()
+        tracker = GPSTracker(host: "127.0.0.1", port: port, loop: loop, connector: TCPLineConnector())
+        tracker.onLog = { [unowned self] in log.append($0) }
+        tracker.start()
+    }
+
+    override func tearDown() {
+        tracker?.stop()
+        super.tearDown()
+    }
+
+    /// Runs what the reader posted until `condition` holds (virtual time stands still, so
+    /// no fix goes stale while real time passes); a failed reconnection is retried at once by
+    /// moving virtual time to its retry. Gives up after 30 s of real time.
+    private func waitFor(
+        _ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
+    ) {
+        let deadline = monotonicNow() + .seconds(30)
+        while monotonicNow() < deadline {
+            loop.runUntilIdle()
+            if condition() { return }
+            if case .disconnected(_, let retryAt) = tracker.state, what != "disconnected" {
+                loop.advance(to: retryAt)
+            }
+            usleep(20_000)
+        }
+        XCTFail("waited 30 s for \(what); state \(tracker.state), log: \(log)", file: file, line: line)
+    }
+
+    func testAFixGivesPhotosPlaceTimeSatellitesAndDOP() throws {
+        let gpsd = try FakeGPSD(log: "fix")
+        defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
+        makeTracker(port: gpsd.port)
+        waitFor("a 3D fix with satellites") {
+            tracker.currentFix?.measureMode == 3 && tracker.currentFix?.satellites != nil
+                && tracker.currentFix?.dop != nil
+        }
+        let fix = try XCTUnwrap(tracker.currentFix)
+        XCTAssertEqual(fix.latitude, 46.5201, accuracy: 1e-6)
+        XCTAssertEqual(fix.longitude, 6.6334, accuracy: 1e-6)
+        XCTAssertEqual(fix.altitude ?? -1, 495.2, accuracy: 0.01)
+        XCTAssertEqual(fix.speed ?? -1, 2.5, accuracy: 0.01)
+        XCTAssertEqual(fix.track ?? -1, 271.2, accuracy: 0.01)
+        XCTAssertEqual(fix.satellites, 9)
+        XCTAssertEqual(fix.dop ?? -1, 1.6, accuracy: 1e-6, "PDOP for a 3D fix")
+        XCTAssertEqual(fix.time.map { CivilDateTime(epochSeconds: $0.secondsSince1970).day }, 21)
+        XCTAssertTrue(tracker.summary.hasPrefix("3D fix 46.5201,6.6334"), tracker.summary)
+
+        // The same fix goes stale when reports stop coming (on the loop's clock).
+        loop.advance(by: tracker.maxFixAge + .milliseconds(1))
+        XCTAssertNil(tracker.currentFix)
+        XCTAssertEqual(tracker.summary, "no fix: lost (no report for 5 s)")
+    }
+
+    func testNoFixMeansNoLocationAndStatusSaysWhy() throws {
+        let gpsd = try FakeGPSD(log: "nofix")
+        defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
+        makeTracker(port: gpsd.port)
+        waitFor("gpsd's no-fix reports") { tracker.state == .noFix }
+        XCTAssertNil(tracker.currentFix)
+        XCTAssertEqual(tracker.summary, "no fix: the receiver has none yet")
+        XCTAssertTrue(log.contains { $0.contains("no fix yet") }, "\(log)")
+    }
+
+    func testLossOfFixIsNoticedAndLogged() throws {
+        let gpsd = try FakeGPSD(log: "loss")
+        defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
+        makeTracker(port: gpsd.port)
+        waitFor("a fix") { tracker.state == .fix }
+        waitFor("the fix to be lost") {
+            if case .lost = tracker.state { return true }
+            return false
+        }
+        XCTAssertNil(tracker.currentFix)
+        XCTAssertEqual(tracker.summary, "no fix: lost (the receiver reports no fix)")
+        XCTAssertTrue(log.contains { $0.contains("fix lost (the receiver reports no fix)") }, "\(log)")
+    }
+
+    func testGPSDKilledAndRestartedReconnectsWithBackoff() throws {
+        var gpsd = try FakeGPSD(log: "fix")
+        let port = gpsd.port
+        try gpsd.waitUntilListening()
+        makeTracker(port: port)
+        waitFor("a fix") { tracker.currentFix != nil }
+
+        gpsd.kill()
+        waitFor("disconnected") {
+            if case .disconnected = tracker.state { return true }
+            return false
+        }
+        XCTAssertNil(tracker.currentFix, "no location while gpsd is gone")
+        XCTAssertTrue(tracker.summary.contains("retrying in 1 s"), tracker.summary)
+        XCTAssertTrue(log.contains { $0.contains("fix lost") && $0.contains("retrying") }, "\(log)")
+
+        // Nothing listens: a retry on the loop's clock fails and backs off further.
+        guard case .disconnected(_, let retryAt) = tracker.state else { return XCTFail("\(tracker.state)") }
+        loop.advance(to: retryAt)
+        waitFor("disconnected") {
+            if case .disconnected(_, let next) = tracker.state, next > retryAt { return true }
+            return false
+        }
+        XCTAssertTrue(tracker.summary.contains("retrying in 2 s"), tracker.summary)
+
+        gpsd = try FakeGPSD(log: "fix", port: port)
+        defer { gpsd.kill() }
+        waitFor("a fix again after the restart") { tracker.currentFix != nil }
+        XCTAssertEqual(tracker.state, .fix)
+    }
+
+    func testNothingListeningIsReportedAndRetried() throws {
+        let port = try FakeGPSD.freePort()
+        makeTracker(port: port)
+        waitFor("disconnected") {
+            if case .disconnected = tracker.state { return true }
+            return false
+        }
+        XCTAssertTrue(
+            tracker.summary.hasPrefix("no fix: gpsd at 127.0.0.1:\(port) connection refused"), tracker.summary
+        )
+        XCTAssertEqual(loop.pendingTimerCount, 1, "one retry scheduled")
+    }
+}
