@@ -131,13 +131,14 @@ enum LibrarySchema {
         migrator.registerMigration("location-and-clock-trust") { db in
             // Clock trust per photo (synchronized, gps, unsynchronized, unknown; NULL for
             // photos from before it was recorded), the correction `library redate` applied to
-            // created_ns (the original's EXIF date is created_ns - date_shift_ns), and an index
-            // for location queries.
+            // created_ns (the original's EXIF date is created_ns - date_shift_ns), and a partial
+            // index for location queries, led like the others by hidden and deleted_ns so the
+            // planner prefers it to walking every visible photo in date order.
             try db.execute(
                 sql: """
                     ALTER TABLE asset ADD COLUMN clock_trust TEXT;
                     ALTER TABLE asset ADD COLUMN date_shift_ns INTEGER NOT NULL DEFAULT 0;
-                    CREATE INDEX asset_by_location ON asset(latitude, longitude) WHERE latitude IS NOT NULL;
+                    CREATE INDEX asset_by_location ON asset(hidden, deleted_ns, latitude, longitude) WHERE latitude IS NOT NULL;
                     """)
         }
         return migrator
