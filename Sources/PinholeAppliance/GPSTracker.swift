@@ -202,6 +202,9 @@ public final class GPSTracker {
                 state = .noReceiver
                 onLog?("gps: gpsd at \(host):\(port) has no GPS receiver; photos have no location")
             }
+        case .position(let position) where position.mode >= 2 && !position.hasFix:
+            // A fix without a position on Earth is a bad report, not a lost fix.
+            malformedReports += 1
         case .position(let position):
             position.hasFix ? gotFix(position) : gotNoFix()
         case .sky(let sky):
