@@ -2,6 +2,7 @@
 
 import PinholeCore
 
+/// libFuzzer's entry point: one input a call.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGPSDReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
