@@ -89,7 +89,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swift6),
+            swiftSettings: swift6, plugins: ["PinholeVersion"]),
+        // Writes the `git describe` version (tools/version) into the executable at build time.
+        .plugin(name: "PinholeVersion", capability: .buildTool()),
         // Runs the conformance checks against the real backends (the VM test).
         .executableTarget(
             name: "pinhole-conformance",
