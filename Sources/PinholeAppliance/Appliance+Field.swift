@@ -13,13 +13,12 @@ extension Appliance {
         clock?.onLog = { [weak self] line in self?.problem(line) }
         gps?.onLog = { [weak self] line in self?.problem(line) }
         gps?.onTime = { [weak clock] time, at in clock?.gpsTime(time, receivedAt: at) }
-        let previous = engine.metadataAdjuster
-        engine.metadataAdjuster = { [weak self] metadata in
-            previous?(&metadata)
-            guard let self else { return }
-            self.fieldMetadata(&metadata)
-        }
         gps?.start()
+    }
+
+    /// The capture engine's last word on a photo's metadata: place and clock trust.
+    public func captureEngine(_ engine: CaptureEngine, complete metadata: inout PhotoMetadata) {
+        fieldMetadata(&metadata)
     }
 
     /// Sets a photo's location and clock trust from the current fix and clock state.

@@ -61,28 +61,6 @@ public final class GPSTracker {
         self.connector = connector
     }
 
-    /// Parses "HOST:PORT" (port 2947 when omitted; "[::1]:2947" for IPv6).
-    public static func address(_ text: String) -> (host: String, port: Int)? {
-        var host = Substring(text)
-        var port = 2947
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            let rest = host[host.index(after: close)...]
-            host = host[host.index(after: host.startIndex)..<close]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { return nil }
-                port = value
-            }
-        } else if let colon = host.lastIndex(of: ":") {
-            guard let value = Int(host[host.index(after: colon)...]) else { return nil }
-            port = value
-            host = host[..<colon]
-        }
-        guard !host.isEmpty, (1...65_535).contains(port), !host.contains(where: { $0.isWhitespace }) else {
-            return nil
-        }
-        return (String(host), port)
-    }
-
     /// Connects; reconnects on its own from then on.
     public func start() {
         guard connection == nil, retryTimer == nil else { return }

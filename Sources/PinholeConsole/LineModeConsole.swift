@@ -19,12 +19,19 @@ public final class LineModeConsole {
     public var onShutdown: ((_ powerOff: Bool) -> Void)?
     /// Switches to the interactive menu (nil: the console is not a terminal).
     public var onMenu: (() -> Void)?
+    /// Called after `unparseableLimit` unparseable lines in a row (each answered `error 64`):
+    /// the input gate starts a quiet wait. Lines waiting behind the last one are dropped.
+    public var onUnparseableStreak: ((Int) -> Void)?
+    /// Unparseable lines in a row that count as noise.
+    public var unparseableLimit = 3
+    private var unparseableStreak = 0
     /// Called when a line has been dealt with (answered, or blank): readers use it to keep
     /// a bounded number of lines in flight.
     public var onLineDone: (() -> Void)?
 
     private enum Input {
         case line(String)
+        case command(ConsoleInvocation)
         case overlong(Int)
     }
 
@@ -68,10 +75,37 @@ public final class LineModeConsole {
     }
 
     /// Runs one command line in turn with the others; its answer goes to `answer` instead of
-    /// `write` (the interactive menu uses this).
+    /// `write` (the menu's command-line prompt uses this).
     public func submit(_ line: String, answer: @escaping (String) -> Void) {
         queue.append((.line(line), answer))
         if !running { next() }
+    }
+
+    /// Runs one command in turn with the others; its answer goes to `answer` instead of
+    /// `write` (the interactive menu's items use this).
+    public func submit(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        queue.append((.command(invocation), answer))
+        if !running { next() }
+    }
+
+    /// Answers an unparseable line; after `unparseableLimit` in a row, drops the lines
+    /// waiting behind it and reports the streak once the answer is out.
+    private func unparseable(answer: @escaping (String) -> Void, _ text: String) {
+        unparseableStreak += 1
+        let streak = unparseableStreak
+        guard streak >= unparseableLimit, onUnparseableStreak != nil else { return answer(text) }
+        discardWaitingLines()
+        answer(text)
+        onUnparseableStreak?(streak)
+    }
+
+    /// Drops lines received and not yet started (input from before a quiet wait began).
+    public func discardWaitingLines() {
+        queue.removeAll {
+            if case .command = $0.input { return false }
+            return $0.answer == nil
+        }
+        unparseableStreak = 0
     }
 
     /// A line of input that was too long to be a command: answered with an error in turn.
@@ -118,28 +152,40 @@ public final class LineModeConsole {
         let line: String
         switch input {
         case .line(let text): line = text
+        case .command(let invocation):
+            run(invocation, answer: answer)
+            return
         case .overlong(let length):
-            answer(
+            unparseable(
+                answer: answer,
                 Self.errorLine(
                     ConsoleError.usage(
                         "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored"
                     )))
             return
         }
-        let words: [String]
-        do { words = try tokenize(line) } catch {
-            answer(Self.errorLine(error))
+        let invocation: ConsoleInvocation
+        do {
+            guard let parsed = try CommandCatalog.parse(line: line) else {
+                onLineDone?()
+                next()  // blank lines get no answer
+                return
+            }
+            invocation = parsed
+            unparseableStreak = 0
+        } catch {
+            noteActivity()
+            unparseable(answer: answer, Self.errorLine(error, json: line.contains("--json")))
             return
         }
-        guard let command = words.first else {
-            onLineDone?()
-            next()  // blank lines get no answer
-            return
-        }
-        let json = words.contains("--json")
-        let arguments = Array(words.dropFirst()).filter { $0 != "--json" }
+        run(invocation, answer: answer)
+    }
+
+    /// Runs a parsed command: checks access, then the command itself.
+    private func run(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        let json = invocation.json
         noteActivity()
-        if Self.pinProtected.contains(command), !access.isUnlocked(at: appliance.loop.now) {
+        if invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
             let remaining = access.lockoutRemaining(at: appliance.loop.now)
             let why =
                 remaining > 0
@@ -155,17 +201,14 @@ public final class LineModeConsole {
             }
         }
         do {
-            try dispatch(command, arguments, words: Array(words.dropFirst()), json: json, reply: reply)
+            try run(invocation.command, json: json, reply: reply)
         } catch {
             reply(.failure(error))
         }
     }
 
-    /// Commands that need the PIN (when one is set).
-    static let pinProtected: Set<String> = ["library", "settings", "set", "pin"]
-
-    /// Formats an error answer.
-    static func errorLine(_ error: Error, json: Bool = false) -> String {
+    /// Formats an error answer: `error STATUS: reason`, or its JSON form.
+    public static func errorLine(_ error: Error, json: Bool = false) -> String {
         let status = (error as? ConsoleError)?.status ?? 70
         let message = "\(error)"
         if json { return jsonLine(["error": message, "status": "\(status)"]) }

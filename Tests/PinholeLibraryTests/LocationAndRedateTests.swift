@@ -7,6 +7,7 @@ import PinholeImaging
 import XCTest
 
 @testable import PinholeLibrary
+import PinholeLibraryCommandLine
 
 final class LocationAndRedateTests: XCTestCase {
     /// Places: Lausanne, Geneva (about 51 km away), Sydney, and one near the antimeridian.

@@ -17,12 +17,34 @@ public struct GPSSettings: Sendable, Hashable {
     /// Defaults: off.
     public init() {}
 
+    /// Parses "HOST:PORT" (port 2947 when omitted; "[::1]:2947" for IPv6).
+    public static func address(_ text: String) -> (host: String, port: Int)? {
+        var host = Substring(text)
+        var port = 2947
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { return nil }
+                port = value
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            guard let value = Int(host[host.index(after: colon)...]) else { return nil }
+            port = value
+            host = host[..<colon]
+        }
+        guard !host.isEmpty, (1...65_535).contains(port), !host.contains(where: { $0.isWhitespace }) else {
+            return nil
+        }
+        return (String(host), port)
+    }
+
     /// Reads the `[gps]` table.
     static func parse(_ table: TOMLTable, file: String) throws -> GPSSettings {
         var settings = GPSSettings()
         var r = TableReader(table: table, file: file, context: "[gps]")
         if let address = try r.string("gpsd") {
-            guard let (host, port) = GPSTracker.address(address) else {
+            guard let (host, port) = Self.address(address) else {
                 throw ConfigurationError(
                     file: file, line: table.line(of: "gpsd"),
                     reason: "[gps] gpsd is '\(address)': use \"HOST:PORT\", e.g. \"localhost:2947\"")

@@ -1,6 +1,7 @@
 // `library` options for place and time: --near/--within, --with-location, --clock, and `redate`.
 
 import PinholeCore
+import PinholeLibrary
 
 extension LibraryCommandLine {
     /// Largest date correction accepted (a century).
