@@ -52,8 +52,9 @@ extension LineModeConsole {
                 reply(
                     .success(
                         "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                            + (status.busy ? ", busy" : "") + ", access \(access)"
-                            + ", gps \(status.gps ?? "off"), clock \(status.clock ?? "unknown")"))
+                            + (status.busy ? ", busy" : "")
+                            + ", gps \(status.gps ?? "off"), clock \(status.clock ?? "unknown")"
+                            + ", access \(access)"))
             }
         case .settings, .set, .pinSet, .pinClear:
             try settingsCommand(command, json: json, reply: reply)

@@ -4,14 +4,14 @@ import PinholeCore
 import PinholeImaging
 
 extension PhotoLibrary {
-    /// `bytes` (an original or a render of `asset`) as an export writes it: a redated photo's
-    /// EXIF dates are rewritten to the index's date, and a render without EXIF dates (a tonal
-    /// edit) gets an EXIF block with the date, camera, place and clock trust. Anything that
-    /// cannot be rewritten is exported unchanged.
+    /// `bytes` (an original or a render of `asset`) as an export writes it: a photo never
+    /// redated is exported byte for byte; a redated photo's EXIF dates are rewritten to the
+    /// index's date, and its render without EXIF dates (a tonal edit) gets an EXIF block with
+    /// the date, camera, place and clock trust. Anything that cannot be rewritten is exported
+    /// unchanged.
     static func exportBytes(of asset: Asset, _ bytes: [UInt8], isOriginal: Bool) -> [UInt8] {
-        if asset.dateShift != .zero, let stamped = try? ExifDateStamp.restamp(bytes, to: asset.created) {
-            return stamped
-        }
+        guard asset.dateShift != .zero else { return bytes }  // never redated: the file as it is
+        if let stamped = try? ExifDateStamp.restamp(bytes, to: asset.created) { return stamped }
         guard !isOriginal, (try? ExifReader.read(jpeg: bytes))?.captureTime == nil,
             let header = try? ExifReader.read(jpeg: bytes)
         else { return bytes }

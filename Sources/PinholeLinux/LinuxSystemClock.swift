@@ -13,11 +13,15 @@ public final class LinuxSystemClock: SystemClockControl {
     public init() {}
 
     /// adjtimex(2) with no modes: synchronized unless STA_UNSYNC is set (or it returns
-    /// TIME_ERROR); nil when the call fails.
+    /// TIME_ERROR). Where a seccomp filter forbids adjtimex (systemd's ProtectClock=yes),
+    /// systemd-timesyncd's flag file /run/systemd/timesync/synchronized says synchronized;
+    /// otherwise nil: it cannot tell.
     public func kernelSynchronized() -> Bool? {
         var status = timex()
         let state = adjtimex(&status)
-        guard state >= 0 else { return nil }
+        guard state >= 0 else {
+            return access("/run/systemd/timesync/synchronized", F_OK) == 0 ? true : nil
+        }
         return state != TIME_ERROR && status.status & STA_UNSYNC == 0
     }
 
