@@ -146,7 +146,7 @@ struct RunCommand: ParsableCommand {
             log.notice("\(name): shutting down")
             loop.stop()
         }
-        let console = LoopBound(runner)
+        let console = LoopBound(runner, loop: loop)
         let toConsole: @Sendable (Logger.Level, String) -> Void = { _, line in
             loop.post { console.value.event(line) }
         }
