@@ -14,6 +14,7 @@ public struct SerialPortError: Error, CustomStringConvertible {
     /// errno.
     public var code: Int32
 
+    /// A readable form, for messages and logs.
     public var description: String {
         let reason = String(cString: strerror(code))
         var advice = ""
