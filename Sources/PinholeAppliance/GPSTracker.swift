@@ -125,7 +125,7 @@ public final class GPSTracker {
         let current = generation
         state = .connecting
         let loop = self.loop
-        let target = LoopBound(WeakTracker(tracker: self))
+        let target = LoopBound(WeakTracker(tracker: self), loop: loop)
         connection = connector.open(
             host: host, port: port, greeting: Array(GPSDReport.watchCommand.utf8),
             maxLine: GPSDReport.maxLineBytes,
