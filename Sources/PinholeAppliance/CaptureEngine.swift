@@ -77,6 +77,8 @@ public final class CaptureEngine {
     public private(set) var watchdog: CameraWatchdog!
     /// Things that happen on their own (restarts, focus changes).
     public var onEvent: ((CaptureEngineEvent) -> Void)?
+    /// Standby: asleep or streaming, and the last wake's cost.
+    var standby = EngineStandby()
 
     struct PendingCapture {
         var pressedAt: Instant
@@ -154,9 +156,10 @@ public final class CaptureEngine {
         device?.close()
         device = nil
         current = nil
+        standby = EngineStandby()
     }
 
-    private func stopDevice() {
+    func stopDevice() {
         focus.detach()
         device?.stop()
         releaseRing()
@@ -185,6 +188,7 @@ public final class CaptureEngine {
 
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
+        standby.asleep = false
         let still = camera.stillSizes.first ?? camera.pixelArraySize
         configuration = try opened.configure(StreamRequest(stillSize: still))
         exposureLocked = false
@@ -206,6 +210,7 @@ public final class CaptureEngine {
 
     private func frameArrived(_ frame: any CameraFrame) {
         framesReceived += 1
+        standby.frameArrived(at: loop.now)
         lastFrame = frame.metadata
         watchdog.frameArrived(exposure: frame.metadata.exposureTime)
         focus.frameArrived(frame)
@@ -277,6 +282,7 @@ public final class CaptureEngine {
             return
         }
         let selectedAt = loop.now
+        let (selection, wakeCost) = standby.selection(selection, pressedAt: pressedAt)
         var metadata = photoMetadata(for: frame.metadata, camera: camera)
         if metadata.flashFired != nil { metadata.flashFired = flashFired }
         metadataAdjuster?(&metadata)
@@ -302,7 +308,8 @@ public final class CaptureEngine {
                         CaptureResult(
                             photo: $0, frame: frame.metadata, selection: selection, pressedAt: pressedAt,
                             selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
-                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
+                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState,
+                            wakeCost: wakeCost)
                     })
             })
     }

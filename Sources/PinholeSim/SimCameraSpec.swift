@@ -34,13 +34,17 @@ public struct SimCameraSpec: Sendable, Hashable {
     public var frameDuration: Duration
     /// Lens travel speed in dioptres per second.
     public var lensSpeed: Double
+    /// Time from `start()` until the first frame begins to expose (sensor power-up, stream
+    /// start and the pipeline's first request), on the loop's clock.
+    public var startupLatency: Duration
 
     /// Creates a spec.
     public init(
         id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
         focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
         fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
-        frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40
+        frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40,
+        startupLatency: Duration = .zero
     ) {
         self.id = id
         self.model = model
@@ -53,26 +57,33 @@ public struct SimCameraSpec: Sendable, Hashable {
         self.blurPerDioptre = blurPerDioptre
         self.frameDuration = frameDuration
         self.lensSpeed = lensSpeed
+        self.startupLatency = startupLatency
     }
+
+    /// The start-up latency the built-in cameras model: about what a Raspberry Pi camera
+    /// takes from `Camera::start()` to its first frame under libcamera (sensor power-up,
+    /// stream-on and the first requests through the ISP).
+    public static let typicalStartupLatency: Duration = .milliseconds(180)
 
     /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens whose
     /// IPA has no AF algorithm (Pinhole focuses it by contrast detection).
     public static let back = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@1/imx477@1a", model: "imx477", position: .back,
-        pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true)
+        pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true,
+        startupLatency: typicalStartupLatency)
 
     /// The front camera: 5 MP, fixed focus.
     public static let front = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@0/ov5647@36", model: "ov5647", position: .front,
         pixelArraySize: PixelSize(width: 2592, height: 1944), focusable: false,
-        fixedLensPosition: 0.5, blurPerDioptre: 0.0015)
+        fixedLensPosition: 0.5, blurPerDioptre: 0.0015, startupLatency: typicalStartupLatency)
 
     /// A Camera-Module-3-like back camera (imx708) whose IPA runs phase-detect AF and reports
     /// libcamera 0.5's exposure mode controls.
     public static let backWithAutofocus = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@1/imx708@1a", model: "imx708", position: .back,
         pixelArraySize: PixelSize(width: 4608, height: 2592), focusable: true, autofocusAlgorithm: true,
-        controlStyle: .exposureModes)
+        controlStyle: .exposureModes, startupLatency: typicalStartupLatency)
 
     /// Still sizes offered: full size, then half.
     public var stillSizes: [PixelSize] {

@@ -86,7 +86,7 @@ struct RunCommand: ParsableCommand {
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
             switch event {
-            case .problem(let message): log.write("pinhole: \(message)")
+            case .problem(let message), .notice(let message): log.write("pinhole: \(message)")
             case .captureFailed(let message): log.write("pinhole: capture failed: \(message)")
             case .saved(let capture):
                 log.write(
