@@ -16,11 +16,11 @@ extension CaptureEngine {
     /// a capture waits or is being saved, or when no camera runs.
     @discardableResult
     public func enterStandby() -> Bool {
-        guard device != nil, !standby.asleep, pending.isEmpty, inFlight == 0, flashCapture == nil else {
-            return false
-        }
+        guard let device, !standby.asleep, !machine.isBusy else { return false }
         watchdog.stop()
-        stopDevice()
+        focus.detach()
+        device.stop()
+        perform(machine.streamStopped(failWaiting: false))
         standby.asleep = true
         standby.wokeAt = nil
         standby.firstFrameAt = nil

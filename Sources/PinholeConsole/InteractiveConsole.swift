@@ -65,7 +65,7 @@ public final class InteractiveConsole {
             appliance?.noteActivity(wakeFor: "viewfinder")
             return engine.latestViewfinderImage().map {
                 ViewfinderPreview.cells(
-                    from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                    from: $0, columns: columns, rows: rows, rotation: engine.pictureRotation,
                     unicode: unicode)
             }
         }
