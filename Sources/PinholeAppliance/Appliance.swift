@@ -49,6 +49,8 @@ public final class Appliance {
     private var started = false
     /// Camera standby (`[camera] standby_after`).
     public let standby: CameraStandby
+    /// The timelapse (set up by whoever wires the appliance, with its state file).
+    public var timelapse: TimelapseController?
 
     /// Creates an appliance.
     public init(

@@ -24,7 +24,9 @@ public enum DurableFile {
         guard fd >= 0 else { throw Failure(what: "cannot create \(temporary)", code: errno) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 let code = errno

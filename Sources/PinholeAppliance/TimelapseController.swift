@@ -55,7 +55,8 @@ public final class TimelapseController {
         guard hasSlotInside(grid: grid, window: plan.window) else {
             throw TimelapseError.invalid("no slot of this interval falls inside the window")
         }
-        state = TimelapseState(plan: plan, utcOffsetSeconds: now.utcOffsetSeconds, startedAt: now, nextSlot: first)
+        state = TimelapseState(
+            plan: plan, utcOffsetSeconds: now.utcOffsetSeconds, startedAt: now, nextSlot: first)
         finished = nil
         lastMissed = nil
         persist()
@@ -87,7 +88,9 @@ public final class TimelapseController {
         if let exposure = saved.lockedExposure { applyLock(exposure: exposure, lens: saved.lockedLens) }
         let before = saved.missed
         accountMissed(upTo: loop.wallNow, reason: "the appliance was not running")
-        guard let current = state else { return "timelapse resumed and ended: its count was reached while off" }
+        guard let current = state else {
+            return "timelapse resumed and ended: its count was reached while off"
+        }
         persist()
         scheduleNext()
         return "timelapse resumed: \(current.taken) taken, \(current.missed - before) slots missed while off"
@@ -97,10 +100,14 @@ public final class TimelapseController {
     public func status() -> TimelapseStatus {
         guard let state else {
             return TimelapseStatus(
-                running: false, taken: finished?.taken ?? 0, missed: finished?.missed ?? 0, lastMissed: lastMissed)
+                running: false, taken: finished?.taken ?? 0, missed: finished?.missed ?? 0,
+                lastMissed: lastMissed)
         }
         let next: String? =
-            state.isFinished ? nil : state.grid.time(ofSlot: nextInside(state.nextSlot, grid: state.grid, window: state.plan.window)).iso8601
+            state.isFinished
+            ? nil
+            : state.grid.time(ofSlot: nextInside(state.nextSlot, grid: state.grid, window: state.plan.window))
+                .iso8601
         return TimelapseStatus(
             running: true, every: TimelapsePlan.durationText(state.plan.intervalMs), count: state.plan.count,
             window: state.plan.window?.description, album: state.plan.album, lock: state.plan.lock,
@@ -110,7 +117,8 @@ public final class TimelapseController {
     /// The wall time of the next slot, if a timelapse runs.
     public var nextSlotTime: WallTime? {
         guard let state, !state.isFinished else { return nil }
-        return state.grid.time(ofSlot: nextInside(state.nextSlot, grid: state.grid, window: state.plan.window))
+        return state.grid.time(
+            ofSlot: nextInside(state.nextSlot, grid: state.grid, window: state.plan.window))
     }
 
     // MARK: Scheduling
@@ -129,14 +137,17 @@ public final class TimelapseController {
     private func hasSlotInside(grid: TimelapseGrid, window: DailyWindow?) -> Bool {
         guard window != nil else { return true }
         let start = grid.slot(atOrAfter: loop.wallNow)
-        return (0..<max(1, 86_400_000 / grid.intervalMs + 1)).contains { grid.isInside(start + $0, window: window) }
+        return (0..<max(1, 86_400_000 / grid.intervalMs + 1)).contains {
+            grid.isInside(start + $0, window: window)
+        }
     }
 
     /// The monotonic instant of a wall time (through the loop's clock).
     private func instant(of wall: WallTime) -> Instant {
         let now = loop.wallNow
         let delta =
-            (wall.secondsSince1970 - now.secondsSince1970) * 1_000_000_000 + Int64(wall.nanoseconds) - Int64(now.nanoseconds)
+            (wall.secondsSince1970 - now.secondsSince1970) * 1_000_000_000 + Int64(wall.nanoseconds)
+            - Int64(now.nanoseconds)
         return loop.now + .nanoseconds(delta)
     }
 
@@ -251,7 +262,9 @@ public final class TimelapseController {
             case .success(let capture):
                 self.state?.taken += 1
                 if let state = self.state, state.plan.lock, state.lockedExposure == nil {
-                    let exposure = (Int64(capture.frame.exposureTime.nanoseconds / 1000), capture.frame.analogueGain)
+                    let exposure = (
+                        Int64(capture.frame.exposureTime.nanoseconds / 1000), capture.frame.analogueGain
+                    )
                     self.state?.lockedExposure = exposure
                     self.state?.lockedLens = capture.frame.lensPosition
                     self.applyLock(exposure: exposure, lens: capture.frame.lensPosition)
@@ -261,7 +274,11 @@ public final class TimelapseController {
                 self.miss(reason: "the capture failed: \(error)")
             }
             self.persist()
-            if self.state?.isFinished ?? false { self.end(reason: "count reached") } else { self.scheduleNext() }
+            if self.state?.isFinished ?? false {
+                self.end(reason: "count reached")
+            } else {
+                self.scheduleNext()
+            }
         }
     }
 
@@ -322,7 +339,8 @@ public final class TimelapseController {
         let bytes = Array(state.serialized().utf8)
         loop.offload({ Result { try DurableFile.write(bytes, to: stateFile) } }) { [weak self] outcome in
             if case .failure(let error) = outcome {
-                self?.onEvent?("timelapse progress could not be saved (\(error)): a restart would not resume it")
+                self?.onEvent?(
+                    "timelapse progress could not be saved (\(error)): a restart would not resume it")
             }
         }
     }

@@ -60,7 +60,10 @@ public struct TimelapsePlan: Sendable, Hashable {
     public static let maximumIntervalMs: Int64 = 86_400_000
 
     /// Creates a plan; `validate()` checks it.
-    public init(intervalMs: Int64, count: Int? = nil, window: DailyWindow? = nil, album: String? = nil, lock: Bool = false) {
+    public init(
+        intervalMs: Int64, count: Int? = nil, window: DailyWindow? = nil, album: String? = nil,
+        lock: Bool = false
+    ) {
         self.intervalMs = intervalMs
         self.count = count
         self.window = window
@@ -69,27 +72,10 @@ public struct TimelapsePlan: Sendable, Hashable {
     }
 
     /// Parses a duration: seconds ("10", "2.5"), or a number with s, m or h ("30s", "5m", "1h").
-    public static func parseDuration(_ text: String) -> Int64? {
-        var number = Substring(text)
-        var scale = 1000.0
-        if let unit = number.last, ["s", "m", "h"].contains(unit) {
-            scale = unit == "s" ? 1000 : unit == "m" ? 60_000 : 3_600_000
-            number = number.dropLast()
-        }
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            number.filter({ $0 == "." }).count <= 1, number.first != ".", number.last != ".",
-            let value = Double(number), value.isFinite, value <= 1e9
-        else { return nil }
-        return Int64((value * scale).rounded())
-    }
+    public static func parseDuration(_ text: String) -> Int64? { DurationText.milliseconds(text) }
 
-    /// "10s", "5m", "1h30m" style text of an interval.
-    public static func durationText(_ ms: Int64) -> String {
-        if ms % 3_600_000 == 0 { return "\(ms / 3_600_000)h" }
-        if ms % 60_000 == 0 { return "\(ms / 60_000)m" }
-        if ms % 1000 == 0 { return "\(ms / 1000)s" }
-        return "\(Double(ms) / 1000)s"
-    }
+    /// "10s", "5m", "1h" style text of an interval.
+    public static func durationText(_ ms: Int64) -> String { DurationText.text(ms) }
 
     /// Throws a usage-style message when the plan cannot run.
     public func validate() throws {
@@ -100,9 +86,11 @@ public struct TimelapsePlan: Sendable, Hashable {
             throw TimelapseError.invalid("--count must be between 1 and 10000000")
         }
         if let album {
-            guard !album.isEmpty, album.count <= 200, !album.contains(where: { $0.isNewline || $0 == "\"" || $0 == "\\" })
+            guard !album.isEmpty, album.count <= 200,
+                !album.contains(where: { $0.isNewline || $0 == "\"" || $0 == "\\" })
             else {
-                throw TimelapseError.invalid("the album name must be 1-200 characters, without quotes, backslashes or line breaks")
+                throw TimelapseError.invalid(
+                    "the album name must be 1-200 characters, without quotes, backslashes or line breaks")
             }
         }
     }
@@ -136,7 +124,8 @@ public struct TimelapseGrid: Sendable, Hashable {
         var seconds = utc / 1_000_000_000
         var nanos = utc % 1_000_000_000
         if nanos < 0 { nanos += 1_000_000_000; seconds -= 1 }
-        return WallTime(secondsSince1970: seconds, nanoseconds: Int32(nanos), utcOffsetSeconds: utcOffsetSeconds)
+        return WallTime(
+            secondsSince1970: seconds, nanoseconds: Int32(nanos), utcOffsetSeconds: utcOffsetSeconds)
     }
 
     /// The first slot at or after `time`.

@@ -30,7 +30,9 @@ public struct TimelapseState: Sendable, Hashable {
     }
 
     /// The grid.
-    public var grid: TimelapseGrid { TimelapseGrid(intervalMs: plan.intervalMs, utcOffsetSeconds: utcOffsetSeconds) }
+    public var grid: TimelapseGrid {
+        TimelapseGrid(intervalMs: plan.intervalMs, utcOffsetSeconds: utcOffsetSeconds)
+    }
 
     /// Slots dealt with inside the window (taken + missed).
     public var slotsDone: Int { taken + missed }
@@ -76,8 +78,11 @@ public struct TimelapseState: Sendable, Hashable {
     public static func parse(_ text: String, file: String) throws -> TimelapseState {
         let root = try TOMLDocument.parse(text, file: file)
         var r = TableReader(table: root, file: file, context: "")
-        let interval = try r.integer("interval_ms", in: Int(TimelapsePlan.minimumIntervalMs)...Int(TimelapsePlan.maximumIntervalMs))
-        guard let interval else { throw ConfigurationError(file: file, line: 0, reason: "missing 'interval_ms'") }
+        let interval = try r.integer(
+            "interval_ms", in: Int(TimelapsePlan.minimumIntervalMs)...Int(TimelapsePlan.maximumIntervalMs))
+        guard let interval else {
+            throw ConfigurationError(file: file, line: 0, reason: "missing 'interval_ms'")
+        }
         var plan = TimelapsePlan(intervalMs: Int64(interval))
         plan.count = try r.integer("count", in: 1...10_000_000)
         plan.lock = try r.bool("lock") ?? false
@@ -85,8 +90,10 @@ public struct TimelapseState: Sendable, Hashable {
         let from = try r.string("from")
         let to = try r.string("to")
         if from != nil || to != nil {
-            guard let from, let to, let start = DailyWindow.minute(from), let end = DailyWindow.minute(to) else {
-                throw ConfigurationError(file: file, line: root.line(of: "from"), reason: "'from' and 'to' must both be HH:MM")
+            guard let from, let to, let start = DailyWindow.minute(from), let end = DailyWindow.minute(to)
+            else {
+                throw ConfigurationError(
+                    file: file, line: root.line(of: "from"), reason: "'from' and 'to' must both be HH:MM")
             }
             plan.window = DailyWindow(fromMinute: start, toMinute: end)
         }
@@ -96,7 +103,8 @@ public struct TimelapseState: Sendable, Hashable {
             throw ConfigurationError(file: file, line: 0, reason: "missing 'next_slot'")
         }
         var state = TimelapseState(
-            plan: plan, utcOffsetSeconds: Int32(offset), startedAt: WallTime(secondsSince1970: Int64(started)),
+            plan: plan, utcOffsetSeconds: Int32(offset),
+            startedAt: WallTime(secondsSince1970: Int64(started)),
             nextSlot: Int64(next))
         state.taken = try r.integer("taken", in: 0...Int.max) ?? 0
         state.missed = try r.integer("missed", in: 0...Int.max) ?? 0

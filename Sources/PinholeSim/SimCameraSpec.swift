@@ -60,30 +60,37 @@ public struct SimCameraSpec: Sendable, Hashable {
         self.startupLatency = startupLatency
     }
 
-    /// The start-up latency the built-in cameras model: about what a Raspberry Pi camera
-    /// takes from `Camera::start()` to its first frame under libcamera (sensor power-up,
-    /// stream-on and the first requests through the ISP).
+    /// About what a Raspberry Pi camera takes from `Camera::start()` to its first frame under
+    /// libcamera (sensor power-up, stream-on and the first requests through the ISP). The
+    /// simulated board's cameras use it; the built-in specs start at once so that tests can
+    /// count frames from zero.
     public static let typicalStartupLatency: Duration = .milliseconds(180)
+
+    /// This spec with a start-up latency.
+    public func startingAfter(_ latency: Duration) -> SimCameraSpec {
+        var spec = self
+        spec.startupLatency = latency
+        return spec
+    }
 
     /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens whose
     /// IPA has no AF algorithm (Pinhole focuses it by contrast detection).
     public static let back = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@1/imx477@1a", model: "imx477", position: .back,
-        pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true,
-        startupLatency: typicalStartupLatency)
+        pixelArraySize: PixelSize(width: 4056, height: 3040), focusable: true)
 
     /// The front camera: 5 MP, fixed focus.
     public static let front = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@0/ov5647@36", model: "ov5647", position: .front,
         pixelArraySize: PixelSize(width: 2592, height: 1944), focusable: false,
-        fixedLensPosition: 0.5, blurPerDioptre: 0.0015, startupLatency: typicalStartupLatency)
+        fixedLensPosition: 0.5, blurPerDioptre: 0.0015)
 
     /// A Camera-Module-3-like back camera (imx708) whose IPA runs phase-detect AF and reports
     /// libcamera 0.5's exposure mode controls.
     public static let backWithAutofocus = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@1/imx708@1a", model: "imx708", position: .back,
         pixelArraySize: PixelSize(width: 4608, height: 2592), focusable: true, autofocusAlgorithm: true,
-        controlStyle: .exposureModes, startupLatency: typicalStartupLatency)
+        controlStyle: .exposureModes)
 
     /// Still sizes offered: full size, then half.
     public var stillSizes: [PixelSize] {

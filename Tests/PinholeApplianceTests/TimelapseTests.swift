@@ -78,7 +78,8 @@ final class TimelapseTests: XCTestCase {
     func testTheGridIsAlignedToTheWallClockWhateverTheStartTime() throws {
         // Start at 12:00:03.7 local: a 1 min timelapse shoots at 12:01:00, 12:02:00 …
         let loop = EventLoop.virtual(
-            wallStart: WallTime(secondsSince1970: 1_767_268_803, nanoseconds: 700_000_000, utcOffsetSeconds: 3600))
+            wallStart: WallTime(
+                secondsSince1970: 1_767_268_803, nanoseconds: 700_000_000, utcOffsetSeconds: 3600))
         let rig = try fixedFocusRig(loop: loop)
         let saved = savedCaptures(rig)
         let timelapse = TimelapseController(appliance: rig.appliance, stateFile: nil)
@@ -87,13 +88,17 @@ final class TimelapseTests: XCTestCase {
         loop.advance(by: .seconds(200))
         XCTAssertEqual(
             saved().map { loop.wallTime(at: $0.pressedAt).iso8601 },
-            ["2026-01-01T13:01:00.000+01:00", "2026-01-01T13:02:00.000+01:00", "2026-01-01T13:03:00.000+01:00"])
+            [
+                "2026-01-01T13:01:00.000+01:00", "2026-01-01T13:02:00.000+01:00",
+                "2026-01-01T13:03:00.000+01:00",
+            ])
     }
 
     func testARunResumesAfterPowerLossCountingMissedSlotsWithoutACatchUpBurst() throws {
         let loop = EventLoop.virtual()
         var rig: ApplianceRig? = try fixedFocusRig(loop: loop)
-        var timelapse: TimelapseController? = TimelapseController(appliance: rig!.appliance, stateFile: stateFile)
+        var timelapse: TimelapseController? = TimelapseController(
+            appliance: rig!.appliance, stateFile: stateFile)
         try timelapse!.start(TimelapsePlan(intervalMs: 10_000, count: 20, album: "fence"))
         loop.advance(by: .seconds(45))  // shots at 10, 20, 30, 40 s
         XCTAssertEqual(timelapse!.state?.taken, 4)
@@ -124,7 +129,9 @@ final class TimelapseTests: XCTestCase {
 
     func testADamagedStateFileIsReportedAndNothingResumes() throws {
         let rig = try fixedFocusRig()
-        for text in ["interval_ms = 5\nnext_slot = 1\n", "garbage ===", "interval_ms = 10000\n", "\u{0}\u{1}"] {
+        for text in [
+            "interval_ms = 5\nnext_slot = 1\n", "garbage ===", "interval_ms = 10000\n", "\u{0}\u{1}",
+        ] {
             XCTAssertNoThrow(try DurableFile.write(Array(text.utf8), to: stateFile))
             let timelapse = TimelapseController(appliance: rig.appliance, stateFile: stateFile)
             let message = try XCTUnwrap(timelapse.resume())
@@ -162,7 +169,8 @@ final class TimelapseTests: XCTestCase {
         let first = saved()[0].frame
         rig.cameras.world.setLux(first.lux.map { $0 / 20 } ?? 20)
         rig.loop.advance(by: .seconds(5))
-        XCTAssertGreaterThan(saved()[1].frame.exposureTime.nanoseconds * 1000 / 1000, first.exposureTime.nanoseconds)
+        XCTAssertGreaterThan(
+            saved()[1].frame.exposureTime.nanoseconds * 1000 / 1000, first.exposureTime.nanoseconds)
     }
 
     func testOnlySlotsInsideTheDailyWindowAreShotOrCounted() throws {
@@ -171,11 +179,15 @@ final class TimelapseTests: XCTestCase {
         let saved = savedCaptures(rig)
         let timelapse = TimelapseController(appliance: rig.appliance, stateFile: nil)
         try timelapse.start(
-            TimelapsePlan(intervalMs: 20_000, window: DailyWindow(fromMinute: 12 * 60 + 1, toMinute: 12 * 60 + 2)))
+            TimelapsePlan(
+                intervalMs: 20_000, window: DailyWindow(fromMinute: 12 * 60 + 1, toMinute: 12 * 60 + 2)))
         rig.loop.advance(by: .seconds(300))
-        XCTAssertEqual(saved().map { rig.loop.wallTime(at: $0.pressedAt).iso8601 }, [
-            "2026-01-01T12:01:00.000+00:00", "2026-01-01T12:01:20.000+00:00", "2026-01-01T12:01:40.000+00:00",
-        ])
+        XCTAssertEqual(
+            saved().map { rig.loop.wallTime(at: $0.pressedAt).iso8601 },
+            [
+                "2026-01-01T12:01:00.000+00:00", "2026-01-01T12:01:20.000+00:00",
+                "2026-01-01T12:01:40.000+00:00",
+            ])
         XCTAssertEqual(timelapse.status().missed, 0)
         XCTAssertEqual(timelapse.status().next, "2026-01-02T12:01:00.000+00:00")
     }
@@ -213,7 +225,9 @@ final class TimelapseTests: XCTestCase {
         XCTAssertEqual(TimelapsePlan.parseDuration("2.5s"), 2_500)
         XCTAssertEqual(TimelapsePlan.parseDuration("5m"), 300_000)
         XCTAssertEqual(TimelapsePlan.parseDuration("1h"), 3_600_000)
-        for bad in ["", "s", "-5", "1e3", "5x", ".5", "5.", "1.2.3", "nan", "inf", "٣s", "10 s", "99999999999h"] {
+        for bad in [
+            "", "s", "-5", "1e3", "5x", ".5", "5.", "1.2.3", "nan", "inf", "٣s", "10 s", "99999999999h",
+        ] {
             XCTAssertNil(TimelapsePlan.parseDuration(bad), bad)
         }
         XCTAssertThrowsError(try TimelapsePlan(intervalMs: 500).validate())
