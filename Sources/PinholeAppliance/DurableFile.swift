@@ -13,6 +13,7 @@ public enum DurableFile {
         public var what: String
         /// The errno.
         public var code: Int32
+        /// What failed, with the system's reason.
         public var description: String { "\(what): \(String(cString: strerror(code)))" }
     }
 

@@ -160,6 +160,7 @@ public enum TimelapseError: Error, CustomStringConvertible, Equatable {
     /// None runs.
     case notRunning
 
+    /// What is wrong and what to do.
     public var description: String {
         switch self {
         case .invalid(let why): return why

@@ -40,10 +40,12 @@ public struct TimelapseState: Sendable, Hashable {
     /// Whether the count is reached.
     public var isFinished: Bool { plan.count.map { slotsDone >= $0 } ?? false }
 
+    /// Equal when their files would be equal.
     public static func == (lhs: TimelapseState, rhs: TimelapseState) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 
+    /// Hashes the file form.
     public func hash(into hasher: inout Hasher) { hasher.combine(serialized()) }
 
     // MARK: File form

@@ -15,11 +15,13 @@ public struct TimelapseSettings: Sendable, Hashable {
     /// `lock`: keep the first shot's exposure and focus.
     public var lock = false
 
+    /// Equal when every key is.
     public static func == (lhs: TimelapseSettings, rhs: TimelapseSettings) -> Bool {
         lhs.everyMs == rhs.everyMs && lhs.count == rhs.count && lhs.window?.from == rhs.window?.from
             && lhs.window?.to == rhs.window?.to && lhs.album == rhs.album && lhs.lock == rhs.lock
     }
 
+    /// Hashes the interval, count and album.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(everyMs)
         hasher.combine(count)
