@@ -64,7 +64,7 @@ public final class InteractiveConsole {
         previewFrame = { [engine = appliance.engine] columns, rows, unicode in
             engine.latestViewfinderImage().map {
                 ViewfinderPreview.cells(
-                    from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                    from: $0, columns: columns, rows: rows, rotation: engine.pictureRotation,
                     unicode: unicode)
             }
         }
@@ -109,6 +109,12 @@ public final class InteractiveConsole {
     public var unicode: Bool {
         get { menu.unicode }
         set { menu.unicode = newValue }
+    }
+
+    /// Shows a notice on the message line (noise ignored, listening again).
+    public func notice(_ text: String) {
+        menu.notice(text)
+        draw()
     }
 
     /// A line the console logs (events, notes) for the Logs page.
