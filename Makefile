@@ -7,7 +7,7 @@ LIBRARY ?=
 BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
 SETUP_STAMP = tools/setup --check
 
-.PHONY: all setup build run test unit-test hil bench format fuzz clean
+.PHONY: all setup build run test unit-test hil bench format fuzz clean deb
 
 all: build
 
@@ -40,6 +40,11 @@ hil: build
 	rm -rf .build/hil/first-attempt; cp -r .build/hil/latest .build/hil/first-attempt; \
 	echo "hil: the first run failed (its logs: .build/hil/first-attempt); running it once more"; \
 	tools/hil --no-build
+
+# The Debian package, Swift runtime linked statically: .build/deb/pinhole_VERSION_ARCH.deb,
+# checked by lintian (tools/deb/build; the version from git describe).
+deb: setup
+	tools/deb/build
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 bench: setup
