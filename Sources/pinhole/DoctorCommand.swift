@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeCore
 
 #if canImport(Glibc)
