@@ -1,2 +1,2 @@
-// The kernel clock discipline interface (adjtimex), which Glibc's Swift module does not import.
+// adjtimex(2) from the C library, which Swift's Glibc module leaves out (the doctor's clock check).
 #include <sys/timex.h>

@@ -1,48 +1,35 @@
-// GPS place and clock trust on the appliance: per-photo metadata, status and log lines.
+// The appliance's unattended-operation parts: standby wake-ups and the field status fields.
 
 import PinholeCore
-import PinholeImaging
 
 extension Appliance {
-    /// Attaches the gpsd client and the clock-trust monitor (either may be nil): every photo
-    /// from then on carries the current fix (or none) and the clock trust in its metadata,
-    /// and their changes go to the log. Starts the tracker.
-    public func attachField(gps: GPSTracker?, clock: ClockTrustMonitor?) {
-        self.gps = gps
-        self.clockTrust = clock
-        clock?.onLog = { [weak self] line in self?.problem(line) }
-        gps?.onLog = { [weak self] line in self?.problem(line) }
-        gps?.onTime = { [weak clock] time, at in clock?.gpsTime(time, receivedAt: at) }
-        gps?.start()
+    /// Marks the camera as used by `reason` (a button, a trigger, a timelapse slot, the
+    /// viewfinder, a console capture): wakes it from standby and restarts its idle time.
+    public func noteActivity(wakeFor reason: String) {
+        standby.activity(reason)
     }
 
-    /// The capture engine's last word on a photo's metadata: place and clock trust.
-    public func captureEngine(_ engine: CaptureEngine, complete metadata: inout PhotoMetadata) {
-        fieldMetadata(&metadata)
-    }
-
-    /// Sets a photo's location and clock trust from the current fix and clock state.
-    public func fieldMetadata(_ metadata: inout PhotoMetadata) {
-        if let gps {
-            metadata.gps = gps.currentFix
-        }
-        if let clockTrust {
-            metadata.clockTrust = clockTrust.trust
-            metadata.timeZoneKnown = clockTrust.timeZoneKnown
-        }
-    }
-
+    /// Adds timelapse, standby and storage state to a status snapshot.
     func fillFieldStatus(_ status: inout ApplianceStatus) {
-        status.gps = gps?.summary ?? "off"
-        if let fix = gps?.currentFix {
-            status.gpsFix = GPSFixStatus(
-                latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
-                mode: fix.measureMode,
-                satellites: fix.satellites, dop: fix.dop, time: fix.time?.iso8601)
+        status.timelapse = timelapse.map { $0.status() }
+        status.standby = engine.isInStandby
+        status.standbyAfterSeconds = standby.after.map { Int($0.seconds) }
+        status.lastWakeMs = engine.lastWakeCost?.milliseconds
+        status.storageLow = indicator.lowStorage
+    }
+}
+
+extension ApplianceStatus {
+    /// The field part of the one-line status (empty when there is nothing to say).
+    public var fieldSummary: String {
+        var parts: [String] = []
+        if let timelapse, timelapse.running {
+            parts.append(
+                "timelapse \(timelapse.taken) taken \(timelapse.missed) missed next \(timelapse.next ?? "none")"
+            )
         }
-        if let clockTrust {
-            status.clockTrust = clockTrust.trust.rawValue
-            status.clock = clockTrust.summary
-        }
+        if standby == true { parts.append("camera in standby") }
+        if storageLow == true { parts.append("storage low") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 }

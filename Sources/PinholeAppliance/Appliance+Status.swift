@@ -34,6 +34,7 @@ extension Appliance {
             problems: problems)
         engine.fillStatus(&status)
         fillFieldStatus(&status)
+        fillGPSStatus(&status)
         return status
     }
 

@@ -52,7 +52,7 @@ extension LineModeConsole {
                 reply(
                     .success(
                         "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                            + (status.busy ? ", busy" : "")
+                            + (status.busy ? ", busy" : "") + status.fieldSummary
                             + ", gps \(status.gps ?? "off"), clock \(status.clock ?? "unknown")"
                             + ", access \(access)"))
             }
@@ -69,6 +69,8 @@ extension LineModeConsole {
             try simCommand(sim, reply: reply)
         case .gpioStatus:
             try gpioCommand(json: json, reply: reply)
+        case .timelapseStart, .timelapseStop, .timelapseStatus:
+            try timelapseCommand(command, json: json, reply: reply)
         }
     }
 
