@@ -123,9 +123,11 @@ final class GPSDTrackerTests: XCTestCase {
         defer { gpsd.kill() }
         try gpsd.waitUntilListening()
         makeTracker(port: gpsd.port)
-        waitFor("a 3D fix with satellites") {
-            tracker.currentFix?.measureMode == 3 && tracker.currentFix?.satellites != nil
-                && tracker.currentFix?.dop != nil
+        waitFor("a 3D fix with satellites, DOP, speed, track and time") {
+            // gpsd reports a fix sentence by sentence: wait until every part has arrived.
+            guard let fix = tracker.currentFix else { return false }
+            return fix.measureMode == 3 && fix.satellites != nil && fix.dop != nil && fix.speed != nil
+                && fix.track != nil && fix.time != nil
         }
         let fix = try XCTUnwrap(tracker.currentFix)
         XCTAssertEqual(fix.latitude, 46.5201, accuracy: 1e-6)
