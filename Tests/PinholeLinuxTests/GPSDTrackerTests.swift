@@ -126,7 +126,8 @@ final class GPSDTrackerTests: XCTestCase {
         waitFor("a 3D fix with satellites, DOP, speed, track and time") {
             // gpsd reports a fix sentence by sentence: wait until every part has arrived.
             guard let fix = tracker.currentFix else { return false }
-            return fix.measureMode == 3 && fix.satellites != nil && fix.dop != nil && fix.speed != nil
+            return fix.measureMode == 3 && fix.altitude != nil && fix.satellites != nil && fix.dop != nil
+                && fix.speed != nil
                 && fix.track != nil && fix.time != nil
         }
         let fix = try XCTUnwrap(tracker.currentFix)
