@@ -7,7 +7,7 @@ LIBRARY ?=
 BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
 SETUP_STAMP = tools/setup --check
 
-.PHONY: all setup build run test unit-test hil bench format fuzz clean
+.PHONY: all setup build run test unit-test hil powercut bench format fuzz clean
 
 all: build
 
@@ -40,6 +40,13 @@ hil: build
 	rm -rf .build/hil/first-attempt; cp -r .build/hil/latest .build/hil/first-attempt; \
 	echo "hil: the first run failed (its logs: .build/hil/first-attempt); running it once more"; \
 	tools/hil --no-build
+
+# Power cuts below the page cache (dm-flakey drop_writes) in the VM of `make hil`; prints
+# `powercut: N cuts, A acknowledged, L lost, fsck clean K/N` last. CUTS=N (default 20),
+# POWERCUT_SEED=S repeats a series. Skipped with a message where QEMU cannot run.
+CUTS ?= 20
+powercut: build
+	@tools/powercut --no-build --cuts $(CUTS) $(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 bench: setup
