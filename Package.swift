@@ -74,7 +74,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swift6),
+            swiftSettings: swift6, plugins: ["PinholeVersion"]),
+        // Writes the `git describe` version (tools/version) into the executable at build time.
+        .plugin(name: "PinholeVersion", capability: .buildTool()),
         .executableTarget(
             name: "PinholeBench",
             dependencies: [

@@ -80,12 +80,21 @@ struct BoardCommand: ParsableCommand {
                 Exit status 1 when an output could not be turned off (for example, another program holds it).
                 """)
 
-        @Option(help: "Board: auto, a profile name under board/, or a path to a profile.")
-        var board = "auto"
+        @Option(
+            help:
+                "Board: auto, a profile name under board/, or a path to a profile (default: [board] name in the configuration, else auto)."
+        )
+        var board: String?
+
+        @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
+        var config: String?
 
         func run() throws {
             let profile: BoardProfile
-            do { profile = try BoardCatalog().resolve(board).0 } catch {
+            do {
+                let settings = try Configuration.load(file: config)
+                profile = try BoardCatalog().resolve(board ?? settings.board ?? "auto").0
+            } catch {
                 LineWriter.standardError.write("error: \(error)")
                 throw ExitCode(65)
             }

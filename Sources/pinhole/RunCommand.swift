@@ -143,7 +143,13 @@ struct RunCommand: ParsableCommand {
             loop.stop()
         }
         runner.start()
+        // Under systemd (Type=notify): ready once the console runs; the loop pings the watchdog.
+        let systemd = SystemdNotifier()
+        systemd.notify("READY=1\nSTATUS=board \(profile.name), library \(libraryPath)")
+        systemd.startWatchdog(on: loop)
         loop.run(isBusy: { runner.isBusy })
+        systemd.stopWatchdog(on: loop)
+        systemd.notify("STOPPING=1")
         runner.finish()
         appliance.shutdown()
         if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
