@@ -23,9 +23,9 @@ build: setup
 run: build
 	$(BIN_PATH)/pinhole run --board $(BOARD) $(if $(LIBRARY),--library $(LIBRARY),)
 
-# Every test: unit and end-to-end tests, then the real-kernel VM test (skipped with a
-# message where QEMU cannot run).
-test: unit-test hil
+# Every test: unit and end-to-end tests, then the real-kernel VM test and a short power-cut
+# series (both skipped with a message where QEMU cannot run).
+test: unit-test hil powercut
 	@tools/test-summary .build/unit-test.log
 
 unit-test: setup

@@ -413,10 +413,13 @@ def check_after_cut(app, model, maybe, record):
             continue
         where = "active" if pid in listed else "deleted" if pid in deleted else "purged"
         if where != state:
-            kind = "photo lost" if state != "purged" else "purge lost"
+            kind = {"active": "photo lost" if where == "purged" else "restore lost",
+                    "deleted": "deletion lost" if where == "active" else "photo lost",
+                    "purged": "purge lost"}[state]
             problems.append(f"{kind}: {pid} acknowledged {state}, found {where}")
-            if state == "active" and where == "purged":
+            if state != "purged" and where == "purged":
                 record["lost"].append(pid)
+            model.photos[pid] = where  # report each loss once, at the cut that caused it
     for pid, asset in list(listed.items()) + list(deleted.items()):
         if model.photos.get(pid) in ("active", "deleted") and pid not in model.decoded:
             path = asset["file"]
@@ -437,11 +440,13 @@ def check_after_cut(app, model, maybe, record):
                 record["lost"].append(pid)
                 continue
             model.decoded.add(pid)
-    for aid, members in model.albums.items():
+    gone = []
+    for aid, members in list(model.albums.items()):
         in_flight = [op for op in maybe if getattr(op, "album", None) == aid]
         _, line = app.ask(f"library album list {aid} --json")
         if line is None or not line.startswith("["):
             problems.append(f"album {aid} acknowledged, now: {line}")
+            gone.append(aid)
             continue
         found = {a["id"] for a in json.loads(line)}
         unsure = set()
@@ -450,12 +455,17 @@ def check_after_cut(app, model, maybe, record):
         active = {p for p, s in model.photos.items() if s == "active"} - unsure
         if (found & active) != (members & active):
             problems.append(f"album {aid}: holds {sorted(found & active)}, acknowledged {sorted(members & active)}")
-    for pid, revision in model.edits.items():
+            model.albums[aid] = found
+    for aid in gone:
+        del model.albums[aid]
+    for pid, revision in list(model.edits.items()):
         if model.photos.get(pid) == "purged" or pid in maybe_ids:
             continue
-        show = app.ask_json(f"library edit show {pid} --json")
+        _, line = app.ask(f"library edit show {pid} --json")
+        show = json.loads(line) if line and line.startswith("{") else {}
         if show.get("revision") != revision:
             problems.append(f"edit of {pid}: revision {show.get('revision')}, acknowledged {revision}")
+            model.edits[pid] = show.get("revision")
         elif subprocess.run(["djpeg", "-scale", "1/8", "-outfile", "/dev/null", show["render"]],
                             capture_output=True).returncode != 0:
             problems.append(f"edit of {pid}: render {show['render']} does not decode")
@@ -474,30 +484,42 @@ def check_config(model, maybe):
     if not text.strip() or not text.endswith("\n") or "[capture]" not in text or m is None:
         return [f"configuration half-written or empty: {text!r}"]
     if int(m.group(1)) not in allowed:
-        return [f"configuration: quality {m.group(1)}, acknowledged {model.quality} (in flight: {sorted(allowed)})"]
+        problem = f"configuration: quality {m.group(1)}, acknowledged {model.quality} (in flight: {sorted(allowed)})"
+        model.quality = int(m.group(1))
+        return [problem]
+    model.quality = int(m.group(1))
     return []
 
 
 def check_exports(model):
     problems = []
-    for path in model.exports:
+    for path in list(model.exports):
         if not os.path.exists(path):
             problems.append(f"export lost: {path} was acknowledged")
+            del model.exports[path]
     return problems
 
 
-def stick_truncations(app_listing):
-    """Files on the stick under a final name whose bytes match no photo: truncated or torn."""
-    crcs = {a["checksum"] for a in app_listing}
-    bad, temps = [], []
+def stick_files(model, app_listing):
+    """Checks every file on the stick: an acknowledged export must hold its photo's exact bytes;
+    returns (problems, torn files of exports the cut interrupted, temporary files left)."""
+    crcs = app_listing
+    problems, torn, temps = [], [], []
     for root, _, files in os.walk(STICK):
         for name in files:
             path = os.path.join(root, name)
             if name.startswith(".") or name.endswith(".tmp"):
                 temps.append(path)
-            elif file_crc(path) not in crcs:
-                bad.append(path)
-    return bad, temps
+                continue
+            if file_crc(path) in crcs:
+                continue
+            size = os.path.getsize(path)
+            if path in model.exports:
+                problems.append(f"export silently truncated: {path} ({size} bytes) was acknowledged")
+                del model.exports[path]
+            else:
+                torn.append(f"{path} ({size} bytes)")
+    return problems, torn, temps
 
 
 # MARK: the series
@@ -510,14 +532,17 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
-              "replays": 0, "torn_exports": 0, "export_temps": 0}
+              "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
     replays_before = 0
+    seen_torn = set()
+    seen_crcs = set()  # every photo's checksum seen in this epoch (an export may outlive a purge)
     for index in range(CUTS + 1):
         final = index == CUTS
         if index == 0:
             fresh_file_systems()
+            seen_crcs.clear()
             model = Model()
         started = time.monotonic()
         applog.write(f"\n==== start {index} ====\n".encode())
@@ -540,10 +565,14 @@ def main():
                     app.ask_json("library list --deleted --limit 100000 --json")
             except CheckError:
                 pass
-            torn, temps = stick_truncations(listing)
-            totals["torn_exports"] += len(torn)
-            totals["export_temps"] += len(temps)
-            problems += [f"export silently truncated: {p}" for p in torn]
+            seen_crcs.update(a["checksum"] for a in listing)
+            stick_problems, torn, temps = stick_files(pmodel, seen_crcs)
+            new_torn = [t for t in torn if t not in seen_torn]
+            seen_torn.update(torn)
+            totals["torn_exports"] += len(new_torn)
+            totals["export_temps"] = len(temps)
+            problems += stick_problems
+            record["torn_unacknowledged_exports"] = new_torn
             record["problems"] = problems
             record["check_seconds"] = round(time.monotonic() - started, 2)
             record["start_seconds"] = round(ready, 2)
@@ -551,6 +580,7 @@ def main():
             totals["fsck_clean"] += 1 if record.get("fsck_clean") else 0
             totals["lost"] += len(set(record["lost"]))
             totals["problems"] += len(problems)
+            totals["problem_cuts"] += 1 if problems else 0
             records.write(json.dumps(record) + "\n")
             records.flush()
             verdict = "ok" if not problems else "PROBLEMS"
@@ -568,6 +598,8 @@ def main():
             app.ask("quit", timeout=20)
             app.kill()
             fresh_file_systems()
+            seen_crcs.clear()
+            seen_torn.clear()
             model = Model()
             counters["captured"] = set()
             app = Appliance(applog)
@@ -641,9 +673,9 @@ def main():
     ops = ", ".join(f"{count} {kind}" for kind, count in sorted(exercised.items()))
     summary = (f"powercut: {totals['checked']} cuts, {totals['acknowledged']} acknowledged, {totals['lost']} lost, "
                f"fsck clean {totals['fsck_clean']}/{totals['checked']} "
-               f"(exercised: {ops}; {totals['changes']} acknowledged changes, {totals['problems']} problems; "
-               f"journal replayed after {totals['replays']} cuts; export temp files left {totals['export_temps']}, "
-               f"torn exports {totals['torn_exports']})")
+               f"(exercised: {ops}; {totals['changes']} acknowledged answers checked, {totals['problems']} problems "
+               f"in {totals['problem_cuts']} cuts; journal replayed after {totals['replays']} cuts; on the vfat stick "
+               f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")
