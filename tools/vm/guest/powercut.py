@@ -37,6 +37,7 @@ CUTS = int(os.environ.get("POWERCUT_CUTS", "20"))
 SEED = int(os.environ.get("POWERCUT_SEED", "1"))
 EPOCH = int(os.environ.get("POWERCUT_EPOCH", "10"))
 WINDOW = float(os.environ.get("POWERCUT_WINDOW", "8"))
+BUDGET = float(os.environ.get("POWERCUT_BUDGET", "0"))  # seconds; 0: no limit
 RESULTS = "/run/hil"
 MNT, STICK = "/run/powercut/library-disk", "/run/powercut/stick"
 LIB, CFG = MNT + "/library", MNT + "/etc/pinhole.toml"
@@ -538,8 +539,12 @@ def main():
     replays_before = 0
     seen_torn = set()
     seen_crcs = set()  # every photo's checksum seen in this epoch (an export may outlive a purge)
+    series_start = time.monotonic()
     for index in range(CUTS + 1):
         final = index == CUTS
+        if BUDGET and not final and time.monotonic() - series_start > BUDGET:
+            log(f"time budget of {BUDGET:.0f} s spent: stopping after {index} of {CUTS} cuts")
+            final = True
         if index == 0:
             fresh_file_systems()
             seen_crcs.clear()
