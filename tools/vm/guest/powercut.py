@@ -625,9 +625,12 @@ def main():
             worker.thread.start()
             while time.monotonic() - work_start < delay and worker.thread.is_alive():
                 time.sleep(0.01)
+        # Stop sending first; a request sent while the tables switch may still land, so
+        # every request sent before the switch ended counts as in flight.
+        cut_event.set()
         t_cut = time.monotonic()
         switch_tables(cut=True)
-        cut_event.set()
+        t_switched = time.monotonic()
         app.kill()
         if worker.child is not None and worker.child.poll() is None:
             worker.child.kill()
@@ -645,7 +648,7 @@ def main():
                 new_photos |= set(model.photos) - before
                 totals["changes"] += 1
                 record["acks"].append([op.kind, round(op.ack - t_cut, 3), (op.answer or "")[:120]])
-            elif op.sent < t_cut:
+            elif op.sent < t_switched:
                 maybe.append(op)
         for stamp, line in app.events:
             if stamp < t_cut:
