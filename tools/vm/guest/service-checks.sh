@@ -75,6 +75,7 @@ check_service_user() {
         return 1
     fi
     user=$(ps -o user= -p "$SERVICE_PID" | tr -d ' ')
+    SERVICE_USER="user ${user:-?}"
     groups=$(ps -o supgrp= -p "$SERVICE_PID" | tr -d ' ')
     unit=$(systemctl show -p FragmentPath --value "$SERVICE")
     [ "$user" = pinhole ] || { fail "service user" "pinhole.service runs as '$user', expected pinhole"; return 1; }
