@@ -36,7 +36,9 @@ extension CaptureEngine {
         metadata.captureTime = loop.wallTime(at: frame.sensorTimestamp)
         // A camera that does not report its exposure (no IPA metadata) leaves the tag out.
         metadata.exposureTime = frame.exposureTime > .zero ? frame.exposureTime.seconds : nil
-        metadata.iso = Int((frame.totalGain * 100).rounded())
+        // No gain reported (vimc) or a nonsensical one: no ISO rather than a made-up figure.
+        let gain = frame.totalGain
+        metadata.iso = gain.isFinite && gain > 0 ? Int((min(gain, 10_000) * 100).rounded()) : nil
         metadata.fNumber = fitting?.fNumber
         metadata.focalLength = fitting?.focalLength
         metadata.lensModel = fitting?.lensModel

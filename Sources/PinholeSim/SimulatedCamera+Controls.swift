@@ -78,12 +78,12 @@ extension SimulatedCamera {
     private func setTimeManual(_ manual: Bool) {
         if manual && !exposureTimeManual { manualExposure = lastExposure }
         exposureTimeManual = manual
-        if !manual { currentProduct = lastExposure.seconds * lastGain }
+        if !manual { currentProduct = Self.clampProduct(lastExposure.seconds * lastGain) }
     }
 
     private func setGainManual(_ manual: Bool) {
         if manual && !gainManual { manualGain = lastGain }
         gainManual = manual
-        if !manual { currentProduct = lastExposure.seconds * lastGain }
+        if !manual { currentProduct = Self.clampProduct(lastExposure.seconds * lastGain) }
     }
 }

@@ -115,12 +115,13 @@ public final class SimulatedCamera: CameraDevice {
     // MARK: Frames
 
     private func exposureForNextFrame(scene: SimScene) -> (Duration, Double) {
-        let target =
+        let target = Self.clampProduct(
             SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
-            * pow2(exposureValue)
+                * pow2(exposureValue))
         // Converge in log space, most of the way each frame (like an IPA's AGC filter).
         let ratio = target / currentProduct
-        currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
+        currentProduct = Self.clampProduct(
+            currentProduct * (ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))))
         let maxAuto = 0.030
         switch (exposureTimeManual, gainManual) {
         case (true, true):
@@ -128,13 +129,29 @@ public final class SimulatedCamera: CameraDevice {
         case (true, false):
             return (manualExposure, min(16, max(1, currentProduct / manualExposure.seconds)))
         case (false, true):
-            let seconds = min(0.2, max(0.0001, currentProduct / manualGain))
-            return (.nanoseconds(Int64(seconds * 1e9)), manualGain)
+            return (Self.exposure(seconds: min(0.2, currentProduct / manualGain)), manualGain)
         case (false, false):
             let seconds = min(currentProduct, maxAuto)
             let gain = min(16, max(1, currentProduct / seconds))
-            return (.nanoseconds(Int64(seconds * 1e9)), gain)
+            return (Self.exposure(seconds: seconds), gain)
         }
+    }
+
+    /// The sensor's shortest exposure: what the camera reports as ExposureTime's minimum.
+    static let minimumExposure: Duration = .microseconds(100)
+
+    /// An exposure time the sensor can do: at least `minimumExposure`, whatever `seconds` is
+    /// (a blinding scene asks AE for less; NaN never reaches a conversion).
+    static func exposure(seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > minimumExposure.seconds else { return minimumExposure }
+        return .nanoseconds(Int64(min(seconds, 1000) * 1e9))
+    }
+
+    /// An exposure product (seconds × gain) AE can reach: between the shortest exposure at
+    /// unity gain and 1000 s at gain 16 (so that no scene can make it zero, infinite or NaN).
+    static func clampProduct(_ product: Double) -> Double {
+        guard product.isFinite else { return product > 0 ? 16_000 : minimumExposure.seconds }
+        return min(16_000, max(minimumExposure.seconds, product))
     }
 
     /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
