@@ -26,23 +26,41 @@ extension CaptureEngine {
         try device.setControls(controls)
     }
 
+    /// Sets controls the user asked for: checked like `setControls`, and a press from now on
+    /// is served by the first frame whose metadata shows them in effect. `waitsForAE`: the
+    /// change moves auto exposure, so the frame must also show AE settled.
+    public func setUserControls(_ controls: [String: ControlValue], waitsForAE: Bool = false) throws {
+        try setControls(controls)
+        machine.controlsChanged(
+            ControlRequirement(
+                changedAt: loop.now, expected: controls, waitsForAE: waitsForAE,
+                delayFrames: controlDelayFrames))
+    }
+
     /// Auto exposure, or fixed exposure time and gain.
     public func setExposure(_ mode: ExposureMode) throws {
         guard let camera = current else { throw CaptureError.noCamera }
-        try setControls(ExposureSettings.controls(for: mode, on: camera))
+        if case .manual(let time, let gain) = mode {
+            guard time > .zero, gain.isFinite else {
+                throw CameraError.outOfRange(
+                    control: "ExposureTime", value: time.seconds * 1e6,
+                    range: camera.controls["ExposureTime"] ?? ControlRange(min: 1, max: 1))
+            }
+        }
+        try setUserControls(ExposureSettings.controls(for: mode, on: camera), waitsForAE: mode == .auto)
         exposure.mode = mode
         exposureLocked = false
     }
 
     /// EV compensation in stops.
     public func setEV(_ stops: Double) throws {
-        try setControls(["ExposureValue": .double(stops)])
+        try setUserControls(["ExposureValue": .double(stops)], waitsForAE: !exposure.isManual)
         exposure.ev = stops
     }
 
     /// AE metering mode.
     public func setMetering(_ mode: MeteringMode) throws {
-        try setControls(["AeMeteringMode": .int(mode.libcameraValue)])
+        try setUserControls(["AeMeteringMode": .int(mode.libcameraValue)], waitsForAE: !exposure.isManual)
         exposure.metering = mode
     }
 
@@ -51,7 +69,7 @@ extension CaptureEngine {
         guard let camera = current else { throw CaptureError.noCamera }
         var controls: [String: ControlValue] = ["AwbMode": .int(mode.libcameraValue)]
         if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(true) }
-        try setControls(controls)
+        try setUserControls(controls)
         exposure.whiteBalance = mode
     }
 

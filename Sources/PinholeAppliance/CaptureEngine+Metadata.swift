@@ -33,7 +33,9 @@ extension CaptureEngine {
         metadata.make = board.make
         metadata.model = camera.model
         metadata.software = software
-        metadata.captureTime = loop.wallTime(at: frame.sensorTimestamp)
+        // DateTimeOriginal is the start of the frame's exposure: the camera's own wall clock
+        // where it reports one (FrameWallClock), else the sensor timestamp on the wall clock.
+        metadata.captureTime = frame.wallClock ?? loop.wallTime(at: frame.sensorTimestamp)
         // A camera that does not report its exposure (no IPA metadata) leaves the tag out.
         metadata.exposureTime = frame.exposureTime > .zero ? frame.exposureTime.seconds : nil
         // No gain reported (vimc) or a nonsensical one: no ISO rather than a made-up figure.

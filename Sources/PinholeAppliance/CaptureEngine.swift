@@ -61,6 +61,9 @@ public final class CaptureEngine {
     /// How long a capture waits for a frame before failing (longer than the watchdog's
     /// timeout, so that a press during a stall is served by the restarted camera).
     public var frameTimeout: Duration = .seconds(4)
+    /// Frames after which a changed control the camera does not report in its metadata is
+    /// taken as in effect (libcamera's Raspberry Pi pipeline applies exposure two frames late).
+    public var controlDelayFrames = 3
     /// The owner: flash output, body tilt, extra metadata, events.
     public weak var delegate: (any CaptureEngineDelegate)?
     /// Focus for the running camera.
@@ -93,6 +96,12 @@ public final class CaptureEngine {
         self.focus = FocusController(loop: loop)
         self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
         focus.onEvent = { [weak self] text in self?.report(.focus(text)) }
+        focus.onUserChange = { [weak self] controls in
+            guard let self else { return }
+            self.machine.controlsChanged(
+                ControlRequirement(
+                    changedAt: self.loop.now, expected: controls, delayFrames: self.controlDelayFrames))
+        }
     }
 
     func report(_ event: CaptureEngineEvent) {

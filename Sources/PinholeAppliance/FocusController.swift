@@ -68,6 +68,9 @@ public final class FocusController {
     public internal(set) var viewfinderReads = 0
     /// Called when focus changes on its own (a scene change returned it to continuous AF).
     public var onEvent: ((String) -> Void)?
+    /// Called with the controls a user's request set (lens, mode, range, speed), so that the
+    /// next press waits for a frame that shows them.
+    var onUserChange: (([String: ControlValue]) -> Void)?
 
     // Scan state.
     var scan: ContrastAutofocus?
@@ -173,11 +176,11 @@ public final class FocusController {
     /// Moves the lens to `dioptres` (0 is infinity) and sets manual mode.
     public func setLens(_ dioptres: Double) throws {
         try requireFocus()
-        if method == .camera {
-            try send(["AfMode": .int(0), "LensPosition": .double(dioptres)])
-        } else {
-            try send(["LensPosition": .double(dioptres)])
-        }
+        let controls: [String: ControlValue] =
+            method == .camera
+            ? ["AfMode": .int(0), "LensPosition": .double(dioptres)] : ["LensPosition": .double(dioptres)]
+        try send(controls)
+        onUserChange?(controls)
         endScan(with: .idle, notify: true)
         mode = .manual
         pointLocked = false

@@ -130,6 +130,7 @@ struct CaptureAnswer: Encodable {
     var iso: Int?
     var lensPosition: Double?
     var pressToSavedMs: Double
+    var pressToExposureMs: Double
     var gain: Double
     var flashFired: Bool?
     var afState: String
@@ -143,6 +144,7 @@ struct CaptureAnswer: Encodable {
         iso = capture.metadata.iso
         lensPosition = capture.frame.lensPosition
         pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        pressToExposureMs = capture.pressToExposure.milliseconds
         gain = capture.gain
         flashFired = capture.flashFired
         afState = capture.afState.rawValue

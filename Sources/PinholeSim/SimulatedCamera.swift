@@ -16,7 +16,10 @@ public final class SimulatedCamera: CameraDevice {
     private var request: StreamRequest
     private var onFrame: ((any CameraFrame) -> Void)?
     private var timer: TimerID?
-    private var sequence: UInt64 = 0
+    /// The sequence number of the next frame to start.
+    var sequence: UInt64 = 0
+    /// Controls waiting for the frame they take effect on.
+    var queued: [(sequence: UInt64, controls: [String: ControlValue])] = []
     private var outstanding = 0
     /// Buffers the application may hold at once.
     public let bufferCount = 4
@@ -98,6 +101,7 @@ public final class SimulatedCamera: CameraDevice {
         self.onFrame = onFrame
         starts += 1
         world.stalledCameras.remove(spec.id)
+        applyQueued(upTo: .max)
         beginFrame()
     }
 
@@ -178,6 +182,7 @@ public final class SimulatedCamera: CameraDevice {
 
     private func beginFrame() {
         let start = loop.now
+        applyQueued(upTo: sequence)
         let scene = world.scene(seenFrom: spec.position)
         let (exposure, gain) = exposureForNextFrame(scene: scene)
         lastExposure = exposure
@@ -195,7 +200,10 @@ public final class SimulatedCamera: CameraDevice {
             sequence: sequence, sensorTimestamp: start, exposureTime: exposure, analogueGain: gain,
             digitalGain: 1, lensPosition: spec.focusable ? lensPosition : nil, lux: scene.lux,
             focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 2500 + Double(awbMode) * 500,
-            afState: spec.autofocusAlgorithm ? autofocus.state : nil)
+            afState: spec.autofocusAlgorithm ? autofocus.state : nil,
+            // libcamera ≥ 0.5.2 (the exposure-mode generation) reports FrameWallClock.
+            wallClock: spec.controlStyle == .exposureModes ? loop.wallTime(at: start) : nil,
+            controls: controlsInEffect)
         sequence += 1
         let render = SimExposure(
             exposureTime: exposure, gain: gain, lensPosition: lensPosition,
