@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeCore
 import PinholeLinux
 
@@ -9,7 +10,7 @@ import PinholeLinux
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board", abstract: "Board profile tools.",
-        subcommands: [Check.self, Off.self, GPIOCheck.self])
+        subcommands: [Check.self, Off.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {

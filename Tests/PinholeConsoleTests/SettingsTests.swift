@@ -3,6 +3,7 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeConsole
 import XCTest
 
