@@ -39,6 +39,8 @@ public final class Appliance {
     public private(set) var shutdownRequest: ShutdownRequest?
     /// Free bytes under which storage counts as low (status LED blinks slowly).
     public var lowStorageBytes: Int64 = 256 << 20
+    /// Where camera settings are saved and restored from (nil: they are not kept).
+    public var settingsFile: SettingsFile?
     /// Burst shots are skipped while this many captures are still waiting or being saved.
     public var maxCapturesInFlight = 3
     /// Burst shots skipped because earlier ones were still being saved.
@@ -73,6 +75,8 @@ public final class Appliance {
             problem("camera \(camera) could not be restarted (\(reason)): retrying")
         case .focus(let text):
             emit(.focus(text))
+        case .settingRefused(let text):
+            problem("setting not restored: \(text)")
         }
     }
 
@@ -106,6 +110,7 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
+        restoreSettings()
         do {
             try requestButtons()
         } catch {
@@ -121,6 +126,15 @@ public final class Appliance {
             problem("\(error)")
         }
         checkStorage()
+    }
+
+    private func restoreSettings() {
+        guard let settingsFile else { return }
+        do {
+            if let saved = try settingsFile.load() { engine.restore(saved) }
+        } catch {
+            problem("settings not restored (\(error)): using the defaults")
+        }
     }
 
     private func requestButtons() throws {
@@ -272,6 +286,12 @@ extension Appliance: CaptureEngineDelegate {
 
     /// The tilt sensor's body rotation (0 without one).
     public func captureEngineBodyRotation(_ engine: CaptureEngine) -> Int { tilt?.rotation ?? 0 }
+
+    /// Saves the settings to the settings file (a failure is a problem, not a crash).
+    public func captureEngine(_ engine: CaptureEngine, settingsChanged settings: SavedSettings) {
+        guard let settingsFile else { return }
+        do { try settingsFile.save(settings) } catch { problem("settings not saved: \(error)") }
+    }
 
     /// Restarts and focus changes become problems and events.
     public func captureEngine(_ engine: CaptureEngine, report event: CaptureEngineEvent) {

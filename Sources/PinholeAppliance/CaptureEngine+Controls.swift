@@ -50,18 +50,21 @@ extension CaptureEngine {
         try setUserControls(ExposureSettings.controls(for: mode, on: camera), waitsForAE: mode == .auto)
         exposure.mode = mode
         exposureLocked = false
+        settingsChanged()
     }
 
     /// EV compensation in stops.
     public func setEV(_ stops: Double) throws {
         try setUserControls(["ExposureValue": .double(stops)], waitsForAE: !exposure.isManual)
         exposure.ev = stops
+        settingsChanged()
     }
 
     /// AE metering mode.
     public func setMetering(_ mode: MeteringMode) throws {
         try setUserControls(["AeMeteringMode": .int(mode.libcameraValue)], waitsForAE: !exposure.isManual)
         exposure.metering = mode
+        settingsChanged()
     }
 
     /// White-balance mode.
@@ -71,6 +74,7 @@ extension CaptureEngine {
         if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(true) }
         try setUserControls(controls)
         exposure.whiteBalance = mode
+        settingsChanged()
     }
 
     /// Flash mode: off, on, or auto (fires when the scene the camera reports is dark).
@@ -78,6 +82,8 @@ extension CaptureEngine {
         guard let camera = current else { throw CaptureError.noCamera }
         if mode != .off && !hasFlash { throw CaptureError.noFlash(camera: camera.model) }
         flash.mode = mode
+        perCamera[camera.id, default: .init()].flash = mode
+        settingsChanged()
     }
 
     /// Half-press of a two-stage shutter: focus once and hold focus, lock AE and AWB, until

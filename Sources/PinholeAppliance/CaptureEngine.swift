@@ -79,6 +79,10 @@ public final class CaptureEngine {
     public internal(set) var exposureLocked = false
     /// When the flash fires.
     public internal(set) var flash = FlashPolicy()
+    /// Settings per camera id (still size, manual lens, flash), as saved.
+    var perCamera: [String: SavedSettings.PerCamera] = [:]
+    /// The album new photos go into (nil: none).
+    public internal(set) var currentAlbum: String?
     /// The watchdog that restarts a camera that stops sending frames.
     public private(set) var watchdog: CameraWatchdog!
 
@@ -96,6 +100,7 @@ public final class CaptureEngine {
         self.focus = FocusController(loop: loop)
         self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
         focus.onEvent = { [weak self] text in self?.report(.focus(text)) }
+        focus.onSettingsChange = { [weak self] in self?.settingsChanged() }
         focus.onUserChange = { [weak self] controls in
             guard let self else { return }
             self.machine.controlsChanged(
@@ -182,8 +187,8 @@ public final class CaptureEngine {
 
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
-        let still = camera.stillSizes.first ?? camera.pixelArraySize
-        configuration = try opened.configure(StreamRequest(stillSize: still))
+        configuration = try opened.configure(StreamRequest(stillSize: restoredStillSize(for: camera)))
+        checkRestoredExposure(on: camera)
         exposureLocked = false
         try? opened.setControls(exposure.startupControls(on: camera))
         try opened.start { [weak self] frame in self?.frameArrived(frame) }
@@ -191,6 +196,7 @@ public final class CaptureEngine {
         current = camera
         framesReceived = 0
         focus.attach(camera) { [weak self] controls in try self?.setControls(controls) }
+        applyRestoredCameraSettings(camera)
         watchdog.start()
     }
 }

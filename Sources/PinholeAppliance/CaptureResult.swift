@@ -60,4 +60,7 @@ public enum CaptureEngineEvent: Sendable {
     case restartFailed(camera: String, reason: String)
     /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
     case focus(String)
+    /// A saved setting the camera cannot do was not restored; the text says which and what
+    /// is used instead.
+    case settingRefused(String)
 }

@@ -53,9 +53,9 @@ public final class FocusController {
     /// The size of the AF window around the point, normalized.
     public var windowSize = 0.12
     /// Search range.
-    public private(set) var range = AutofocusRange.normal
+    public internal(set) var range = AutofocusRange.normal
     /// Scan speed.
-    public private(set) var speed = AutofocusSpeed.normal
+    public internal(set) var speed = AutofocusSpeed.normal
     /// The longest a scan may take before it fails and the lens goes to the fallback position.
     public var scanTimeout: Duration = .seconds(3)
     /// The lens position of the last frame, in dioptres.
@@ -71,6 +71,10 @@ public final class FocusController {
     /// Called with the controls a user's request set (lens, mode, range, speed), so that the
     /// next press waits for a frame that shows them.
     var onUserChange: (([String: ControlValue]) -> Void)?
+    /// Called after a user's request changed a setting that is saved (mode, range, speed, lens).
+    var onSettingsChange: (() -> Void)?
+    /// Where the user put the lens last (manual focus).
+    var lensTarget: Double?
 
     // Scan state.
     var scan: ContrastAutofocus?
@@ -171,6 +175,7 @@ public final class FocusController {
         pointLocked = false
         state = .idle
         if newMode == .continuous { startScan() }
+        onSettingsChange?()
     }
 
     /// Moves the lens to `dioptres` (0 is infinity) and sets manual mode.
@@ -181,10 +186,12 @@ public final class FocusController {
             ? ["AfMode": .int(0), "LensPosition": .double(dioptres)] : ["LensPosition": .double(dioptres)]
         try send(controls)
         onUserChange?(controls)
+        lensTarget = dioptres
         endScan(with: .idle, notify: true)
         mode = .manual
         pointLocked = false
         state = .idle
+        onSettingsChange?()
     }
 
     /// Sets the AF point (normalized 0…1). In continuous mode focus moves there at once; in
@@ -208,6 +215,7 @@ public final class FocusController {
         try requireFocus()
         if method == .camera { try send(["AfRange": .int(newRange.libcameraValue)]) }
         range = newRange
+        onSettingsChange?()
     }
 
     /// Sets the scan speed (the camera must report AfSpeed when it runs its own AF).
@@ -215,6 +223,7 @@ public final class FocusController {
         try requireFocus()
         if method == .camera { try send(["AfSpeed": .int(newSpeed.libcameraValue)]) }
         speed = newSpeed
+        onSettingsChange?()
     }
 
     /// Runs one scan (joining one under way) and calls `completion` with the resulting state.
