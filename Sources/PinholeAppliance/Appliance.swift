@@ -242,11 +242,13 @@ public final class Appliance {
         emit(.cameraChanged(camera))
     }
 
-    /// Turns the torch on or off. Fails on a camera without a torch.
+    /// Turns the torch on or off. The torch is an LED: it lights with no camera running (none
+    /// found, or one that died). Fails on a board without a torch output, and while a camera
+    /// whose scene the torch does not light (no torch in its fitting) is running.
     public func setTorch(_ on: Bool) throws {
         if on {
-            guard let camera = engine.current else { throw CaptureError.noCamera }
-            guard engine.currentFitting?.torch ?? false, outputs[.torch] != nil else {
+            guard outputs[.torch] != nil else { throw ApplianceError.noTorchOutput }
+            if let camera = engine.current, !(engine.currentFitting?.torch ?? false) {
                 throw ApplianceError.noTorch(camera: camera.model)
             }
         }
@@ -312,12 +314,16 @@ public struct ShutdownRequest: Sendable, Hashable {
 public enum ApplianceError: Error, CustomStringConvertible {
     /// The running camera has no torch.
     case noTorch(camera: String)
+    /// The board has no torch output at all.
+    case noTorchOutput
 
     /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .noTorch(let camera):
             return "camera \(camera) has no torch: switch to a camera with a torch first"
+        case .noTorchOutput:
+            return "this board has no torch LED: wire one and name it in the board profile's [leds.torch]"
         }
     }
 }

@@ -99,15 +99,32 @@ extension CaptureEngine {
         lockExposure(false)
     }
 
-    /// Holds (or releases) what AE and AWB have chosen.
+    /// Holds (or releases) what AE and AWB have chosen (half-press). Locks the camera cannot
+    /// do are skipped.
     func lockExposure(_ lock: Bool) {
-        guard let camera = current, lock != exposureLocked else { return }
-        var controls: [String: ControlValue] = [:]
-        if !exposure.isManual, let ae = try? ExposureSettings.aeSwitch(manual: lock, on: camera) {
-            controls.merge(ae) { $1 }
+        if !exposure.isManual, lock != exposureLocked { try? setAELock(lock) }
+        if lock != awbLocked { try? setAWBLock(lock) }
+    }
+
+    /// `ae lock`: holds the exposure AE has chosen until `ae unlock`.
+    public func setAELock(_ lock: Bool) throws {
+        guard let camera = current else { throw CaptureError.noCamera }
+        guard !exposure.isManual else {
+            throw CaptureError.failed(
+                "exposure is manual: there is no AE to lock (use `exposure auto` first)")
         }
-        if camera.controls["AwbEnable"] != nil { controls["AwbEnable"] = .bool(!lock) }
-        if (try? setControls(controls)) != nil { exposureLocked = lock }
+        try setControls(ExposureSettings.aeSwitch(manual: lock, on: camera))
+        exposureLocked = lock
+    }
+
+    /// `awb lock`: holds the colour balance AWB has chosen until `awb unlock`.
+    public func setAWBLock(_ lock: Bool) throws {
+        guard let camera = current else { throw CaptureError.noCamera }
+        guard camera.controls["AwbEnable"] != nil else {
+            throw CameraError.unsupportedControl("AwbEnable (AWB lock)", camera: camera.model)
+        }
+        try setControls(["AwbEnable": .bool(!lock)])
+        awbLocked = lock
     }
 }
 
@@ -119,7 +136,9 @@ extension CaptureEngine {
         status.metering = exposure.metering.rawValue
         status.awb = exposure.whiteBalance.rawValue
         status.exposureLocked = exposureLocked
-        status.afPoint = [focus.point.x, focus.point.y]
+        status.awbLocked = awbLocked
+        let point = afPicturePoint
+        status.afPoint = [point.x, point.y]
         status.cameraRestarts = watchdog.stalls
         switch configuration {
         case .valid?: status.configuration = "valid"

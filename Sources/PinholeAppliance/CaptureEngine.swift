@@ -75,8 +75,10 @@ public final class CaptureEngine {
     /// Recent settings with the time each was asked for, so that a photo's EXIF describes the
     /// settings in force when its frame was exposed (a ZSL frame may predate a change).
     var exposureLog: [(since: Instant, settings: ExposureSettings)] = []
-    /// Whether AE and AWB are held (half-press).
+    /// Whether AE is held (half-press, `ae lock`).
     public internal(set) var exposureLocked = false
+    /// Whether AWB is held (half-press, `awb lock`).
+    public internal(set) var awbLocked = false
     /// When the flash fires.
     public internal(set) var flash = FlashPolicy()
     /// Settings per camera id (still size, manual lens, flash), as saved.
@@ -190,6 +192,7 @@ public final class CaptureEngine {
         configuration = try opened.configure(StreamRequest(stillSize: restoredStillSize(for: camera)))
         checkRestoredExposure(on: camera)
         exposureLocked = false
+        awbLocked = false
         try? opened.setControls(exposure.startupControls(on: camera))
         try opened.start { [weak self] frame in self?.frameArrived(frame) }
         device = opened

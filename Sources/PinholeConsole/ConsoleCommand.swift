@@ -43,6 +43,10 @@ public enum ConsoleCommand: Hashable, Sendable {
     case metering(MeteringMode)
     /// `awb MODE`.
     case whiteBalance(WhiteBalanceMode)
+    /// `ae lock|unlock`.
+    case aeLock(Bool)
+    /// `awb lock|unlock`.
+    case awbLock(Bool)
     /// `flash MODE`.
     case flash(FlashMode)
     /// `exposure auto`.

@@ -38,6 +38,12 @@ extension LineModeConsole {
         case .torch(let on):
             try appliance.setTorch(on)
             reply(.success("ok torch \(on ? "on" : "off")"))
+        case .aeLock(let lock):
+            try appliance.engine.setAELock(lock)
+            reply(.success("ok ae \(lock ? "locked" : "unlocked")"))
+        case .awbLock(let lock):
+            try appliance.engine.setAWBLock(lock)
+            reply(.success("ok awb \(lock ? "locked" : "unlocked")"))
         case .lens, .afMode, .afPoint, .afTrigger, .afRange, .afSpeed, .metering, .whiteBalance, .flash,
             .exposureAuto, .exposureManual, .ev:
             try cameraControlCommand(command, json: json, reply: reply)

@@ -72,3 +72,24 @@ final class HostileValuesTests: XCTestCase {
         XCTAssertFalse(policy.shouldFire(scene: zero, hasFlash: true), "no exposure figure: no guess")
     }
 }
+
+final class TorchTests: XCTestCase {
+    func testTheTorchLightsWithoutACameraAndGoesOffWhenTheApplianceStops() throws {
+        let rig = try CaptureTestRig(specs: [])
+        XCTAssertNil(rig.engine.current, "no camera")
+        try rig.appliance.setTorch(true)
+        XCTAssertEqual(rig.gpio.outputValue(rig.torchLine), true)
+        rig.appliance.shutdown()
+        XCTAssertEqual(rig.gpio.outputValue(rig.torchLine), false)
+        XCTAssertFalse(rig.appliance.torchOn)
+    }
+
+    func testTheTorchStillLightsAfterTheCameraDied() throws {
+        let rig = try CaptureTestRig()
+        rig.engine.stop()
+        try rig.appliance.setTorch(true)
+        XCTAssertEqual(rig.gpio.outputValue(rig.torchLine), true)
+        try rig.appliance.setTorch(false)
+        XCTAssertEqual(rig.gpio.outputValue(rig.torchLine), false)
+    }
+}
