@@ -52,11 +52,11 @@ final class ConsoleRunner {
         device = choice == "stdio" ? nil : choice
         self.baud = baud
         self.log = log
-        let sink = LoopBound(LineSink())
+        let sink = LoopBound(LineSink(), loop: loop)
         lineMode = LineModeConsole(appliance: appliance, simulation: simulation, library: library) { line in
             sink.value.write?(line)
         }
-        let screen = LoopBound(LineSink())
+        let screen = LoopBound(LineSink(), loop: loop)
         menu = InteractiveConsole(appliance: appliance, commands: lineMode, colour: false) { bytes in
             screen.value.bytes?(bytes)
         }
@@ -215,7 +215,7 @@ final class ConsoleRunner {
     // MARK: Input
 
     private func startReading(fd: Int32) {
-        let runner = LoopBound(self)
+        let runner = LoopBound(self, loop: loop)
         let pump = InputPump(
             fd: fd, loop: loop,
             onBytes: { bytes in
