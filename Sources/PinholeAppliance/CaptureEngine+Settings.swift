@@ -27,6 +27,14 @@ extension CaptureEngine {
         perCamera = settings.cameras
     }
 
+    /// `album current NAME|off`: every new photo goes into the album titled `title` (which
+    /// must exist) in the change batch that creates it; nil stops that.
+    public func setCurrentAlbum(_ title: String?) throws {
+        if let title { try store.checkAlbum(title) }
+        currentAlbum = title
+        settingsChanged()
+    }
+
     /// Tells the delegate (which saves them) that the settings changed.
     func settingsChanged() {
         if let camera = current, focus.mode == .manual, let lens = focus.lensTarget {

@@ -180,6 +180,19 @@ extension CommandCatalog {
             return .whiteBalance(mode)
         },
         CommandDefinition(
+            "album",
+            forms: [
+                form(
+                    "album current NAME|off", "put every new photo into album NAME (off: none)",
+                    "album current Trip", "album current off")
+            ]
+        ) { words in
+            guard words.count == 2, words[0] == "current", let name = words[1], !name.isEmpty else {
+                throw ConsoleError.usage("usage: album current NAME|off")
+            }
+            return .albumCurrent(name == "off" ? nil : name)
+        },
+        CommandDefinition(
             "ae",
             forms: [form("ae lock|unlock", "hold the exposure AE has chosen, or let it follow", "ae lock")]
         ) { words in

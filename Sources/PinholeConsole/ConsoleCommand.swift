@@ -43,6 +43,8 @@ public enum ConsoleCommand: Hashable, Sendable {
     case metering(MeteringMode)
     /// `awb MODE`.
     case whiteBalance(WhiteBalanceMode)
+    /// `album current NAME|off`.
+    case albumCurrent(String?)
     /// `ae lock|unlock`.
     case aeLock(Bool)
     /// `awb lock|unlock`.

@@ -24,7 +24,7 @@ extension LineModeConsole {
             ("camera.awb", settings.exposure.whiteBalance.rawValue),
             ("camera.flash", engine.flash.mode.rawValue),
             ("camera.af_mode", engine.focus.status.mode), ("camera.af_range", settings.afRange.rawValue),
-            ("camera.af_speed", settings.afSpeed.rawValue),
+            ("camera.af_speed", settings.afSpeed.rawValue), ("camera.album", settings.album ?? "off"),
         ]
         if let camera = engine.current, let lens = settings.cameras[camera.id]?.lens,
             settings.afMode == .manual
@@ -59,6 +59,7 @@ extension LineModeConsole {
         case "camera.af_range": words = ["af", "range", value]
         case "camera.af_speed": words = ["af", "speed", value]
         case "camera.lens": words = ["lens", value]
+        case "camera.album": words = ["album", "current", value]
         default:
             let keys = Self.cameraSettingKeys.joined(separator: ", ")
             throw ConsoleError.usage("no setting '\(key)': camera settings are \(keys)")
@@ -74,6 +75,7 @@ extension LineModeConsole {
         "camera.exposure", "camera.exposure_time_us", "camera.gain", "camera.ev", "camera.metering",
         "camera.awb",
         "camera.flash", "camera.af_mode", "camera.af_range", "camera.af_speed", "camera.lens",
+        "camera.album",
     ]
 
     /// The manual exposure in force, else the exposure of the latest frame (as `exposure manual`

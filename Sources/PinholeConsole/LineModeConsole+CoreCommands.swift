@@ -38,6 +38,9 @@ extension LineModeConsole {
         case .torch(let on):
             try appliance.setTorch(on)
             reply(.success("ok torch \(on ? "on" : "off")"))
+        case .albumCurrent(let title):
+            try appliance.engine.setCurrentAlbum(title)
+            reply(.success(title.map { "ok album current \($0)" } ?? "ok album current off"))
         case .aeLock(let lock):
             try appliance.engine.setAELock(lock)
             reply(.success("ok ae \(lock ? "locked" : "unlocked")"))
