@@ -87,6 +87,8 @@ public final class CaptureEngine {
     public internal(set) var currentAlbum: String?
     /// The watchdog that restarts a camera that stops sending frames.
     public private(set) var watchdog: CameraWatchdog!
+    /// Standby: asleep or streaming, and the last wake's cost.
+    var standby = EngineStandby()
 
     /// Creates an engine.
     public init(
@@ -172,6 +174,7 @@ public final class CaptureEngine {
         device?.close()
         device = nil
         current = nil
+        standby = EngineStandby()
     }
 
     func run(_ camera: CameraInfo) throws {
@@ -189,6 +192,7 @@ public final class CaptureEngine {
 
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
+        standby.asleep = false
         configuration = try opened.configure(StreamRequest(stillSize: restoredStillSize(for: camera)))
         checkRestoredExposure(on: camera)
         exposureLocked = false

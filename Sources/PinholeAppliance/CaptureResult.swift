@@ -17,6 +17,8 @@ public enum FrameSelection: String, Sendable, Codable {
     /// Controls were changed before the press, but no frame confirmed them within the
     /// camera's delay and a dozen frames more: the next frame, unconfirmed.
     case controlsUnconfirmed = "controls-unconfirmed"
+    /// The camera was in standby at the press: the first frame after it woke.
+    case afterWake = "after-wake"
 }
 
 /// The outcome of one capture: the photo, the frame, and the settings really used.
@@ -41,6 +43,8 @@ public struct CaptureResult: Sendable {
     public var flashFired: Bool?
     /// The AF state when the frame was taken.
     public var afState: AutofocusState
+    /// For a press that woke the camera from standby: the time to its first usable frame.
+    public var wakeCost: Duration? = nil
     /// Exposure really used (the frame's).
     public var exposureTime: Duration { frame.exposureTime }
     /// Total gain really used (the frame's).

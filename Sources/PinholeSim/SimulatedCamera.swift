@@ -105,7 +105,11 @@ public final class SimulatedCamera: CameraDevice {
         starts += 1
         world.stalledCameras.remove(spec.id)
         applyQueued(upTo: .max)
-        beginFrame()
+        if spec.startupLatency > .zero {
+            timer = loop.schedule(after: spec.startupLatency) { [weak self] in self?.beginFrame() }
+        } else {
+            beginFrame()
+        }
     }
 
     /// Stops streaming; frames in flight are dropped.
