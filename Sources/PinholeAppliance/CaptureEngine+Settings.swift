@@ -94,7 +94,7 @@ extension CaptureEngine {
             flash.mode = mode
         }
         if focus.mode == .manual, let lens = saved?.lens, camera.hasFocusControl {
-            do { try focus.setLens(lens) } catch {
+            do { try focus.moveLens(lens, byUser: false) } catch {
                 refuse("lens \(lens) saved for \(camera.model): \(error)")
             }
         }

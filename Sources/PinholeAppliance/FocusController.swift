@@ -181,12 +181,18 @@ public final class FocusController {
 
     /// Moves the lens to `dioptres` (0 is infinity) and sets manual mode.
     public func setLens(_ dioptres: Double) throws {
+        try moveLens(dioptres, byUser: true)
+    }
+
+    /// Moves the lens in manual focus; `byUser`: a request (the next press waits for a frame
+    /// with the lens there), not a restore as a camera starts.
+    func moveLens(_ dioptres: Double, byUser: Bool) throws {
         try requireFocus()
         let controls: [String: ControlValue] =
             method == .camera
             ? ["AfMode": .int(0), "LensPosition": .double(dioptres)] : ["LensPosition": .double(dioptres)]
         try send(controls)
-        onUserChange?(controls)
+        if byUser { onUserChange?(controls) }
         lensTarget = dioptres
         endScan(with: .idle, notify: true)
         mode = .manual
