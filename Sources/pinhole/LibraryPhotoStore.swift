@@ -38,7 +38,13 @@ struct LibraryPhotoStore: PhotoStore {
         }
     }
 
-    func photoCount() throws -> Int { try library.count(.all) }
+    /// Kept from change notifications (see `LibraryWatch`), not counted on every status.
+    let watch: LibraryWatch
+
+    func photoCount() throws -> Int {
+        if let count = watch.count { return count }
+        return try library.count(.all)
+    }
 
     func freeBytes() -> Int64? { FileSystem.freeBytes(at: directory) }
 }
