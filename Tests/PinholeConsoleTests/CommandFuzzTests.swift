@@ -22,6 +22,7 @@ final class CommandFuzzTests: XCTestCase {
         let lines = try corpus()
         XCTAssertGreaterThan(lines.count, 20)
         for line in lines { fuzzer.run(line) }
+        fuzzer.settle(.seconds(90))
         XCTAssertEqual(fuzzer.commands, lines.count)
         XCTAssertGreaterThanOrEqual(fuzzer.answers, lines.count - lines.filter { $0.isEmpty }.count - 5)
     }

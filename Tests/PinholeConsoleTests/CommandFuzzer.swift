@@ -103,6 +103,9 @@ final class CommandFuzzer {
         loop.advance(by: roll < 95 ? .milliseconds(Int64(roll)) : .milliseconds(Int64(roll - 94) * 400))
     }
 
+    /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish).
+    func settle(_ duration: Duration) { loop.advance(by: duration) }
+
     /// Runs `count` generated lines; returns them when `keep` (for a corpus).
     @discardableResult
     func run(count: Int, keep: Bool = false) -> [String] {
