@@ -63,8 +63,14 @@ public enum CaptureEngineEvent: Sendable {
     /// Restarting the camera failed; the watchdog will try again.
     case restartFailed(camera: String, reason: String)
     /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
-    case focus(String)
+    case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
     /// A saved setting the camera cannot do was not restored; the text says which and what
     /// is used instead.
     case settingRefused(String)
+}
+
+/// Why focus changed without being asked.
+public enum FocusChangeReason: String, Sendable {
+    /// The scene changed: a locked point was released and continuous AF resumed.
+    case sceneChanged = "scene changed"
 }

@@ -68,7 +68,7 @@ public final class FocusController {
     /// Viewfinder images examined since creation (scans and scene watching).
     public internal(set) var viewfinderReads = 0
     /// Called when focus changes on its own (a scene change returned it to continuous AF).
-    public var onEvent: ((String) -> Void)?
+    public var onEvent: ((_ mode: AutofocusMode, _ reason: FocusChangeReason) -> Void)?
     /// Called with the controls a user's request set (lens, mode, range, speed), so that the
     /// next press waits for a frame that shows them.
     var onUserChange: (([String: ControlValue]) -> Void)?
