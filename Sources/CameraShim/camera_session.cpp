@@ -1,6 +1,7 @@
 // Plain C wrapper around libcamera's C++ API: one acquired camera, its streams, buffers and requests.
 #include "camera_shim.h"
 #include "shim_internal.hpp"
+#include <libcamera/version.h>
 
 #include <sys/mman.h>
 
@@ -116,6 +117,13 @@ void pinhole_lc_camera::completed(Request *request)
 	frame.sequence = still_buffer->metadata().sequence;
 	auto timestamp = metadata.get(controls::SensorTimestamp);
 	frame.timestamp_ns = timestamp ? *timestamp : static_cast<int64_t>(still_buffer->metadata().timestamp);
+	frame.timestamp_is_boottime = timestamp ? 1 : 0;
+	frame.wall_clock_ns = -1;
+#if LIBCAMERA_VERSION_MAJOR > 0 || LIBCAMERA_VERSION_MINOR > 5 || \
+	(LIBCAMERA_VERSION_MINOR == 5 && LIBCAMERA_VERSION_PATCH >= 2)
+	if (auto wall = metadata.get(controls::FrameWallClock))
+		frame.wall_clock_ns = *wall;
+#endif
 	auto exposure = metadata.get(controls::ExposureTime);
 	frame.exposure_us = exposure ? *exposure : -1;
 	frame.analogue_gain = metadata_float(metadata, controls::AnalogueGain);

@@ -43,6 +43,8 @@ public final class Appliance {
     public private(set) var shutdownRequest: ShutdownRequest?
     /// Free bytes under which storage counts as low (status LED blinks slowly).
     public var lowStorageBytes: Int64 = 256 << 20
+    /// Where camera settings are saved and restored from (nil: they are not kept).
+    public var settingsFile: SettingsFile?
     /// Burst shots are skipped while this many captures are still waiting or being saved.
     public var maxCapturesInFlight = 3
     /// Burst shots skipped because earlier ones were still being saved.
@@ -84,6 +86,8 @@ public final class Appliance {
             problem("camera \(camera) could not be restarted (\(reason)): retrying")
         case .focusChanged(let mode, let reason):
             emit(.focusChanged(mode: mode, reason: reason))
+        case .settingRefused(let text):
+            problem("setting not restored: \(text)")
         }
     }
 
@@ -118,6 +122,7 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
+        restoreSettings()
         do {
             try requestButtons()
         } catch {
@@ -133,6 +138,15 @@ public final class Appliance {
             problem("\(error)")
         }
         checkStorage()
+    }
+
+    private func restoreSettings() {
+        guard let settingsFile else { return }
+        do {
+            if let saved = try settingsFile.load() { engine.restore(saved) }
+        } catch {
+            problem("settings not restored (\(error)): using the defaults")
+        }
     }
 
     private func requestButtons() throws {
@@ -241,11 +255,13 @@ public final class Appliance {
         emit(.cameraChanged(camera))
     }
 
-    /// Turns the torch on or off. Fails on a camera without a torch.
+    /// Turns the torch on or off. The torch is an LED: it lights with no camera running (none
+    /// found, or one that died). Fails on a board without a torch output, and while a camera
+    /// whose scene the torch does not light (no torch in its fitting) is running.
     public func setTorch(_ on: Bool) throws {
         if on {
-            guard let camera = engine.current else { throw CaptureError.noCamera }
-            guard engine.currentFitting?.torch ?? false, outputs[.torch] != nil else {
+            guard outputs[.torch] != nil else { throw ApplianceError.noTorchOutput }
+            if let camera = engine.current, !(engine.currentFitting?.torch ?? false) {
                 throw ApplianceError.noTorch(camera: camera.model)
             }
         }
@@ -287,6 +303,12 @@ extension Appliance: CaptureEngineDelegate {
     /// The tilt sensor's body rotation (0 without one).
     public func captureEngineBodyRotation(_ engine: CaptureEngine) -> Int { tilt?.rotation ?? 0 }
 
+    /// Saves the settings to the settings file (a failure is a problem, not a crash).
+    public func captureEngine(_ engine: CaptureEngine, settingsChanged settings: SavedSettings) {
+        guard let settingsFile else { return }
+        do { try settingsFile.save(settings) } catch { problem("settings not saved: \(error)") }
+    }
+
     /// Restarts and focus changes become problems and events.
     public func captureEngine(_ engine: CaptureEngine, report event: CaptureEngineEvent) {
         engineEvent(event)
@@ -305,12 +327,16 @@ public struct ShutdownRequest: Sendable, Hashable {
 public enum ApplianceError: Error, CustomStringConvertible {
     /// The running camera has no torch.
     case noTorch(camera: String)
+    /// The board has no torch output at all.
+    case noTorchOutput
 
     /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .noTorch(let camera):
             return "camera \(camera) has no torch: switch to a camera with a torch first"
+        case .noTorchOutput:
+            return "this board has no torch LED: wire one and name it in the board profile's [leds.torch]"
         }
     }
 }

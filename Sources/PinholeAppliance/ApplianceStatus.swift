@@ -76,6 +76,8 @@ public struct ApplianceStatus: Codable, Sendable {
     public var exposureLocked: Bool? = nil
     /// The AF point, normalized [x, y].
     public var afPoint: [Double]? = nil
+    /// Whether AWB is held.
+    public var awbLocked: Bool? = nil
     /// The camera restarts the watchdog has made.
     public var cameraRestarts: Int? = nil
     /// How the stream configuration was validated: "valid", or "adjusted: what changed".

@@ -117,11 +117,13 @@ extension CaptureEngine {
         let encoder = self.encoder
         let store = self.store
         let afState = focus.state
+        let album = currentAlbum
         loop.offload(
             { () -> Result<SavedPhoto, Error> in
                 Result {
                     let image = try frame.stillImage()
                     let jpeg = try encoder.encode(image: image, metadata: finalMetadata)
+                    if let album { return try store.store(jpeg: jpeg, metadata: finalMetadata, album: album) }
                     return try store.store(jpeg: jpeg, metadata: finalMetadata)
                 }
             },

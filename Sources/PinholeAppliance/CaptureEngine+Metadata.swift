@@ -33,10 +33,14 @@ extension CaptureEngine {
         metadata.make = board.make
         metadata.model = camera.model
         metadata.software = software
-        metadata.captureTime = loop.wallTime(at: frame.sensorTimestamp)
+        // DateTimeOriginal is the start of the frame's exposure: the camera's own wall clock
+        // where it reports one (FrameWallClock), else the sensor timestamp on the wall clock.
+        metadata.captureTime = frame.wallClock ?? loop.wallTime(at: frame.sensorTimestamp)
         // A camera that does not report its exposure (no IPA metadata) leaves the tag out.
         metadata.exposureTime = frame.exposureTime > .zero ? frame.exposureTime.seconds : nil
-        metadata.iso = Int((frame.totalGain * 100).rounded())
+        // No gain reported (vimc) or a nonsensical one: no ISO rather than a made-up figure.
+        let gain = frame.totalGain
+        metadata.iso = gain.isFinite && gain > 0 ? Int((min(gain, 10_000) * 100).rounded()) : nil
         metadata.fNumber = fitting?.fNumber
         metadata.focalLength = fitting?.focalLength
         metadata.lensModel = fitting?.lensModel

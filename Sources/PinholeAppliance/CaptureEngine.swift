@@ -61,6 +61,9 @@ public final class CaptureEngine {
     /// How long a capture waits for a frame before failing (longer than the watchdog's
     /// timeout, so that a press during a stall is served by the restarted camera).
     public var frameTimeout: Duration = .seconds(4)
+    /// Frames after which a changed control the camera does not report in its metadata is
+    /// taken as in effect (libcamera's Raspberry Pi pipeline applies exposure two frames late).
+    public var controlDelayFrames = 3
     /// The owner: flash output, body tilt, extra metadata, events.
     public weak var delegate: (any CaptureEngineDelegate)?
     /// Focus for the running camera.
@@ -72,10 +75,16 @@ public final class CaptureEngine {
     /// Recent settings with the time each was asked for, so that a photo's EXIF describes the
     /// settings in force when its frame was exposed (a ZSL frame may predate a change).
     var exposureLog: [(since: Instant, settings: ExposureSettings)] = []
-    /// Whether AE and AWB are held (half-press).
+    /// Whether AE is held (half-press, `ae lock`).
     public internal(set) var exposureLocked = false
+    /// Whether AWB is held (half-press, `awb lock`).
+    public internal(set) var awbLocked = false
     /// When the flash fires.
     public internal(set) var flash = FlashPolicy()
+    /// Settings per camera id (still size, manual lens, flash), as saved.
+    var perCamera: [String: SavedSettings.PerCamera] = [:]
+    /// The album new photos go into (nil: none).
+    public internal(set) var currentAlbum: String?
     /// The watchdog that restarts a camera that stops sending frames.
     public private(set) var watchdog: CameraWatchdog!
     /// Standby: asleep or streaming, and the last wake's cost.
@@ -95,6 +104,13 @@ public final class CaptureEngine {
         self.focus = FocusController(loop: loop)
         self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
         focus.onEvent = { [weak self] mode, reason in self?.report(.focusChanged(mode: mode, reason: reason))
+        }
+        focus.onSettingsChange = { [weak self] in self?.settingsChanged() }
+        focus.onUserChange = { [weak self] controls in
+            guard let self else { return }
+            self.machine.controlsChanged(
+                ControlRequirement(
+                    changedAt: self.loop.now, expected: controls, delayFrames: self.controlDelayFrames))
         }
     }
 
@@ -178,15 +194,17 @@ public final class CaptureEngine {
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
         standby.asleep = false
-        let still = camera.stillSizes.first ?? camera.pixelArraySize
-        configuration = try opened.configure(StreamRequest(stillSize: still))
+        configuration = try opened.configure(StreamRequest(stillSize: restoredStillSize(for: camera)))
+        checkRestoredExposure(on: camera)
         exposureLocked = false
+        awbLocked = false
         try? opened.setControls(exposure.startupControls(on: camera))
         try opened.start { [weak self] frame in self?.frameArrived(frame) }
         device = opened
         current = camera
         framesReceived = 0
         focus.attach(camera) { [weak self] controls in try self?.setControls(controls) }
+        applyRestoredCameraSettings(camera)
         watchdog.start()
     }
 }

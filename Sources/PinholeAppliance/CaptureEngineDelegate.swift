@@ -17,6 +17,8 @@ public protocol CaptureEngineDelegate: AnyObject {
     func captureEngine(_ engine: CaptureEngine, complete metadata: inout PhotoMetadata)
     /// Something happened on its own: a restart, a focus change.
     func captureEngine(_ engine: CaptureEngine, report event: CaptureEngineEvent)
+    /// A setting that is saved changed: store `settings` (they are restored at the next start).
+    func captureEngine(_ engine: CaptureEngine, settingsChanged settings: SavedSettings)
 }
 
 extension CaptureEngineDelegate {
@@ -30,4 +32,6 @@ extension CaptureEngineDelegate {
     public func captureEngine(_ engine: CaptureEngine, complete metadata: inout PhotoMetadata) {}
     /// Nobody listens.
     public func captureEngine(_ engine: CaptureEngine, report event: CaptureEngineEvent) {}
+    /// Nothing is saved.
+    public func captureEngine(_ engine: CaptureEngine, settingsChanged settings: SavedSettings) {}
 }

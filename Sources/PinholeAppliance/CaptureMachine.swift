@@ -27,6 +27,9 @@ struct CaptureMachine {
         var ticket: CaptureTicket
         /// When the shutter was pressed, on the loop's timeline.
         var pressedAt: Instant
+        /// Pressed while changed controls were not yet in effect: only a frame that shows
+        /// them may serve it.
+        var waitsForControls = false
     }
 
     /// A capture waiting for a frame lit by the flash.
@@ -73,6 +76,8 @@ struct CaptureMachine {
     private(set) var flash: FlashState?
     /// Frames handed out for encoding and storing and not yet saved.
     private(set) var inFlight = 0
+    /// Controls changed and not yet seen in effect.
+    private(set) var requirement: ControlRequirement?
 
     /// Creates a machine keeping `ringSize` frames.
     init(ringSize: Int) {
@@ -90,11 +95,25 @@ struct CaptureMachine {
     /// A frame arrived. `aeHeld`: exposure is manual or locked, so a lit frame needs no
     /// settling; `maxSettleFrames`: at most this many lit frames are waited for AE.
     mutating func frameArrived(_ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int) -> [Action] {
-        if flash != nil, let actions = flashFrame(frame, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames) {
+        if let selection = judgeRequirement(frame.metadata) {
+            // The first frame with the new controls in effect serves the first press that waited.
+            let waiting = pending.firstIndex(where: \.waitsForControls)
+            for index in pending.indices { pending[index].waitsForControls = false }
+            flash?.press.waitsForControls = false
+            if let waiting {
+                let press = pending.remove(at: waiting)
+                inFlight += 1
+                return [.cancelTimeout(press.ticket), .process(frame, press, selection, flashFired: false)]
+            }
+        }
+        if let state = flash, !state.press.waitsForControls,
+            let actions = flashFrame(frame, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames)
+        {
             return actions
         }
-        if let (index, selection) = Self.match(pending, frame: { _ in frame.metadata }, press: { $0 }) {
-            let press = pending.remove(at: index)
+        let free = pending.indices.filter { !pending[$0].waitsForControls }
+        if let (index, selection) = Self.match(free, frame: { _ in frame.metadata }, press: { pending[$0] }) {
+            let press = pending.remove(at: free[index])
             inFlight += 1
             return [.cancelTimeout(press.ticket), .process(frame, press, selection, flashFired: false)]
         }
@@ -107,18 +126,27 @@ struct CaptureMachine {
     /// The shutter was pressed. `fireFlash`: the flash policy wants the flash for this press,
     /// lit `now`.
     mutating func press(_ press: Press, fireFlash: Bool, now: Instant) -> [Action] {
+        var press = press
+        press.waitsForControls = requirement != nil
         if fireFlash {
             guard flash == nil else { return [.fail(press.ticket, .flashBusy)] }
             flash = FlashState(press: press, firedAt: now)
             return [.setFlash(true), .armTimeout(press.ticket)]
         }
-        if let (index, selection) = Self.match(ring, frame: \.metadata, press: { _ in press }) {
+        if !press.waitsForControls,
+            let (index, selection) = Self.match(ring, frame: \.metadata, press: { _ in press })
+        {
             let frame = ring.remove(at: index)
             inFlight += 1
             return [.process(frame, press, selection, flashFired: false)]
         }
         pending.append(press)
         return [.armTimeout(press.ticket)]
+    }
+
+    /// Controls were changed: presses from now on wait for a frame that shows them.
+    mutating func controlsChanged(_ change: ControlRequirement) {
+        requirement = requirement.map { $0.merged(with: change) } ?? change
     }
 
     /// The press's timeout fired: if it still waits, it fails.
@@ -160,6 +188,7 @@ struct CaptureMachine {
     }
 
     /// The camera restarted after a stall: kept frames are gone, presses and the flash wait on.
+    /// (A restart re-applies every setting, so an outstanding change stays outstanding.)
     mutating func streamRestarted() -> [Action] {
         let actions: [Action] = ring.map { .release($0) }
         ring.removeAll()
@@ -167,6 +196,22 @@ struct CaptureMachine {
     }
 
     // MARK: Rules
+
+    /// Shows the frame to the outstanding requirement; the selection when it is settled now.
+    private mutating func judgeRequirement(_ metadata: FrameMetadata) -> FrameSelection? {
+        guard var change = requirement else { return nil }
+        switch change.judge(metadata) {
+        case .before, .pending:
+            requirement = change
+            return nil
+        case .confirmed:
+            requirement = nil
+            return .controlsInForce
+        case .unconfirmed:
+            requirement = nil
+            return .controlsUnconfirmed
+        }
+    }
 
     /// Offers a frame to the flash capture; nil when the frame is not the flash's.
     private mutating func flashFrame(_ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int)

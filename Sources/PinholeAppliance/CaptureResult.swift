@@ -11,6 +11,12 @@ public enum FrameSelection: String, Sendable, Codable {
     case nextAfterPress = "next-after-press"
     /// The flash fired: the first frame exposed wholly under it once AE had settled.
     case flashLit = "flash-lit"
+    /// Controls were changed before the press: the first frame whose metadata shows them in
+    /// effect (not an older frame from the ring).
+    case controlsInForce = "controls-in-force"
+    /// Controls were changed before the press, but no frame confirmed them within the
+    /// camera's delay and a dozen frames more: the next frame, unconfirmed.
+    case controlsUnconfirmed = "controls-unconfirmed"
     /// The camera was in standby at the press: the first frame after it woke.
     case afterWake = "after-wake"
 }
@@ -45,6 +51,9 @@ public struct CaptureResult: Sendable {
     public var gain: Double { frame.totalGain }
     /// Lens position really used (the frame's), in dioptres.
     public var lensPosition: Double? { frame.lensPosition }
+    /// From the press to the start of the kept frame's exposure (negative: the exposure was
+    /// already under way at the press, as zero shutter lag gives), in one time base.
+    public var pressToExposure: Duration { frame.sensorTimestamp - pressedAt }
 }
 
 /// Things the capture engine reports on its own (outside any request).
@@ -55,6 +64,9 @@ public enum CaptureEngineEvent: Sendable {
     case restartFailed(camera: String, reason: String)
     /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
     case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
+    /// A saved setting the camera cannot do was not restored; the text says which and what
+    /// is used instead.
+    case settingRefused(String)
 }
 
 /// Why focus changed without being asked.

@@ -54,9 +54,9 @@ public final class FocusController {
     /// The size of the AF window around the point, normalized.
     public var windowSize = 0.12
     /// Search range.
-    public private(set) var range = AutofocusRange.normal
+    public internal(set) var range = AutofocusRange.normal
     /// Scan speed.
-    public private(set) var speed = AutofocusSpeed.normal
+    public internal(set) var speed = AutofocusSpeed.normal
     /// The longest a scan may take before it fails and the lens goes to the fallback position.
     public var scanTimeout: Duration = .seconds(3)
     /// The lens position of the last frame, in dioptres.
@@ -69,6 +69,13 @@ public final class FocusController {
     public internal(set) var viewfinderReads = 0
     /// Called when focus changes on its own (a scene change returned it to continuous AF).
     public var onEvent: ((_ mode: AutofocusMode, _ reason: FocusChangeReason) -> Void)?
+    /// Called with the controls a user's request set (lens, mode, range, speed), so that the
+    /// next press waits for a frame that shows them.
+    var onUserChange: (([String: ControlValue]) -> Void)?
+    /// Called after a user's request changed a setting that is saved (mode, range, speed, lens).
+    var onSettingsChange: (() -> Void)?
+    /// Where the user put the lens last (manual focus).
+    var lensTarget: Double?
 
     // Scan state.
     var scan: ContrastAutofocus?
@@ -169,20 +176,29 @@ public final class FocusController {
         pointLocked = false
         state = .idle
         if newMode == .continuous { startScan() }
+        onSettingsChange?()
     }
 
     /// Moves the lens to `dioptres` (0 is infinity) and sets manual mode.
     public func setLens(_ dioptres: Double) throws {
+        try moveLens(dioptres, byUser: true)
+    }
+
+    /// Moves the lens in manual focus; `byUser`: a request (the next press waits for a frame
+    /// with the lens there), not a restore as a camera starts.
+    func moveLens(_ dioptres: Double, byUser: Bool) throws {
         try requireFocus()
-        if method == .camera {
-            try send(["AfMode": .int(0), "LensPosition": .double(dioptres)])
-        } else {
-            try send(["LensPosition": .double(dioptres)])
-        }
+        let controls: [String: ControlValue] =
+            method == .camera
+            ? ["AfMode": .int(0), "LensPosition": .double(dioptres)] : ["LensPosition": .double(dioptres)]
+        try send(controls)
+        if byUser { onUserChange?(controls) }
+        lensTarget = dioptres
         endScan(with: .idle, notify: true)
         mode = .manual
         pointLocked = false
         state = .idle
+        onSettingsChange?()
     }
 
     /// Sets the AF point (normalized 0…1). In continuous mode focus moves there at once; in
@@ -206,6 +222,7 @@ public final class FocusController {
         try requireFocus()
         if method == .camera { try send(["AfRange": .int(newRange.libcameraValue)]) }
         range = newRange
+        onSettingsChange?()
     }
 
     /// Sets the scan speed (the camera must report AfSpeed when it runs its own AF).
@@ -213,6 +230,7 @@ public final class FocusController {
         try requireFocus()
         if method == .camera { try send(["AfSpeed": .int(newSpeed.libcameraValue)]) }
         speed = newSpeed
+        onSettingsChange?()
     }
 
     /// Runs one scan (joining one under way) and calls `completion` with the resulting state.

@@ -31,4 +31,22 @@ public protocol PhotoStore: Sendable {
     func photoCount() throws -> Int
     /// Bytes free on the storage.
     func freeBytes() -> Int64?
+    /// Durably stores a photo and adds it to the album titled `album` in the same change
+    /// batch, so that no observer ever sees it outside the album. A store without albums
+    /// leaves this to its default, which refuses.
+    func store(jpeg: [UInt8], metadata: PhotoMetadata, album: String) throws -> SavedPhoto
+    /// Checks that an album titled `title` exists (for `album current`).
+    func checkAlbum(_ title: String) throws
+}
+
+extension PhotoStore {
+    /// No albums here: the photo is not stored, and the error says why.
+    public func store(jpeg: [UInt8], metadata: PhotoMetadata, album: String) throws -> SavedPhoto {
+        throw CaptureError.failed("this photo store has no albums: use `album current off`")
+    }
+
+    /// No albums here.
+    public func checkAlbum(_ title: String) throws {
+        throw CaptureError.failed("this photo store has no albums")
+    }
 }

@@ -52,8 +52,9 @@ extension CommandCatalog {
         case "scene":
             switch words.word() {
             case "lux":
-                guard let text = words.word(), let lux = Double(text), lux >= 0 else {
-                    throw ConsoleError.usage("usage: sim scene lux N (N ≥ 0)")
+                guard let text = words.word(), let lux = Double(text), lux >= 0, lux <= 1_000_000 else {
+                    throw ConsoleError.usage(
+                        "usage: sim scene lux N (0 to 1000000; sunlight is about 120000)")
                 }
                 return .sim(.sceneLux(lux))
             case "change":

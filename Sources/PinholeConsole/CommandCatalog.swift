@@ -144,7 +144,9 @@ extension CommandCatalog {
             "af",
             forms: [
                 form("af mode manual|auto|continuous", "autofocus mode", "af mode auto", "af continuous"),
-                form("af point X Y", "autofocus point (0…1, 0 0 is the top left)", "af point 0.5 0.5"),
+                form(
+                    "af point X Y", "autofocus point in the upright picture (0…1, 0 0 is the top left)",
+                    "af point 0.5 0.5"),
                 form("af trigger [--json]", "focus now; answers with the state", "af trigger"),
                 form("af range normal|macro|full", "autofocus search range", "af range macro"),
                 form("af speed normal|fast", "autofocus speed", "af speed fast"),
@@ -164,14 +166,41 @@ extension CommandCatalog {
                 form(
                     "awb " + WhiteBalanceMode.allCases.map(\.rawValue).joined(separator: "|"),
                     "white balance",
-                    "awb auto", "awb daylight")
+                    "awb auto", "awb daylight"),
+                form(
+                    "awb lock|unlock", "hold the colour balance AWB has chosen, or let it follow", "awb lock"),
             ]
         ) { words in
+            if words.count == 1, let lock = ["lock": true, "unlock": false][words[0]!] {
+                return .awbLock(lock)
+            }
             guard words.count == 1, let mode = WhiteBalanceMode(rawValue: words[0]!) else {
                 let modes = WhiteBalanceMode.allCases.map(\.rawValue).joined(separator: "|")
                 throw ConsoleError.usage("usage: awb \(modes)")
             }
             return .whiteBalance(mode)
+        },
+        CommandDefinition(
+            "album",
+            forms: [
+                form(
+                    "album current NAME|off", "put every new photo into album NAME (off: none)",
+                    "album current Trip", "album current off")
+            ]
+        ) { words in
+            guard words.count == 2, words[0] == "current", let name = words[1], !name.isEmpty else {
+                throw ConsoleError.usage("usage: album current NAME|off")
+            }
+            return .albumCurrent(name == "off" ? nil : name)
+        },
+        CommandDefinition(
+            "ae",
+            forms: [form("ae lock|unlock", "hold the exposure AE has chosen, or let it follow", "ae lock")]
+        ) { words in
+            guard words.count == 1, let lock = ["lock": true, "unlock": false][words[0]!] else {
+                throw ConsoleError.usage("usage: ae lock|unlock")
+            }
+            return .aeLock(lock)
         },
         CommandDefinition("flash", forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]) {
             words in

@@ -43,6 +43,12 @@ public enum ConsoleCommand: Hashable, Sendable {
     case metering(MeteringMode)
     /// `awb MODE`.
     case whiteBalance(WhiteBalanceMode)
+    /// `album current NAME|off`.
+    case albumCurrent(String?)
+    /// `ae lock|unlock`.
+    case aeLock(Bool)
+    /// `awb lock|unlock`.
+    case awbLock(Bool)
     /// `flash MODE`.
     case flash(FlashMode)
     /// `exposure auto`.

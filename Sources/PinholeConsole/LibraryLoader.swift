@@ -136,7 +136,9 @@ public struct LibraryPhotoDetail: Sendable {
             ))
         rows.append(("Size", "\(width)x\(height)" + (orientation.map { ", orientation \($0)" } ?? "")))
         if let exposureTime {
-            rows.append(("Exposure", StatusLine.shutter(microseconds: Int(exposureTime * 1_000_000))))
+            // A hostile file's EXIF may say anything: clamp before converting.
+            let microseconds = exposureTime.isFinite ? min(max(exposureTime, 0), 86_400) * 1_000_000 : 0
+            rows.append(("Exposure", StatusLine.shutter(microseconds: Int(microseconds))))
         }
         if let iso { rows.append(("ISO", "\(iso)")) }
         if let fNumber { rows.append(("Aperture", "f/\(CameraPage.rounded(fNumber))")) }

@@ -37,7 +37,7 @@ extension LineModeConsole {
             try focus.setMode(mode)
             reply(.success("ok af mode \(mode.rawValue)"))
         case .afPoint(let x, let y):
-            try focus.setPoint(x: x, y: y)
+            try appliance.engine.setAFPoint(x: x, y: y)
             reply(.success("ok af point \(x) \(y)"))
         case .afTrigger:
             try focus.trigger { state in

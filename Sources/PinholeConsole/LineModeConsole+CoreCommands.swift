@@ -38,6 +38,15 @@ extension LineModeConsole {
         case .torch(let on):
             try appliance.setTorch(on)
             reply(.success("ok torch \(on ? "on" : "off")"))
+        case .albumCurrent(let title):
+            try appliance.engine.setCurrentAlbum(title)
+            reply(.success(title.map { "ok album current \($0)" } ?? "ok album current off"))
+        case .aeLock(let lock):
+            try appliance.engine.setAELock(lock)
+            reply(.success("ok ae \(lock ? "locked" : "unlocked")"))
+        case .awbLock(let lock):
+            try appliance.engine.setAWBLock(lock)
+            reply(.success("ok awb \(lock ? "locked" : "unlocked")"))
         case .lens, .afMode, .afPoint, .afTrigger, .afRange, .afSpeed, .metering, .whiteBalance, .flash,
             .exposureAuto, .exposureManual, .ev:
             try cameraControlCommand(command, json: json, reply: reply)
@@ -140,6 +149,7 @@ struct CaptureAnswer: Encodable {
     var iso: Int?
     var lensPosition: Double?
     var pressToSavedMs: Double
+    var pressToExposureMs: Double
     var gain: Double
     var flashFired: Bool?
     var afState: String
@@ -153,6 +163,7 @@ struct CaptureAnswer: Encodable {
         iso = capture.metadata.iso
         lensPosition = capture.frame.lensPosition
         pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        pressToExposureMs = capture.pressToExposure.milliseconds
         gain = capture.gain
         flashFired = capture.flashFired
         afState = capture.afState.rawValue

@@ -8,18 +8,23 @@ extension LineModeConsole {
         _ command: ConsoleCommand, json: Bool,
         reply: @escaping (Result<String, Error>) -> Void
     ) throws {
+        // Camera settings live in the settings file, with or without a configuration file.
+        if case .set(let key, let value) = command, key.hasPrefix("camera.") {
+            return try setCameraSetting(key, value, reply: reply)
+        }
+        if case .settings = command {
+            let values = (settingsStore?.values ?? []) + cameraSettingValues
+            if json {
+                reply(.success(jsonLine(Dictionary(values.map { ($0.key, $0.value) }) { $1 })))
+            } else {
+                reply(.success("ok " + values.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
+            }
+            return
+        }
         guard let store = settingsStore else {
             throw ConsoleError.unavailable("settings cannot be saved here: no configuration file")
         }
         switch command {
-        case .settings:
-            if json {
-                reply(
-                    .success(
-                        jsonLine(Dictionary(uniqueKeysWithValues: store.values.map { ($0.key, $0.value) }))))
-            } else {
-                reply(.success("ok " + store.values.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
-            }
         case .set(let key, let value):
             reply(.success(try store.set(key, value)))
         default:

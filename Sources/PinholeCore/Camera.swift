@@ -142,13 +142,23 @@ public struct FrameMetadata: Sendable, Hashable {
     /// The camera's own AF algorithm state (libcamera AfState: 0 idle, 1 scanning, 2 focused,
     /// 3 failed), when the camera runs one.
     public var afState: Int?
+    /// Wall-clock time of the start of exposure as the camera reports it (libcamera ≥ 0.5.2
+    /// `FrameWallClock`); nil: derive it from `sensorTimestamp`.
+    public var wallClock: WallTime?
+    /// Controls the camera reports as in effect for this frame, by libcamera name (beyond the
+    /// exposure, gain and lens fields above). Empty: the camera reports none, and a change is
+    /// known to be in effect only by counting frames.
+    public var controls: [String: ControlValue]
 
     /// Creates frame metadata.
     public init(
         sequence: UInt64, sensorTimestamp: Instant, exposureTime: Duration, analogueGain: Double,
         digitalGain: Double = 1, lensPosition: Double? = nil, lux: Double? = nil,
-        focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil, afState: Int? = nil
+        focusFigureOfMerit: Double? = nil, colourTemperature: Double? = nil, afState: Int? = nil,
+        wallClock: WallTime? = nil, controls: [String: ControlValue] = [:]
     ) {
+        self.wallClock = wallClock
+        self.controls = controls
         self.sequence = sequence
         self.sensorTimestamp = sensorTimestamp
         self.exposureTime = exposureTime

@@ -228,13 +228,20 @@ struct CompletedRequest: Sendable {
         request = frame.request
         generation = frame.generation
         let optional: (Double) -> Double? = { $0.isNaN ? nil : $0 }
+        // Presses (gpiod edges) are CLOCK_MONOTONIC; SensorTimestamp is CLOCK_BOOTTIME.
+        let timestamp =
+            frame.timestamp_is_boottime != 0
+            ? BootClock.monotonic(fromBootTime: frame.timestamp_ns, offset: BootClock.bootMinusMonotonic())
+            : Instant(nanoseconds: frame.timestamp_ns)
         metadata = FrameMetadata(
-            sequence: frame.sequence, sensorTimestamp: Instant(nanoseconds: frame.timestamp_ns),
+            sequence: frame.sequence, sensorTimestamp: timestamp,
             exposureTime: .microseconds(max(0, frame.exposure_us)),
             analogueGain: optional(frame.analogue_gain) ?? 1, digitalGain: optional(frame.digital_gain) ?? 1,
             lensPosition: optional(frame.lens_position), lux: optional(frame.lux),
             colourTemperature: optional(frame.colour_temperature),
-            afState: frame.af_state >= 0 ? Int(frame.af_state) : nil)
+            afState: frame.af_state >= 0 ? Int(frame.af_state) : nil,
+            wallClock: frame.wall_clock_ns >= 0
+                ? BootClock.wallTime(realtimeNanoseconds: frame.wall_clock_ns) : nil)
         let planes = [frame.still.0, frame.still.1, frame.still.2]
         still = planes.prefix(Int(frame.still_planes)).map(MappedPlane.init)
         let vf = [frame.viewfinder.0, frame.viewfinder.1, frame.viewfinder.2]

@@ -34,6 +34,10 @@ public struct SimCameraSpec: Sendable, Hashable {
     public var frameDuration: Duration
     /// Lens travel speed in dioptres per second.
     public var lensSpeed: Double
+    /// Frames until an exposure or white-balance control takes effect: a control set now is
+    /// first used by the `controlDelay`-th frame to start after it (libcamera's Raspberry Pi
+    /// pipeline delays exposure by two frames and gain by one; 2 models the slower).
+    public var controlDelay = 2
     /// Time from `start()` until the first frame begins to expose (sensor power-up, stream
     /// start and the pipeline's first request), on the loop's clock.
     public var startupLatency: Duration

@@ -28,9 +28,12 @@ public final class SimWorld {
         return lit
     }
 
-    /// Sets the light level.
+    /// The brightest scene the simulator models, in lux (direct sunlight is about 120 000).
+    public static let maximumLux = 1_000_000.0
+
+    /// Sets the light level, clamped to 0 … `maximumLux` (NaN counts as dark).
     public func setLux(_ lux: Double) {
-        scene.lux = lux
+        scene.lux = lux.isNaN ? 0 : min(Self.maximumLux, max(0, lux))
         scene.generation += 1
     }
 

@@ -25,6 +25,50 @@ extension SimulatedCamera {
                 throw CameraError.outOfRange(control: name, value: number, range: range)
             }
         }
+        // Exposure and white balance go through the sensor's pipeline: queued for a frame a
+        // few frames ahead, as on a real camera. Focus controls act at once (the lens has its
+        // own travel time).
+        let delayed = controls.filter { Self.delayedControls.contains($0.key) }
+        let immediate = controls.filter { !Self.delayedControls.contains($0.key) }
+        if !isRunning {
+            // Controls set before start are in force from the first frame (libcamera's start(controls)).
+            applyNow(delayed)
+        } else if !delayed.isEmpty {
+            queued.append((sequence + UInt64(max(1, spec.controlDelay) - 1), delayed))
+        }
+        applyNow(immediate)
+    }
+
+    /// Controls that take effect `spec.controlDelay` frames late.
+    static let delayedControls: Set<String> = [
+        "AeEnable", "ExposureTimeMode", "AnalogueGainMode", "ExposureTime", "AnalogueGain", "ExposureValue",
+        "AeMeteringMode", "AwbMode", "AwbEnable",
+    ]
+
+    /// Applies queued controls due for the frame with `sequence`.
+    func applyQueued(upTo sequence: UInt64) {
+        while let first = queued.first, first.sequence <= sequence {
+            queued.removeFirst()
+            applyNow(first.controls)
+        }
+    }
+
+    /// What the frame reports as in effect (libcamera's metadata echo of a request's controls).
+    var controlsInEffect: [String: ControlValue] {
+        var echo: [String: ControlValue] = [
+            "ExposureValue": .double(exposureValue), "AeMeteringMode": .int(meteringMode),
+            "AwbMode": .int(awbMode), "AwbEnable": .bool(awbEnabled),
+        ]
+        switch spec.controlStyle {
+        case .aeEnable: echo["AeEnable"] = .bool(!(exposureTimeManual && gainManual))
+        case .exposureModes:
+            echo["ExposureTimeMode"] = .int(exposureTimeManual ? 1 : 0)
+            echo["AnalogueGainMode"] = .int(gainManual ? 1 : 0)
+        }
+        return echo
+    }
+
+    private func applyNow(_ controls: [String: ControlValue]) {
         // Modes first, so that values given in the same request win over held ones.
         for name in ["AeEnable", "ExposureTimeMode", "AnalogueGainMode", "AfMode"] {
             guard let value = controls[name] else { continue }
@@ -78,12 +122,12 @@ extension SimulatedCamera {
     private func setTimeManual(_ manual: Bool) {
         if manual && !exposureTimeManual { manualExposure = lastExposure }
         exposureTimeManual = manual
-        if !manual { currentProduct = lastExposure.seconds * lastGain }
+        if !manual { currentProduct = Self.clampProduct(lastExposure.seconds * lastGain) }
     }
 
     private func setGainManual(_ manual: Bool) {
         if manual && !gainManual { manualGain = lastGain }
         gainManual = manual
-        if !manual { currentProduct = lastExposure.seconds * lastGain }
+        if !manual { currentProduct = Self.clampProduct(lastExposure.seconds * lastGain) }
     }
 }

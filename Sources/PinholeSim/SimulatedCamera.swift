@@ -16,7 +16,10 @@ public final class SimulatedCamera: CameraDevice {
     private var request: StreamRequest
     private var onFrame: ((any CameraFrame) -> Void)?
     private var timer: TimerID?
-    private var sequence: UInt64 = 0
+    /// The sequence number of the next frame to start.
+    var sequence: UInt64 = 0
+    /// Controls waiting for the frame they take effect on.
+    var queued: [(sequence: UInt64, controls: [String: ControlValue])] = []
     private var outstanding = 0
     /// Buffers the application may hold at once.
     public let bufferCount = 4
@@ -101,6 +104,7 @@ public final class SimulatedCamera: CameraDevice {
         self.onFrame = onFrame
         starts += 1
         world.stalledCameras.remove(spec.id)
+        applyQueued(upTo: .max)
         if spec.startupLatency > .zero {
             timer = loop.schedule(after: spec.startupLatency) { [weak self] in self?.beginFrame() }
         } else {
@@ -124,12 +128,13 @@ public final class SimulatedCamera: CameraDevice {
     // MARK: Frames
 
     private func exposureForNextFrame(scene: SimScene) -> (Duration, Double) {
-        let target =
+        let target = Self.clampProduct(
             SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
-            * pow2(exposureValue)
+                * pow2(exposureValue))
         // Converge in log space, most of the way each frame (like an IPA's AGC filter).
         let ratio = target / currentProduct
-        currentProduct *= ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))
+        currentProduct = Self.clampProduct(
+            currentProduct * (ratio < 1.02 && ratio > 0.98 ? ratio : exp(0.7 * log(ratio))))
         let maxAuto = 0.030
         switch (exposureTimeManual, gainManual) {
         case (true, true):
@@ -137,13 +142,29 @@ public final class SimulatedCamera: CameraDevice {
         case (true, false):
             return (manualExposure, min(16, max(1, currentProduct / manualExposure.seconds)))
         case (false, true):
-            let seconds = min(0.2, max(0.0001, currentProduct / manualGain))
-            return (.nanoseconds(Int64(seconds * 1e9)), manualGain)
+            return (Self.exposure(seconds: min(0.2, currentProduct / manualGain)), manualGain)
         case (false, false):
             let seconds = min(currentProduct, maxAuto)
             let gain = min(16, max(1, currentProduct / seconds))
-            return (.nanoseconds(Int64(seconds * 1e9)), gain)
+            return (Self.exposure(seconds: seconds), gain)
         }
+    }
+
+    /// The sensor's shortest exposure: what the camera reports as ExposureTime's minimum.
+    static let minimumExposure: Duration = .microseconds(100)
+
+    /// An exposure time the sensor can do: at least `minimumExposure`, whatever `seconds` is
+    /// (a blinding scene asks AE for less; NaN never reaches a conversion).
+    static func exposure(seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > minimumExposure.seconds else { return minimumExposure }
+        return .nanoseconds(Int64(min(seconds, 1000) * 1e9))
+    }
+
+    /// An exposure product (seconds × gain) AE can reach: between the shortest exposure at
+    /// unity gain and 1000 s at gain 16 (so that no scene can make it zero, infinite or NaN).
+    static func clampProduct(_ product: Double) -> Double {
+        guard product.isFinite else { return product > 0 ? 16_000 : minimumExposure.seconds }
+        return min(16_000, max(minimumExposure.seconds, product))
     }
 
     /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
@@ -170,6 +191,7 @@ public final class SimulatedCamera: CameraDevice {
 
     private func beginFrame() {
         let start = loop.now
+        applyQueued(upTo: sequence)
         let scene = world.scene(seenFrom: spec.position)
         let (exposure, gain) = exposureForNextFrame(scene: scene)
         lastExposure = exposure
@@ -187,7 +209,10 @@ public final class SimulatedCamera: CameraDevice {
             sequence: sequence, sensorTimestamp: start, exposureTime: exposure, analogueGain: gain,
             digitalGain: 1, lensPosition: spec.focusable ? lensPosition : nil, lux: scene.lux,
             focusFigureOfMerit: nil, colourTemperature: awbMode == 0 ? 5000 : 2500 + Double(awbMode) * 500,
-            afState: spec.autofocusAlgorithm ? autofocus.state : nil)
+            afState: spec.autofocusAlgorithm ? autofocus.state : nil,
+            // libcamera ≥ 0.5.2 (the exposure-mode generation) reports FrameWallClock.
+            wallClock: spec.controlStyle == .exposureModes ? loop.wallTime(at: start) : nil,
+            controls: controlsInEffect)
         sequence += 1
         let render = SimExposure(
             exposureTime: exposure, gain: gain, lensPosition: lensPosition,

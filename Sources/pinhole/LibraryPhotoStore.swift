@@ -15,6 +15,29 @@ struct LibraryPhotoStore: PhotoStore {
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
     }
 
+    /// Creates the photo and adds it to the album in one change batch. An album that has
+    /// gone since `album current` still gets the photo stored (never lost), outside any album.
+    func store(jpeg: [UInt8], metadata: PhotoMetadata, album: String) throws -> SavedPhoto {
+        guard let albumID = try library.albums().first(where: { $0.title == album })?.id else {
+            return try store(jpeg: jpeg, metadata: metadata)
+        }
+        let result = try library.performChanges { batch in
+            let id = batch.createAsset(jpeg: jpeg, metadata: metadata)
+            batch.addAssets([id], to: albumID)
+        }
+        guard let id = result.createdAssetIDs.first, let asset = try library.asset(id: id) else {
+            throw CaptureError.failed("the library did not return the new photo")
+        }
+        return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
+    }
+
+    func checkAlbum(_ title: String) throws {
+        guard try library.albums().contains(where: { $0.title == title }) else {
+            throw CaptureError.failed(
+                "no album '\(title)': create it with `library album create \(title)` first")
+        }
+    }
+
     /// Kept from change notifications (see `LibraryWatch`), not counted on every status.
     let watch: LibraryWatch
 

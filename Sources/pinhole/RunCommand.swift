@@ -55,6 +55,13 @@ struct RunCommand: ParsableCommand {
         case real, virtual
     }
 
+    /// Camera settings live beside the configuration file in use; without one (a laptop
+    /// running the simulated board), beside the photo library.
+    static func settingsFile(configuration: String?, library: String) -> SettingsFile {
+        if let configuration { return SettingsFile.beside(configuration: configuration) }
+        return SettingsFile(path: library + "/camera-settings.toml")
+    }
+
     func run() throws {
         SignalWatcher.blockTerminationSignals()
         let logRouter = LogRouter()
@@ -90,6 +97,7 @@ struct RunCommand: ParsableCommand {
             encoder: PhotoEncoder(quality: settings.jpegQuality),
             store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath, watch: watch),
             software: "Pinhole \(Pinhole.version)")
+        appliance.settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
         appliance.observe { event in
             switch event {
             case .problem(let message): log.warning("\(message)")
@@ -97,8 +105,9 @@ struct RunCommand: ParsableCommand {
             case .captureFailed(let error): log.error("capture failed: \(error)")
             case .saved(let capture):
                 let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
+                let lag = (capture.pressToExposure.milliseconds * 10).rounded() / 10
                 log.info(
-                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), saved \(delay) ms later)"
+                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), exposure began \(lag) ms after the press, saved \(delay) ms later)"
                 )
             case .button(let function, let buttonEvent):
                 switch buttonEvent {

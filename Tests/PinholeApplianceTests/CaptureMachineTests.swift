@@ -168,4 +168,60 @@ final class CaptureMachineTests: XCTestCase {
             arrive(&machine, FakeFrame(1, startMs: 66)),
             [.cancel(2), .process(1, ticket: 2, .nextAfterPress, flash: false)])
     }
+
+    private func manual(_ sequence: UInt64, startMs: Int64, exposureUs: Int64) -> FakeFrame {
+        FakeFrame(
+            metadata: FrameMetadata(
+                sequence: sequence, sensorTimestamp: Instant(nanoseconds: startMs * 1_000_000),
+                exposureTime: .microseconds(exposureUs), analogueGain: 2))
+    }
+
+    func testAPressAfterAChangeSkipsTheRingAndOldFramesAndTakesTheFirstFrameShowingIt() {
+        var machine = CaptureMachine(ringSize: 2)
+        _ = arrive(&machine, manual(0, startMs: 0, exposureUs: 20_000))
+        machine.controlsChanged(
+            ControlRequirement(
+                changedAt: Instant(nanoseconds: 40_000_000),
+                expected: ["ExposureTime": .int(4000), "AnalogueGain": .double(2), "AeEnable": .bool(false)],
+                delayFrames: 2))
+        XCTAssertEqual(
+            Step.of(machine.press(press(1, atMs: 41), fireFlash: false, now: now)), [.arm(1)],
+            "not from the ring")
+        XCTAssertEqual(
+            arrive(&machine, manual(1, startMs: 33, exposureUs: 20_000)), [], "started before the change")
+        XCTAssertEqual(
+            arrive(&machine, manual(2, startMs: 66, exposureUs: 20_000)), [.release(0)], "old values: ringed")
+        XCTAssertEqual(
+            arrive(&machine, manual(3, startMs: 99, exposureUs: 4010)),
+            [.cancel(1), .process(3, ticket: 1, .controlsInForce, flash: false)],
+            "AeEnable is not reported: counted two frames; the exposure is within rounding")
+        XCTAssertNil(machine.requirement)
+    }
+
+    func testAChangeNoFrameConfirmsIsGivenUpAndSaidSo() {
+        var machine = CaptureMachine(ringSize: 2)
+        var change = ControlRequirement(
+            changedAt: Instant(nanoseconds: 0), expected: ["ExposureTime": .int(4000)], delayFrames: 2)
+        change.giveUpAfter = 3
+        machine.controlsChanged(change)
+        _ = machine.press(press(1, atMs: 1), fireFlash: false, now: now)
+        for n in 0..<4 {
+            let steps = arrive(&machine, manual(UInt64(n), startMs: 10 + 33 * Int64(n), exposureUs: 9000))
+            XCTAssertFalse(steps.contains { if case .process = $0 { true } else { false } }, "frame \(n)")
+        }
+        XCTAssertEqual(
+            arrive(&machine, manual(4, startMs: 200, exposureUs: 9000)).filter { $0 != .release(2) },
+            [.cancel(1), .process(4, ticket: 1, .controlsUnconfirmed, flash: false)])
+    }
+
+    func testPressesBeforeTheChangeKeepZeroShutterLag() {
+        var machine = CaptureMachine(ringSize: 2)
+        _ = machine.press(press(1, atMs: 5), fireFlash: false, now: now)
+        machine.controlsChanged(
+            ControlRequirement(
+                changedAt: Instant(nanoseconds: 6_000_000), expected: ["ExposureTime": .int(4000)]))
+        XCTAssertEqual(
+            arrive(&machine, manual(0, startMs: 0, exposureUs: 20_000)),
+            [.cancel(1), .process(0, ticket: 1, .exposingAtPress, flash: false)])
+    }
 }

@@ -54,7 +54,7 @@ final class CaptureTestRig {
         return small
     }
 
-    init(specs: [SimCameraSpec] = [small(.back), small(.front)]) throws {
+    init(specs: [SimCameraSpec] = [small(.back), small(.front)], settingsFile: SettingsFile? = nil) throws {
         board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         cameras = SimulatedCameraProvider(loop: loop, world: world, specs: specs)
@@ -64,6 +64,7 @@ final class CaptureTestRig {
         let torch = torchLine
         world.torchIsLit = { [gpio] in gpio.outputValue(torch) ?? false }
         appliance.observe { [weak self] event in self?.events.append(event) }
+        appliance.settingsFile = settingsFile
         try appliance.start()
     }
 

@@ -95,3 +95,27 @@ private struct NoStore: PhotoStore {
     func photoCount() throws -> Int { 0 }
     func freeBytes() -> Int64? { nil }
 }
+
+final class BootClockTests: XCTestCase {
+    func testBootTimeStampsComeOverToTheMonotonicTimelineOfThePresses() {
+        // A board that was suspended for 5 s: BOOTTIME runs 5 s ahead of MONOTONIC.
+        let offset: Int64 = 5_000_000_000
+        let frameBoot: Int64 = 12_000_000_000
+        XCTAssertEqual(
+            BootClock.monotonic(fromBootTime: frameBoot, offset: offset), Instant(nanoseconds: 7_000_000_000))
+        XCTAssertEqual(
+            BootClock.monotonic(fromBootTime: frameBoot, offset: 0), Instant(nanoseconds: frameBoot))
+        XCTAssertEqual(
+            BootClock.monotonic(fromBootTime: frameBoot, offset: -3), Instant(nanoseconds: frameBoot))
+    }
+
+    func testTheClocksOffsetIsNeverNegative() {
+        XCTAssertGreaterThanOrEqual(BootClock.bootMinusMonotonic(), 0)
+    }
+
+    func testFrameWallClockBecomesAWallTime() {
+        let wall = BootClock.wallTime(realtimeNanoseconds: 1_800_000_000_250_000_000)
+        XCTAssertEqual(wall.secondsSince1970, 1_800_000_000)
+        XCTAssertEqual(wall.nanoseconds, 250_000_000)
+    }
+}

@@ -59,8 +59,11 @@ final class SimulatedCameraAutofocusTests: XCTestCase {
         let world = SimWorld()
         let (loop, camera, log) = open(.back, world: world)
         loop.advance(by: .milliseconds(300))
-        let chosen = try XCTUnwrap(log.frames.last?.metadata)
         try camera.setControls(["AeEnable": .bool(false)])
+        // Controls take effect a few frames late: from then on, what AE chose last is held.
+        loop.advance(by: .milliseconds(150))
+        let chosen = try XCTUnwrap(log.frames.last?.metadata)
+        XCTAssertEqual(chosen.controls["AeEnable"], .bool(false))
         world.setLux(20)
         loop.advance(by: .milliseconds(300))
         XCTAssertEqual(log.frames.last?.metadata.exposureTime, chosen.exposureTime)

@@ -58,7 +58,10 @@ typedef struct {
     int request;
     int generation;                 /* buffer set (one per start); see pinhole_lc_release_generation */
     uint64_t sequence;
-    int64_t timestamp_ns;           /* SensorTimestamp: start of exposure, CLOCK_MONOTONIC */
+    int64_t timestamp_ns;           /* start of exposure: SensorTimestamp (CLOCK_BOOTTIME), else the
+                                       buffer's V4L2 timestamp (CLOCK_MONOTONIC) */
+    int timestamp_is_boottime;      /* 1: timestamp_ns is CLOCK_BOOTTIME; 0: CLOCK_MONOTONIC */
+    int64_t wall_clock_ns;          /* FrameWallClock (libcamera >= 0.5.2), CLOCK_REALTIME; -1 when absent */
     int64_t exposure_us;            /* -1 when not reported */
     double analogue_gain, digital_gain; /* NaN when not reported */
     double lens_position, lux, colour_temperature; /* NaN when not reported */

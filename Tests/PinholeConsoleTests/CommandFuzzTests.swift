@@ -1,0 +1,55 @@
+// The line-mode grammar fuzzer: its committed corpus replayed, a short generated run, and long runs on request.
+
+import Foundation
+import PinholeConsole
+import XCTest
+
+final class CommandFuzzTests: XCTestCase {
+    /// fuzz/commands/corpus.txt: one command per line, sequences that once crashed or are worth
+    /// keeping (issue 12's crash first).
+    private func corpus() throws -> [String] {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let text = try String(
+            contentsOf: root.appendingPathComponent("fuzz/commands/corpus.txt"), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter {
+            !$0.hasPrefix("#")
+        }
+    }
+
+    func testTheCorpusReplaysWithoutATrapAndEveryLineIsAnswered() throws {
+        let fuzzer = try CommandFuzzer(seed: 1)
+        let lines = try corpus()
+        XCTAssertGreaterThan(lines.count, 20)
+        for line in lines { fuzzer.run(line) }
+        fuzzer.settle(.seconds(90))
+        XCTAssertEqual(fuzzer.commands, lines.count)
+        XCTAssertGreaterThanOrEqual(fuzzer.answers, lines.count - lines.filter { $0.isEmpty }.count - 5)
+    }
+
+    func testTheGrammarCoversEveryForm() throws {
+        let fuzzer = try CommandFuzzer(seed: 2)
+        XCTAssertEqual(fuzzer.forms.count, CommandCatalog.forms.count)
+        XCTAssertTrue(fuzzer.forms.contains("sim wait MS"), "\(fuzzer.forms)")
+    }
+
+    /// A short generated run in every test; PINHOLE_FUZZ_COMMANDS=N (and PINHOLE_FUZZ_SEED)
+    /// runs N (tools/fuzz commands N).
+    func testGeneratedSequencesDoNotTrap() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let count = environment["PINHOLE_FUZZ_COMMANDS"].flatMap(Int.init) ?? 200
+        let seed = environment["PINHOLE_FUZZ_SEED"].flatMap(UInt64.init) ?? 12
+        let fuzzer = try CommandFuzzer(seed: seed)
+        let chunk = 10_000
+        var done = 0
+        while done < count {
+            // A fresh appliance every chunk keeps a long run's memory flat.
+            let part = min(chunk, count - done)
+            let runner = done == 0 ? fuzzer : try CommandFuzzer(seed: seed &+ UInt64(done))
+            runner.run(count: part)
+            done += part
+        }
+        XCTAssertEqual(done, count)
+        print("fuzz: \(count) commands, seed \(seed), no trap")
+    }
+}
