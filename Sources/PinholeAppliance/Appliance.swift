@@ -51,6 +51,8 @@ public final class Appliance {
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
     public var timelapse: TimelapseController?
+    /// `[library] when_full`: stop, or recycle the oldest photos.
+    public let storagePolicy = StoragePolicy()
 
     /// Creates an appliance.
     public init(
@@ -213,6 +215,7 @@ public final class Appliance {
         guard let free = store.freeBytes() else { return }
         let low = free < lowStorageBytes
         if low != indicator.lowStorage { indicator.show(.lowStorage(low)) }
+        applyStoragePolicy(free: free)
     }
 
     /// Switches to the next camera; the torch follows what the new camera has.

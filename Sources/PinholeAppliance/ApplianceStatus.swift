@@ -90,4 +90,8 @@ public struct ApplianceStatus: Codable, Sendable {
     public var lastWakeMs: Double? = nil
     /// Whether free storage is under `[library] low_storage_mb`.
     public var storageLow: Bool? = nil
+    /// `[library] when_full`: stop or recycle.
+    public var whenFull: String? = nil
+    /// Photos recycled to make room since start.
+    public var recycled: Int? = nil
 }

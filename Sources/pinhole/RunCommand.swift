@@ -112,6 +112,7 @@ struct RunCommand: ParsableCommand {
         }
         appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
+        appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(
             appliance: appliance, stateFile: libraryPath + "/timelapse-state.toml")
         timelapse.onEvent = { log.info("\($0)") }
