@@ -135,9 +135,12 @@ struct CaptureAnswer: Encodable {
     var gain: Double
     var flashFired: Bool?
     var afState: String
+    /// Milliseconds from waking the camera to its first frame, for a press that woke it.
+    var wakeCostMs: Double?
 
     init(_ capture: CaptureResult) {
         id = capture.photo.id
+        wakeCostMs = capture.wakeCost?.milliseconds
         file = capture.photo.file
         camera = capture.cameraID
         selection = capture.selection.rawValue

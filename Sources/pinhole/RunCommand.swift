@@ -95,8 +95,9 @@ struct RunCommand: ParsableCommand {
             case .captureFailed(let message): log.error("capture failed: \(message)")
             case .saved(let capture):
                 let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
+                let wake = capture.wakeCost.map { ", woke the camera in \(Int($0.milliseconds)) ms" } ?? ""
                 log.info(
-                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), saved \(delay) ms later)"
+                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), saved \(delay) ms later\(wake))"
                 )
             case .button(let function, let buttonEvent):
                 switch buttonEvent {
