@@ -51,6 +51,8 @@ public final class Appliance {
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
     public var timelapse: TimelapseController?
+    /// The board's trigger inputs (requested at start).
+    public private(set) var triggers: TriggerController?
     /// `[library] when_full`: stop, or recycle the oldest photos.
     public let storagePolicy = StoragePolicy()
 
@@ -118,6 +120,9 @@ public final class Appliance {
         started = true
         do {
             try requestButtons()
+            let triggers = TriggerController(appliance: self)
+            self.triggers = triggers
+            try triggers.start()
         } catch {
             shutdown()
             throw error
@@ -156,6 +161,8 @@ public final class Appliance {
     /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
     public func shutdown() {
         standby.cancel()
+        triggers?.stop()
+        triggers = nil
         engine.stop()
         chords?.reset()
         for interpreter in interpreters.values { interpreter.reset() }

@@ -111,6 +111,8 @@ extension LineModeConsole {
             try simButtonCommand(command, simulation: simulation, reply: reply)
         case .wait(let ms):
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
+        case .trigger(let name):
+            try triggerCommand(name, simulation: simulation, reply: reply)
         }
     }
 }
