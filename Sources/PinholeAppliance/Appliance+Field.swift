@@ -16,6 +16,8 @@ extension Appliance {
         status.standbyAfterSeconds = standby.after.map { Int($0.seconds) }
         status.lastWakeMs = engine.lastWakeCost?.milliseconds
         status.storageLow = indicator.lowStorage
+        status.whenFull = storagePolicy.whenFull.rawValue
+        status.recycled = storagePolicy.recycled
     }
 }
 
@@ -31,5 +33,37 @@ extension ApplianceStatus {
         if standby == true { parts.append("camera in standby") }
         if storageLow == true { parts.append("storage low") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
+    }
+}
+
+extension Appliance {
+    /// With `when_full = recycle` and free space under the low-storage mark, removes the
+    /// oldest unprotected photos (off the loop) until the mark is cleared, logging each.
+    func applyStoragePolicy(free: Int64) {
+        guard storagePolicy.whenFull == .recycle, !storagePolicy.recycling, free < lowStorageBytes,
+            let recycler = store as? any StorageRecycling
+        else { return }
+        storagePolicy.recycling = true
+        let target = lowStorageBytes
+        loop.offload({ Result { try recycler.recycle(untilFree: target) } }) { [weak self] outcome in
+            guard let self else { return }
+            self.storagePolicy.recycling = false
+            switch outcome {
+            case .success(let lines) where lines.isEmpty:
+                if !self.storagePolicy.exhausted {
+                    self.storagePolicy.exhausted = true
+                    self.problem(
+                        "storage low and nothing left to recycle (every photo is a favourite or in an album):"
+                            + " new photos will be refused when the card is full")
+                }
+            case .success(let lines):
+                self.storagePolicy.exhausted = false
+                self.storagePolicy.recycled += lines.count
+                for line in lines { self.emit(.notice(line)) }
+                self.checkStorage()
+            case .failure(let error):
+                self.problem("recycling old photos failed: \(error)")
+            }
+        }
     }
 }

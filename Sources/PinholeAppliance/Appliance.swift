@@ -57,6 +57,10 @@ public final class Appliance {
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
     public var timelapse: TimelapseController?
+    /// The board's trigger inputs (requested at start).
+    public private(set) var triggers: TriggerController?
+    /// `[library] when_full`: stop, or recycle the oldest photos.
+    public let storagePolicy = StoragePolicy()
 
     /// Creates an appliance.
     public init(
@@ -125,6 +129,9 @@ public final class Appliance {
         restoreSettings()
         do {
             try requestButtons()
+            let triggers = TriggerController(appliance: self)
+            self.triggers = triggers
+            try triggers.start()
         } catch {
             shutdown()
             throw error
@@ -172,6 +179,8 @@ public final class Appliance {
     /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
     public func shutdown() {
         standby.cancel()
+        triggers?.stop()
+        triggers = nil
         engine.stop()
         chords?.reset()
         for interpreter in interpreters.values { interpreter.reset() }
@@ -231,6 +240,7 @@ public final class Appliance {
         guard let free = store.freeBytes() else { return }
         let low = free < lowStorageBytes
         if low != indicator.lowStorage { indicator.show(.lowStorage(low)) }
+        applyStoragePolicy(free: free)
     }
 
     /// Switches to the next camera; the torch follows what the new camera has.

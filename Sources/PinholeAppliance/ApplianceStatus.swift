@@ -100,6 +100,10 @@ public struct ApplianceStatus: Codable, Sendable {
     public var clockTrust: String? = nil
     /// Clock trust explained.
     public var clock: String? = nil
+    /// `[library] when_full`: stop or recycle.
+    public var whenFull: String? = nil
+    /// Photos recycled to make room since start.
+    public var recycled: Int? = nil
 }
 
 /// The GPS fix in `status --json`.

@@ -29,12 +29,14 @@ extension BoardProfile {
         }
         let chords = try parseChords(try reader.table("chords"), buttons: buttons, file: file)
         let tilt = try parseTilt(try reader.table("tilt"), buttons: buttons, file: file, root: root)
+        let triggers = try parseTriggers(try reader.table("triggers"), file: file)
         try reader.rejectUnknown()
         try checkLinesUnique(buttons: buttons, outputs: outputs, root: root, file: file)
+        try checkTriggerLinesUnique(triggers, buttons: buttons, outputs: outputs, root: root, file: file)
         return BoardProfile(
             name: name, description: description, model: model, make: make, buttons: buttons,
             outputs: outputs, cameras: cameras, consoleDevice: consoleDevice, consoleBaud: baud,
-            gpioChip: chip, chords: chords, tilt: tilt)
+            gpioChip: chip, chords: chords, tilt: tilt, triggers: triggers)
     }
 
     private static func parseButtons(_ table: TOMLTable?, file: String) throws -> [ButtonFunction:
@@ -152,7 +154,7 @@ extension BoardProfile {
 
     /// Lines are named, never numbered: chip numbering differs between boards (the Pi 5
     /// renumbered its chip) but the device tree's line names do not.
-    private static func checkLineName(_ name: String, file: String, line: Int) throws {
+    static func checkLineName(_ name: String, file: String, line: Int) throws {
         if name.allSatisfy(\.isWhitespace) {
             throw ConfigurationError(
                 file: file, line: line,
@@ -163,6 +165,23 @@ extension BoardProfile {
                 file: file, line: line,
                 reason: "line \"\(name)\" is a number: lines are found by name "
                     + "(gpioinfo lists them), e.g. \"GPIO\(name)\"")
+        }
+    }
+
+    private static func checkTriggerLinesUnique(
+        _ triggers: [TriggerWiring], buttons: [ButtonFunction: ButtonWiring],
+        outputs: [OutputFunction: OutputWiring],
+        root: TOMLTable, file: String
+    ) throws {
+        var used = Set(buttons.values.map(\.line)).union(outputs.values.map(\.line))
+        for trigger in triggers {
+            guard used.insert(trigger.line).inserted else {
+                throw ConfigurationError(
+                    file: file, line: lineOf(root, "triggers", trigger.name),
+                    reason:
+                        "line \(trigger.line) of trigger \(trigger.name) is already used by another input or output"
+                )
+            }
         }
     }
 

@@ -153,13 +153,16 @@ public struct BoardProfile: Sendable, Hashable {
     public var chords: [Chord]
     /// The tilt sensor's mapping, when the board has tilt switches.
     public var tilt: TiltMapping?
+    /// Trigger inputs (PIR sensors, contacts, intervalometers), by name.
+    public var triggers: [TriggerWiring] = []
 
     /// Creates a profile.
     public init(
         name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
         buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
         cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200,
-        gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil
+        gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil,
+        triggers: [TriggerWiring] = []
     ) {
         self.name = name
         self.description = description
@@ -173,6 +176,7 @@ public struct BoardProfile: Sendable, Hashable {
         self.gpioChip = gpioChip
         self.chords = chords
         self.tilt = tilt
+        self.triggers = triggers
     }
 
     /// The fitting that describes `camera`, if any.
@@ -182,6 +186,6 @@ public struct BoardProfile: Sendable, Hashable {
 
     /// Every line name the profile uses.
     public var lineNames: [String] {
-        buttons.values.map(\.line) + outputs.values.map(\.line)
+        buttons.values.map(\.line) + outputs.values.map(\.line) + triggers.map(\.line)
     }
 }

@@ -82,6 +82,18 @@ public enum BuiltInBoards {
         a1_b1 = 180
         a0_b1 = 270
 
+        # A trigger input: a PIR motion sensor's output (active high) on a spare line. It wakes the
+        # camera from standby and takes `shots` photos, the first of the moment the line went active;
+        # no new trigger within holdoff_s. `sim press trigger` fires it.
+        [triggers.pir]
+        line = "GPIO21"
+        edge = "rising"
+        bias = "pull-down"
+        debounce_ms = 20
+        holdoff_s = 10
+        shots = 2
+        interval_ms = 500
+
         [[cameras]]
         match = "imx477"
         position = "back"

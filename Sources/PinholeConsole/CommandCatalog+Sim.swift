@@ -12,6 +12,10 @@ extension CommandCatalog {
                     "simulated board: press shutter|half_press|switch|torch", "sim press shutter",
                     "sim press half_press --hold 500 --bounce 3"),
                 form(
+                    "sim press trigger [NAME]",
+                    "simulated board: fire a trigger input (a PIR sensor; the board's first when no NAME)",
+                    "sim press trigger", "sim press trigger pir"),
+                form(
                     "sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go",
                     "sim hold shutter", "sim release shutter --bounce 2"),
                 form(
@@ -31,6 +35,11 @@ extension CommandCatalog {
     @Sendable static func parseSim(_ words: inout CommandWords) throws -> ConsoleCommand {
         let verb = words.word()
         switch verb {
+        case "press" where words[0] == "trigger":
+            _ = words.word()
+            let name = words.word()
+            try words.finish(usage: "sim press trigger [NAME]")
+            return .sim(.trigger(name))
         case "press":
             let button = try buttonArgument(words.word())
             let hold = try words.integer("--hold") ?? 100

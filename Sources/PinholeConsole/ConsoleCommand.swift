@@ -137,6 +137,8 @@ public enum SimCommand: Hashable, Sendable {
     case fault(SimFault)
     /// Let time pass.
     case wait(ms: Int)
+    /// Fire a trigger input (the first one when no name is given).
+    case trigger(String?)
 }
 
 /// Faults the simulated board can inject.

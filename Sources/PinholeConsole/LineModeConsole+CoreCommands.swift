@@ -128,6 +128,8 @@ extension LineModeConsole {
             try simButtonCommand(command, simulation: simulation, reply: reply)
         case .wait(let ms):
             appliance.loop.schedule(after: .milliseconds(ms)) { reply(.success("ok waited \(ms) ms")) }
+        case .trigger(let name):
+            try triggerCommand(name, simulation: simulation, reply: reply)
         }
     }
 }
@@ -153,9 +155,12 @@ struct CaptureAnswer: Encodable {
     var gain: Double
     var flashFired: Bool?
     var afState: String
+    /// Milliseconds from waking the camera to its first frame, for a press that woke it.
+    var wakeCostMs: Double?
 
     init(_ capture: CaptureResult) {
         id = capture.photo.id
+        wakeCostMs = capture.wakeCost?.milliseconds
         file = capture.photo.file
         camera = capture.cameraID
         selection = capture.selection.rawValue

@@ -19,6 +19,9 @@ public protocol SimulationControl: AnyObject {
     func setLux(_ lux: Double)
     /// Changes the scene (a new subject).
     func changeScene()
+    /// Fires the trigger input `name` (the board's first when nil): the line goes to its firing
+    /// level for a moment; returns when it has settled again.
+    func fireTrigger(_ name: String?) throws -> Instant
     /// Injects a fault.
     func injectFault(_ fault: SimFault) throws
 }

@@ -106,8 +106,9 @@ struct RunCommand: ParsableCommand {
             case .saved(let capture):
                 let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
                 let lag = (capture.pressToExposure.milliseconds * 10).rounded() / 10
+                let wake = capture.wakeCost.map { ", woke the camera in \(Int($0.milliseconds)) ms" } ?? ""
                 log.info(
-                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), exposure began \(lag) ms after the press, saved \(delay) ms later)"
+                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), exposure began \(lag) ms after the press, saved \(delay) ms later\(wake))"
                 )
             case .button(let function, let buttonEvent):
                 switch buttonEvent {
@@ -123,6 +124,7 @@ struct RunCommand: ParsableCommand {
         }
         appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
+        appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(
             appliance: appliance, stateFile: libraryPath + "/timelapse-state.toml")
         timelapse.onEvent = { log.info("\($0)") }

@@ -74,6 +74,18 @@ final class SimBoardControl: SimulationControl {
         loop.schedule(at: t) { [gpio] in gpio.drive(name, active: active) }
     }
 
+    func fireTrigger(_ name: String?) throws -> Instant {
+        guard let trigger = board.triggers.first(where: { name == nil || $0.name == name }) else {
+            let names = board.triggers.map(\.name).joined(separator: ", ")
+            throw ConsoleError.unavailable(
+                board.triggers.isEmpty
+                    ? "this board has no trigger input ([triggers.NAME])"
+                    : "no trigger '\(name ?? "")': \(names)")
+        }
+        // A PIR sensor's output stays active about half a second.
+        return gpio.press(trigger.line, hold: .milliseconds(500), bounce: 0)
+    }
+
     func setLux(_ lux: Double) { world.setLux(lux) }
 
     func changeScene() { world.changeScene() }

@@ -65,7 +65,8 @@ final class ApplianceRig {
     init(
         board: BoardProfile? = nil, gpio: SimulatedGPIO? = nil, loop: EventLoop? = nil,
         store: MemoryStore = MemoryStore(), start: Bool = true,
-        specs: [SimCameraSpec] = [ApplianceRig.smallBack, ApplianceRig.smallFront]
+        specs: [SimCameraSpec] = [ApplianceRig.smallBack, ApplianceRig.smallFront],
+        photoStore: (any PhotoStore)? = nil
     ) throws {
         let loop = loop ?? EventLoop.virtual()
         let board = try board ?? BuiltInBoards.simulated()
@@ -77,7 +78,7 @@ final class ApplianceRig {
             loop: loop, world: SimWorld(), specs: specs)
         appliance = Appliance(
             loop: loop, board: board, gpio: self.gpio, cameras: cameras, encoder: NullEncoder(),
-            store: store)
+            store: photoStore ?? store)
         appliance.observe { [weak self] event in
             if case .button(let function, let button) = event {
                 self?.buttonEvents.append((function, button))

@@ -1,0 +1,99 @@
+// Trigger inputs: debounced edges with hold-off fire a number of shots, waking the camera from standby.
+
+import PinholeCore
+
+/// Watches the board's trigger lines and takes photos when they fire.
+///
+/// An edge counts once the line has held the firing level for the trigger's debounce; the
+/// first photo is the frame exposing at that first edge (zero shutter lag, or the first frame
+/// after a wake when the camera slept), the others follow every `interval`. A trigger within
+/// `holdOff` of the last one is ignored (and counted).
+public final class TriggerController {
+    private let appliance: Appliance
+    private var lines: [String: any InputLine] = [:]
+    private var pending: [String: Instant] = [:]
+    private var lastFired: [String: Instant] = [:]
+    /// Triggers that fired, by name.
+    public private(set) var fired: [String: Int] = [:]
+    /// Triggers ignored inside their hold-off, by name.
+    public private(set) var suppressed: [String: Int] = [:]
+
+    /// Creates a controller for the appliance's board.
+    public init(appliance: Appliance) {
+        self.appliance = appliance
+    }
+
+    private var loop: EventLoop { appliance.loop }
+
+    /// Requests every trigger line; a line that cannot be requested is an error and releases
+    /// the ones requested so far.
+    public func start() throws {
+        for trigger in appliance.board.triggers {
+            do {
+                let line = try appliance.gpio.requestInput(trigger.inputConfig) { [weak self] edge in
+                    self?.edge(trigger, edge)
+                }
+                lines[trigger.name] = line
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    /// Releases the lines.
+    public func stop() {
+        for line in lines.values { line.release() }
+        lines.removeAll()
+        pending.removeAll()
+    }
+
+    private func edge(_ trigger: TriggerWiring, _ edge: LineEdge) {
+        guard trigger.edge == .both || edge.active else { return }
+        guard pending[trigger.name] == nil else { return }  // a bounce of an edge being settled
+        pending[trigger.name] = edge.timestamp
+        let level = edge.active
+        loop.schedule(at: max(loop.now, edge.timestamp + trigger.debounce)) { [weak self] in
+            self?.settled(trigger, level: level)
+        }
+    }
+
+    private func settled(_ trigger: TriggerWiring, level: Bool) {
+        guard let first = pending.removeValue(forKey: trigger.name), let line = lines[trigger.name] else {
+            return
+        }
+        guard (try? line.read()) == level else { return }  // it was a glitch
+        if let last = lastFired[trigger.name], first < last + trigger.holdOff {
+            suppressed[trigger.name, default: 0] += 1
+            return
+        }
+        lastFired[trigger.name] = first
+        fired[trigger.name, default: 0] += 1
+        appliance.emit(
+            .notice("trigger \(trigger.name) fired: \(trigger.shots) shot\(trigger.shots == 1 ? "" : "s")"))
+        appliance.noteActivity(wakeFor: "trigger \(trigger.name)")
+        shoot(trigger, at: first, remaining: trigger.shots)
+    }
+
+    private func shoot(_ trigger: TriggerWiring, at instant: Instant, remaining: Int) {
+        guard remaining > 0 else { return }
+        appliance.capture(pressedAt: instant) { [weak self] result in
+            guard let self, case .success(let capture) = result, let album = trigger.album else { return }
+            self.file(capture.photo.id, in: album, trigger: trigger.name)
+        }
+        guard remaining > 1 else { return }
+        loop.schedule(at: max(loop.now, instant + trigger.interval)) { [weak self] in
+            self?.shoot(trigger, at: instant + trigger.interval, remaining: remaining - 1)
+        }
+    }
+
+    private func file(_ id: String, in album: String, trigger: String) {
+        guard let store = appliance.store as? any AlbumFiling else { return }
+        loop.offload({ Result { try store.file(id, inAlbum: album) } }) { [weak self] outcome in
+            if case .failure(let error) = outcome {
+                self?.appliance.problem(
+                    "trigger \(trigger): photo \(id) could not be put in album \"\(album)\": \(error)")
+            }
+        }
+    }
+}

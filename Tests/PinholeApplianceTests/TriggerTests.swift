@@ -1,0 +1,104 @@
+// Trigger inputs on the simulated board: debounce, hold-off, shots per trigger, standby wake, profile errors.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeSim
+import XCTest
+
+final class TriggerTests: XCTestCase {
+    private func rig() throws -> (ApplianceRig, () -> [CaptureResult]) {
+        let rig = try ApplianceRig(specs: [ApplianceRig.smallBack.startingAfter(.milliseconds(180))])
+        try rig.appliance.engine.focus.setLens(0.5)
+        var saved: [CaptureResult] = []
+        rig.appliance.observe { if case .saved(let capture) = $0 { saved.append(capture) } }
+        return (rig, { saved })
+    }
+
+    private var pirLine: String { "GPIO21" }
+
+    func testATriggerTakesItsShotsTheFirstAtTheEdge() throws {
+        let (rig, saved) = try rig()
+        let edge = rig.loop.now
+        rig.gpio.drive(pirLine, active: true)
+        rig.loop.advance(by: .milliseconds(600))
+        rig.gpio.drive(pirLine, active: false)
+        rig.loop.advance(by: .seconds(1))
+        XCTAssertEqual(saved().count, 2, "shots = 2 on the simulated board")
+        XCTAssertEqual(saved()[0].pressedAt, edge)
+        XCTAssertEqual(saved()[1].pressedAt, edge + .milliseconds(500))
+        XCTAssertTrue(saved()[0].frame.wasExposing(at: edge) || saved()[0].frame.sensorTimestamp >= edge)
+        XCTAssertEqual(rig.appliance.triggers?.fired["pir"], 1)
+    }
+
+    func testAGlitchShorterThanTheDebounceIsIgnored() throws {
+        let (rig, saved) = try rig()
+        rig.gpio.drive(pirLine, active: true)
+        rig.loop.advance(by: .milliseconds(5))
+        rig.gpio.drive(pirLine, active: false)
+        rig.loop.advance(by: .seconds(2))
+        XCTAssertEqual(saved().count, 0)
+        XCTAssertNil(rig.appliance.triggers?.fired["pir"])
+    }
+
+    func testNoRetriggerWithinTheHoldOff() throws {
+        let (rig, saved) = try rig()
+        for _ in 0..<3 {  // three triggers 3 s apart: only the first counts (hold-off 10 s)
+            rig.gpio.drive(pirLine, active: true)
+            rig.loop.advance(by: .milliseconds(600))
+            rig.gpio.drive(pirLine, active: false)
+            rig.loop.advance(by: .milliseconds(2400))
+        }
+        XCTAssertEqual(saved().count, 2)
+        XCTAssertEqual(rig.appliance.triggers?.suppressed["pir"], 2)
+        rig.loop.advance(by: .seconds(5))
+        rig.gpio.drive(pirLine, active: true)
+        rig.loop.advance(by: .milliseconds(600))
+        rig.gpio.drive(pirLine, active: false)
+        rig.loop.advance(by: .seconds(1))
+        XCTAssertEqual(saved().count, 4, "after the hold-off it fires again")
+    }
+
+    func testATriggerWakesTheCameraFromStandby() throws {
+        let (rig, saved) = try rig()
+        rig.appliance.standby.after = .seconds(30)
+        rig.loop.advance(by: .seconds(31))
+        XCTAssertTrue(rig.appliance.engine.isInStandby)
+        rig.gpio.drive(pirLine, active: true)
+        rig.loop.advance(by: .milliseconds(600))
+        rig.gpio.drive(pirLine, active: false)
+        rig.loop.advance(by: .seconds(1))
+        XCTAssertFalse(rig.appliance.engine.isInStandby)
+        XCTAssertEqual(saved().first?.selection, .afterWake)
+        XCTAssertNotNil(saved().first?.wakeCost)
+        XCTAssertEqual(rig.appliance.standby.lastWakeReason, "trigger pir")
+    }
+
+    func testTriggerProfilesAreValidatedWithFileAndLine() throws {
+        let base = "[board]\nname = \"t\"\n"
+        let cases: [(String, Int, String)] = [
+            ("[triggers.pir]\nedge = \"rising\"\n", 3, "missing 'line'"),
+            ("[triggers.pir]\nline = \"GPIO21\"\nedge = \"up\"\n", 5, "edge 'up'"),
+            ("[triggers.pir]\nline = \"21\"\n", 4, "is a number"),
+            ("[triggers.pir]\nline = \"GPIO21\"\nshots = 0\n", 5, "outside 1…20"),
+            ("[triggers.pir]\nline = \"GPIO21\"\nholdoff_s = -1\n", 5, "outside"),
+            ("[triggers.pir]\nline = \"GPIO21\"\ncolour = 1\n", 5, "colour"),
+            ("[buttons.shutter]\nline = \"GPIO21\"\n[triggers.pir]\nline = \"GPIO21\"\n", 0, "already used"),
+            ("[triggers]\npir = 3\n", 4, "must be a table"),
+        ]
+        for (text, line, reason) in cases {
+            XCTAssertThrowsError(try BoardProfile.parse(base + text, file: "b.toml", name: "t"), text) {
+                error in
+                let message = "\(error)"
+                XCTAssertTrue(message.hasPrefix("b.toml:"), message)
+                if line > 0 { XCTAssertTrue(message.hasPrefix("b.toml:\(line):"), message) }
+                XCTAssertTrue(message.contains(reason), message)
+            }
+        }
+        let good = try BoardProfile.parse(
+            base + "[triggers.door]\nline = \"GPIO20\"\nedge = \"falling\"\nalbum = \"Door\"\nshots = 3\n",
+            file: "b.toml", name: "t")
+        XCTAssertEqual(good.triggers.first?.bias, .pullUp, "a falling contact defaults to a pull-up")
+        XCTAssertEqual(good.triggers.first?.album, "Door")
+        XCTAssertTrue(good.lineNames.contains("GPIO20"))
+    }
+}

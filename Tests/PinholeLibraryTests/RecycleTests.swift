@@ -1,0 +1,102 @@
+// Storage policy "recycle" on a real, small, full file system: oldest unprotected photos make room.
+
+import Foundation
+import PinholeCore
+import XCTest
+
+@testable import PinholeLibrary
+
+final class RecycleTests: XCTestCase {
+    private var mountPoint: String?
+
+    override func tearDown() {
+        if let mountPoint { _ = Self.tool("/bin/umount", [mountPoint]) }
+    }
+
+    private static func tool(_ path: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// A 6 MB tmpfs (as the storage-full tests use), or a skip where mounting is not allowed.
+    private func smallFileSystem() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory("pinhole-recycle-fs")
+        guard Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=6m", "tmpfs", dir.path]) == 0 else {
+            throw XCTSkip(
+                "recycle test skipped: cannot mount a 6 MB tmpfs here (needs root or CAP_SYS_ADMIN)")
+        }
+        mountPoint = dir.path
+        return dir
+    }
+
+    func testRecycleRemovesTheOldestPhotosThatAreNeitherFavouritesNorInAnAlbum() throws {
+        let dir = try smallFileSystem()
+        let library = try PhotoLibrary.open(
+            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+        )
+        // Fill the card: photo k taken k minutes after the first.
+        var ids: [String] = []
+        for k in 0..<400 {
+            let taken = WallTime(secondsSince1970: 1_795_000_000 + Int64(k) * 60)
+            do {
+                ids.append(
+                    try library.add(
+                        jpeg: TestJPEG.noise(width: 160, height: 120, seed: UInt64(k)),
+                        metadata: testMetadata(width: 160, height: 120, taken: taken)
+                    ).id)
+            } catch {
+                guard case LibraryError.storageFull = error else { throw error }
+                break
+            }
+        }
+        XCTAssertGreaterThan(ids.count, 8, "the card filled after a few photos")
+        // The two oldest are protected: a favourite and one in an album. The third is deleted already.
+        XCTAssertNoThrow(try library.setFavorite([ids[0]], true), "the reserve keeps the index writable")
+        _ = try library.performChanges { batch in
+            let album = batch.createAlbum(title: "Keep")
+            batch.addAssets([ids[1]], to: album)
+        }
+        try library.delete([ids[5]])
+        let before = try XCTUnwrap(POSIXFiles.freeBytes(at: dir.join("lib")))
+        let photoSize = Int64(TestJPEG.noise(width: 160, height: 120, seed: 0).count)
+        var logged: [String] = []
+        let removed = try library.recycle(untilFree: before + 3 * photoSize) { logged.append($0.id) }
+        XCTAssertEqual(removed.map(\.id), logged)
+        // First what was already deleted, then the oldest unprotected ones, in order.
+        XCTAssertEqual(removed.first?.id, ids[5])
+        XCTAssertTrue(removed.first?.wasDeleted ?? false)
+        let unprotected = ids.enumerated().filter { ![0, 1, 5].contains($0.offset) }.map(\.element)
+        XCTAssertGreaterThan(removed.count, 1)
+        XCTAssertEqual(Array(removed.dropFirst().map(\.id)), Array(unprotected.prefix(removed.count - 1)))
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(POSIXFiles.freeBytes(at: dir.join("lib"))), before + 3 * photoSize)
+        let left = Set(try library.assetIDs(AssetQuery.all.trash(.included).includingHidden()))
+        XCTAssertTrue(left.contains(ids[0]) && left.contains(ids[1]), "favourite and album photo kept")
+        for photo in removed { XCTAssertFalse(left.contains(photo.id)) }
+        // And the card takes new photos again.
+        XCTAssertNoThrow(
+            try library.add(
+                jpeg: TestJPEG.noise(width: 160, height: 120, seed: 999),
+                metadata: testMetadata(width: 160, height: 120)))
+    }
+
+    func testNothingIsRemovedWhenEverythingIsProtected() throws {
+        let dir = try smallFileSystem()
+        let library = try PhotoLibrary.open(
+            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+        )
+        let id = try library.add(
+            jpeg: TestJPEG.noise(width: 160, height: 120, seed: 1),
+            metadata: testMetadata(width: 160, height: 120)
+        ).id
+        try library.setFavorite([id], true)
+        XCTAssertEqual(try library.recycle(untilFree: Int64.max), [])
+        XCTAssertEqual(try library.count(.all), 1)
+    }
+}
