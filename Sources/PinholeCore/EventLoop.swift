@@ -1,5 +1,6 @@
 // The single-threaded event loop every behaviour runs on, in real or virtual time.
 
+import PinholeSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -273,7 +274,7 @@ public final class EventLoop: @unchecked Sendable {
     private func waitForPosted(until deadline: Instant?) {
         lock.lock()
         if posted.isEmpty && !stopped {
-            lock.wait(until: deadline)
+            lock.wait(untilMonotonicNanoseconds: deadline?.nanoseconds)
         }
         lock.unlock()
     }
@@ -287,7 +288,7 @@ public final class EventLoop: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            if posted.isEmpty { lock.wait(until: nil) }
+            if posted.isEmpty { lock.wait() }
             lock.unlock()
         }
     }
