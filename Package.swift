@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
             providers: [.apt(["libcrypt-dev"])]),
+        // adjtimex(2) (libc; not in Swift's Glibc module): is the clock synchronized.
+        .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
@@ -103,7 +105,7 @@ let package = Package(
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
                 "PinholeAppliance", "PinholeConsole", "PinholeSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6, plugins: ["PinholeVersion"]),
