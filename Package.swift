@@ -52,7 +52,10 @@ let package = Package(
             dependencies: ["CSystemCalls", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swift6),
         // Protocols, values, the clock and the event loop. No backend.
-        .target(name: "PinholeCore", dependencies: ["PinholeSystem"], swiftSettings: swift6),
+        .target(
+            name: "PinholeCore",
+            dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
