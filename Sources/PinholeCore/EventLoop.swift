@@ -242,7 +242,7 @@ public final class EventLoop: @unchecked Sendable {
                 settle()
                 return
             }
-            if posted.isEmpty { lock.wait(until: nil) }
+            if posted.isEmpty { lock.wait() }
             lock.unlock()
         }
     }
