@@ -23,22 +23,7 @@ final class CameraDisplayNameTests: XCTestCase {
 
     func testPhotoListAndPhotoPageShowTheDisplayName() throws {
         let id = imx477
-        let row =
-            #"{"id":"p1","created":"2026-11-21T08:00:00.000+00:00","camera":"\#(id)","width":4056,"height":3040,"favorite":false,"edited":false}"#
-        let detail =
-            #"{"id":"p1","file":"/lib/p1.jpg","created":"2026-11-21T08:00:00.000+00:00","added":"2026-11-21T08:00:01.000+00:00","camera":"\#(id)","make":"Pinhole","model":"imx477","width":4056,"height":3040,"orientation":1,"favorite":false,"edited":false,"editRevision":0,"fileSize":3500000}"#
-        let harness = try ConsoleHarness(
-            quietFocus: true,
-            library: { words in
-                switch words.first {
-                case "albums":
-                    return
-                        #"{"albums":[],"folders":[],"smart":[{"id":"smart:all","title":"All Photos","count":1}]}"#
-                case "smart", "list": return "[\(row)]"
-                case "show": return detail
-                default: throw ConsoleError.usage("unexpected \(words)")
-                }
-            })
+        let harness = try ConsoleHarness(quietFocus: true, reader: OnePhotoLibrary(camera: id))
         harness.type("4")  // Library
         harness.type("\r")  // All photos
         let list = harness.terminal.text
@@ -51,5 +36,32 @@ final class CameraDisplayNameTests: XCTestCase {
             cameraRow?.split(separator: " ", omittingEmptySubsequences: true),
             ["Camera", "back", "(imx477)"], page)
         XCTAssertTrue(page.contains(id), "the raw id stays available on its own row: \(page)")
+    }
+}
+
+/// A library of one photo taken with `camera`, read through `LibraryReading`.
+private struct OnePhotoLibrary: LibraryReading {
+    let camera: String
+
+    func albums() throws -> [LibraryAlbumRow] {
+        [LibraryAlbumRow(id: "smart:all", title: "All Photos", count: 1)]
+    }
+
+    func photos(in source: LibraryAlbumRow, offset: Int, limit: Int) throws -> [LibraryPhotoRow] {
+        [
+            LibraryPhotoRow(
+                id: "p1", created: "2026-11-21T08:00:00.000+00:00", camera: camera, width: 4056, height: 3040,
+                favorite: false, edited: false, deleted: nil)
+        ]
+    }
+
+    func photo(id: String) throws -> LibraryPhotoDetail? {
+        var detail = LibraryPhotoDetail(
+            id: id, file: "/lib/\(id).jpg", created: "2026-11-21T08:00:00.000+00:00",
+            added: "2026-11-21T08:00:01.000+00:00", width: 4056, height: 3040, favorite: false, edited: false)
+        detail.camera = camera
+        detail.make = "Pinhole"
+        detail.model = "imx477"
+        return detail
     }
 }
