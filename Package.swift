@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-system.git", exact: "1.8.1"),
     ],
     targets: [
         // C libraries, found through pkg-config. Only the shim targets and the Linux
@@ -42,14 +43,26 @@ let package = Package(
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
-        // Protocols, values, the clock and the event loop. No backend, no C.
-        .target(name: "PinholeCore", swiftSettings: swift6),
+        // Linux calls Swift's Glibc module does not import (renameat2).
+        .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
+        // The one POSIX layer, on swift-system: EINTR retried in one place (never for close),
+        // durable writes and no-replace renames, the one lock type and the one thread helper.
+        .target(
+            name: "PinholeSystem",
+            dependencies: ["CSystemCalls", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
+        // Protocols, values, the clock and the event loop. No backend.
+        .target(
+            name: "PinholeCore",
+            dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
-            name: "PinholeLinux", dependencies: ["PinholeCore", "CameraShim", "CGpiod", "CCrypt", "CTimex"],
+            name: "PinholeLinux",
+            dependencies: ["PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex"],
             swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
         .target(
@@ -58,7 +71,11 @@ let package = Package(
         // The photo library store.
         .target(
             name: "PinholeLibrary",
-            dependencies: ["PinholeCore", "PinholeImaging", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         // `library …` as words: help text, argument parsing, text and JSON answers. Used by
         // `pinhole library` and by the console's line mode (through `pinhole run`).
@@ -67,7 +84,9 @@ let package = Package(
             dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
         // The configuration file (pinhole.toml): reading it with file:line errors, and
         // editing one key of it in place (the console's Settings page).
-        .target(name: "PinholeConfiguration", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        .target(
+            name: "PinholeConfiguration", dependencies: ["PinholeCore", "PinholeSystem"],
+            swiftSettings: swift6),
         // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
         // Knows protocols only: no backend, no library store, no configuration file.
         .target(
@@ -87,9 +106,10 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole",
+                "PinholeAppliance", "PinholeConsole", "PinholeSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6, plugins: ["PinholeVersion"]),
         // Writes the `git describe` version (tools/version) into the executable at build time.
@@ -112,6 +132,10 @@ let package = Package(
             path: "Sources/PinholeBench", swiftSettings: swift6),
 
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeSystemTests",
+            dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore"],
             swiftSettings: swift6),

@@ -5,6 +5,7 @@
     import Glibc
 #endif
 import PinholeCore
+import PinholeSystem
 
 extension Configuration {
     /// `text` with `key = literal` set in `[section]`: the key's line is replaced where it
@@ -87,34 +88,21 @@ extension Configuration {
         return rest.first == "="
     }
 
+    /// Writes the new text durably (`DurableFiles.write`: a new temporary file, fsync,
+    /// rename over the old file, fsync of the directory, so an answered save survives power
+    /// loss); the error names the file and what to do.
     private static func writeAtomically(_ text: String, to file: String) throws {
-        let temporary = file + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw writeError(file, "cannot create \(temporary)", errno) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw writeError(file, "cannot write", code)
-            }
-            offset += written
-        }
-        let synced = fsync(fd) == 0
-        let code = errno
-        close(fd)
-        guard synced else {
-            unlink(temporary)
-            throw writeError(file, "cannot flush", code)
-        }
-        guard rename(temporary, file) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw writeError(file, "cannot replace", code)
+        do {
+            try DurableFiles.write(Array(text.utf8), to: file, replace: true)
+        } catch let failure as SystemFailure {
+            let what =
+                switch failure.operation {
+                case "open": "cannot create a file next to it"
+                case "write": "cannot write"
+                case "fsync": "cannot flush"
+                default: "cannot replace"
+                }
+            throw writeError(file, what, failure.errno.rawValue)
         }
         // The rename is only durable once the directory is: without this, a power cut
         // within the file system's commit interval brings the old file back (found by

@@ -104,13 +104,14 @@ public struct LibraryBrowser: Sendable {
 
     // MARK: Items
 
-    func items(for page: MenuPageID) -> [MenuItem] {
+    /// The items of a library page; `cameras` name the cameras in photo lists and details.
+    func items(for page: MenuPageID, cameras: [MenuSnapshot.Camera] = []) -> [MenuItem] {
         var items: [MenuItem]
         switch page {
         case .library: items = libraryItems()
         case .albums: items = albumItems()
-        case .photos: items = photoListItems()
-        default: items = photoItems()
+        case .photos: items = photoListItems(cameras)
+        default: items = photoItems(cameras)
         }
         if let problem { items.insert(.info("! " + problem), at: 0) }
         return items
@@ -143,7 +144,7 @@ public struct LibraryBrowser: Sendable {
         return albums.map { MenuItem($0.title, value: "\($0.count)", action: .local("source:" + $0.id)) }
     }
 
-    private func photoListItems() -> [MenuItem] {
+    private func photoListItems(_ cameras: [MenuSnapshot.Camera]) -> [MenuItem] {
         guard let source else { return [.info("no album chosen")] }
         let pages = max(1, (source.count + Self.pageSize - 1) / Self.pageSize)
         var items: [MenuItem] = [
@@ -156,7 +157,9 @@ public struct LibraryBrowser: Sendable {
             let when = String(photo.created.prefix(19)).replacingT()
             items.append(
                 MenuItem(
-                    "\(when) \(marks)", value: "\(photo.width)x\(photo.height) \(photo.camera ?? "")",
+                    "\(when) \(marks)",
+                    value:
+                        "\(photo.width)x\(photo.height) \(CameraDisplayName.of(id: photo.camera, model: nil, among: cameras))",
                     action: .local("photo:" + photo.id)))
         }
         if !source.id.hasPrefix("smart:") {
@@ -172,7 +175,7 @@ public struct LibraryBrowser: Sendable {
         return items
     }
 
-    private func photoItems() -> [MenuItem] {
+    private func photoItems(_ cameras: [MenuSnapshot.Camera]) -> [MenuItem] {
         guard let photo else { return [.info(problem == nil ? "loading…" : "")] }
         let id = photo.id
         var items: [MenuItem] = [
@@ -210,7 +213,7 @@ public struct LibraryBrowser: Sendable {
                 MenuItem(
                     "Restore", value: "from Recently Deleted", action: .run(.library(["restore", "--", id]))))
         }
-        items += photo.fields.map { MenuItem.info($0.0, $0.1) }
+        items += photo.fields(cameras: cameras).map { MenuItem.info($0.0, $0.1) }
         return items
     }
 }

@@ -125,15 +125,13 @@ public struct LibraryPhotoDetail: Sendable {
         self.edited = edited
     }
 
-    /// Label and value rows for the Photo page.
-    var fields: [(String, String)] {
+    /// Label and value rows for the Photo page; `cameras` give the camera its display name.
+    func fields(cameras: [MenuSnapshot.Camera] = []) -> [(String, String)] {
         var rows: [(String, String)] = [("Id", id), ("File", file), ("Taken", created), ("Added", added)]
         if let modified { rows.append(("Modified", modified)) }
-        rows.append(
-            (
-                "Camera",
-                [make, model].compactMap { $0 }.joined(separator: " ") + (camera.map { " (\($0))" } ?? "")
-            ))
+        rows.append(("Camera", CameraDisplayName.of(id: camera, model: model, among: cameras)))
+        if let make { rows.append(("Make", make)) }
+        if let camera { rows.append(("Camera id", camera)) }
         rows.append(("Size", "\(width)x\(height)" + (orientation.map { ", orientation \($0)" } ?? "")))
         if let exposureTime {
             // A hostile file's EXIF may say anything: clamp before converting.

@@ -301,7 +301,7 @@ public struct ConsoleMenu: Sendable {
         case .system: return SystemPage.items(self)
         case .diagnostics: return SystemPage.diagnostics(self)
         case .logs: return SystemPage.logs(self)
-        case .library, .albums, .photos, .photo: return browser.items(for: page)
+        case .library, .albums, .photos, .photo: return browser.items(for: page, cameras: snapshot.cameras)
         case .settings: return SettingsPage.items(self)
         case .viewfinder: return ViewfinderPage.items(self)
         }

@@ -1,5 +1,6 @@
 // The single-threaded event loop every behaviour runs on, in real or virtual time.
 
+import PinholeSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -241,7 +242,7 @@ public final class EventLoop: @unchecked Sendable {
                 settle()
                 return
             }
-            if posted.isEmpty { lock.wait(until: nil) }
+            if posted.isEmpty { lock.wait() }
             lock.unlock()
         }
     }
@@ -320,7 +321,7 @@ public final class EventLoop: @unchecked Sendable {
     private func waitForPosted(until deadline: Instant?) {
         lock.lock()
         if posted.isEmpty && !stopped {
-            lock.wait(until: deadline)
+            lock.wait(untilMonotonicNanoseconds: deadline?.nanoseconds)
         }
         lock.unlock()
     }
@@ -334,7 +335,7 @@ public final class EventLoop: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            if posted.isEmpty { lock.wait(until: nil) }
+            if posted.isEmpty { lock.wait() }
             lock.unlock()
         }
     }

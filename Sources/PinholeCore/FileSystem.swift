@@ -1,5 +1,8 @@
 // Small POSIX file helpers for reading configuration and board files (no Foundation).
 
+import PinholeSystem
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -14,18 +17,10 @@ public enum FileSystem {
 
     /// The whole file, or nil when it cannot be read.
     public static func readBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return nil }
-            if count == 0 { return result }
-            result.append(contentsOf: buffer[0..<count])
+        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else {
+            return nil
         }
+        return try? fd.closeAfter { try fd.readToEnd() }
     }
 
     /// Whether a path exists.

@@ -1,10 +1,6 @@
 // One background thread that runs submitted jobs in order.
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PinholeSystem
 
 /// A background thread running jobs one at a time, in submission order.
 final class SerialWorker: @unchecked Sendable {
@@ -25,23 +21,13 @@ final class SerialWorker: @unchecked Sendable {
     }
 
     private func startThread() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                let worker = Unmanaged<SerialWorker>.fromOpaque(raw!).takeRetainedValue()
-                worker.loop()
-                return nil
-            }, box.toOpaque())
-        precondition(result == 0, "cannot start a worker thread (errno \(result))")
-        pthread_detach(thread)
+        SystemThread.detach { [self] in loop() }
     }
 
     private func loop() {
         while true {
             lock.lock()
-            while jobs.isEmpty { lock.wait(until: nil) }
+            while jobs.isEmpty { lock.wait() }
             let job = jobs.removeFirst()
             lock.unlock()
             job()

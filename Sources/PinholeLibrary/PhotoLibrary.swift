@@ -8,6 +8,7 @@
 import GRDB
 import PinholeCore
 import PinholeImaging
+import SystemPackage
 import Synchronization
 
 /// Tunables of a library.
@@ -45,10 +46,10 @@ public final class PhotoLibrary: Sendable {
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
     /// The lock file's descriptor, holding a shared `flock` while this library is open.
-    private let lockDescriptor: Int32
+    private let lockDescriptor: FileDescriptor
 
     init(
-        layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: Int32,
+        layout: LibraryLayout, pool: DatabasePool, options: LibraryOptions, lockDescriptor: FileDescriptor,
         now: @escaping @Sendable () -> WallTime
     ) {
         self.layout = layout
@@ -77,7 +78,7 @@ public final class PhotoLibrary: Sendable {
         now: @escaping @Sendable () -> WallTime
     ) throws -> PhotoLibrary {
         let layout = LibraryLayout(root: directory)
-        let lock: Int32
+        let lock: FileDescriptor
         do {
             for path in layout.requiredDirectories { try POSIXFiles.makeDirectories(path) }
             lock = try POSIXFiles.openLockFile(layout.lockFile)
@@ -213,7 +214,7 @@ public final class PhotoLibrary: Sendable {
         try ensureDirectory(directory)
         do {
             try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
-        } catch let failure as POSIXFailure where failure.code == ENOENT {
+        } catch let failure as POSIXFailure where failure.errno == .noSuchFileOrDirectory {
             try ensureDirectory(directory)
             try POSIXFiles.writeDurably(bytes, to: absolute, replace: replace)
         }

@@ -1,6 +1,7 @@
 // A thread per input request that waits for kernel edge events and posts them to the loop.
 
 import PinholeCore
+import PinholeSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ final class GPIOEdgeReader: @unchecked Sendable {
     private let wakeWriteFD: Int32
     private let loop: EventLoop
     private let deliver: @Sendable ([GPIORawEdge]) -> Void
-    private var thread: pthread_t?
+    private var thread: SystemThread?
 
     /// Creates a reader; `deliver` runs on the loop with each batch.
     init(request: GPIOLineRequest, loop: EventLoop, deliver: @escaping @Sendable ([GPIORawEdge]) -> Void)
@@ -44,21 +45,12 @@ final class GPIOEdgeReader: @unchecked Sendable {
 
     /// Starts the thread.
     func start() throws {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { raw in
-                let reader = Unmanaged<GPIOEdgeReader>.fromOpaque(raw!).takeRetainedValue()
-                reader.run()
-                return nil
-            }, box.toOpaque())
-        guard result == 0 else {
-            box.release()
+        do {
+            thread = try SystemThread.start { [self] in run() }
+        } catch {
             throw GPIOError.system(
-                operation: "start the edge reader thread", line: request.lineName, errno: result)
+                operation: "start the edge reader thread", line: request.lineName, errno: error.rawValue)
         }
-        self.thread = thread
     }
 
     /// Wakes the thread and waits for it to finish. Call from the loop thread.
@@ -67,7 +59,7 @@ final class GPIOEdgeReader: @unchecked Sendable {
         self.thread = nil
         var byte: UInt8 = 1
         _ = write(wakeWriteFD, &byte, 1)
-        pthread_join(thread, nil)
+        thread.join()
     }
 
     private func run() {

@@ -154,6 +154,14 @@ final class ConsoleRunner {
         if inMenu { menu.note(text) } else { writeLine("event " + text) }
     }
 
+    /// A log line while the menu owns this terminal: kept on the Logs page and, when
+    /// `important` (warnings and worse), shown on the message line too.
+    func logLine(_ text: String, important: Bool) {
+        guard inMenu else { return LineWriter.standardError.write("pinhole: " + text) }
+        menu.note(text)
+        if important { menu.notice(text) }
+    }
+
     /// Starts reading and, in menu mode, draws the menu.
     func start() {
         gate.menuMode = inMenu

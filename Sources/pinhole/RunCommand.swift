@@ -178,8 +178,8 @@ struct RunCommand: ParsableCommand {
             loop.stop()
         }
         let console = LoopBound(runner, loop: loop)
-        let toConsole: @Sendable (Logger.Level, String) -> Void = { _, line in
-            loop.post { console.value.event(line) }
+        let toConsole: @Sendable (Logger.Level, String) -> Void = { level, line in
+            loop.post { console.value.logLine(line, important: level >= .warning) }
         }
         runner.onTerminalOwnership = { owned in logRouter.divert(to: owned ? toConsole : nil) }
         runner.start()

@@ -4,6 +4,7 @@
     import Glibc
 #endif
 import PinholeCore
+import PinholeSystem
 
 /// Blocks the termination signals in every thread and waits for them on one thread.
 enum SignalWatcher {
@@ -19,34 +20,18 @@ enum SignalWatcher {
 
     /// Starts the waiting thread; `handler` runs on the loop with the signal's name.
     static func start(loop: EventLoop, handler: @escaping @Sendable (String) -> Void) {
-        let context = Unmanaged.passRetained(Context(loop: loop, handler: handler))
-        var thread = pthread_t()
-        pthread_create(
-            &thread, nil,
-            { raw in
-                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                var set = sigset_t()
-                sigemptyset(&set)
-                sigaddset(&set, SIGTERM)
-                sigaddset(&set, SIGINT)
-                sigaddset(&set, SIGHUP)
-                while true {
-                    var signal: Int32 = 0
-                    if sigwait(&set, &signal) != 0 { continue }
-                    let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "SIGHUP"
-                    let handler = context.handler
-                    context.loop.post { handler(name) }
-                }
-            }, context.toOpaque())
-        pthread_detach(thread)
-    }
-
-    private final class Context: @unchecked Sendable {
-        let loop: EventLoop
-        let handler: @Sendable (String) -> Void
-        init(loop: EventLoop, handler: @escaping @Sendable (String) -> Void) {
-            self.loop = loop
-            self.handler = handler
+        SystemThread.detach {
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGTERM)
+            sigaddset(&set, SIGINT)
+            sigaddset(&set, SIGHUP)
+            while true {
+                var signal: Int32 = 0
+                if sigwait(&set, &signal) != 0 { continue }
+                let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "SIGHUP"
+                loop.post { handler(name) }
+            }
         }
     }
 }

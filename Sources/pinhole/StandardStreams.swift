@@ -5,6 +5,8 @@
     import Glibc
 #endif
 import PinholeCore
+import PinholeSystem
+import SystemPackage
 
 /// Writes whole lines to a file descriptor, retrying on EINTR and partial writes (blocking:
 /// for stderr and for line mode on a pipe, where a slow reader should slow the script).
@@ -21,71 +23,18 @@ struct LineWriter: Sendable {
     }
 }
 
-/// Writes all of `bytes` unless the descriptor fails; returns whether it all went out.
+/// Writes all of `bytes` unless the descriptor fails (swift-system's `writeAll`: partial
+/// writes continued, EINTR retried); returns whether it all went out.
 @discardableResult
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return false
-        }
-        offset += written
-    }
-    return true
-}
-
-/// A mutex and condition variable.
-final class Monitor: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    /// Waits (the mutex held by the caller through `locked`) until signalled.
-    func wait() { pthread_cond_wait(condition, mutex) }
-    func signal() { pthread_cond_broadcast(condition) }
-}
-
-/// Starts a detached thread running `body`.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body))
-    var thread = pthread_t()
-    pthread_create(
-        &thread, nil,
-        { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box.toOpaque())
-    pthread_detach(thread)
+    (try? FileDescriptor(rawValue: fd).writeAll(bytes)) != nil
 }
 
 /// Sends bytes to a descriptor from its own thread. The loop only queues; if the terminal
 /// stops reading (flow control, a hung pty), at most `limit` bytes wait and older output is
 /// dropped — `takeOverflow()` then tells the console to redraw everything once it drains.
 final class OutputPump: @unchecked Sendable {
-    private let monitor = Monitor()
+    private let monitor = ConditionLock()
     private var queue: [UInt8] = []
     private var fd: Int32
     private var overflowed = false
@@ -96,39 +45,39 @@ final class OutputPump: @unchecked Sendable {
     init(fd: Int32, limit: Int = 64 * 1024) {
         self.fd = fd
         self.limit = limit
-        startThread { [self] in run() }
+        SystemThread.detach { [self] in run() }
     }
 
     /// Queues bytes (never blocks).
     func send(_ bytes: [UInt8]) {
-        monitor.locked {
+        monitor.withLock {
             guard !failed else { return }
             queue += bytes
             if queue.count > limit {
                 queue.removeFirst(queue.count - limit)
                 overflowed = true
             }
-            monitor.signal()
+            monitor.broadcast()
         }
     }
 
     /// Points the pump at a new descriptor (after a reconnect) and drops what was waiting.
     func retarget(_ fd: Int32) {
-        monitor.locked {
+        monitor.withLock {
             self.fd = fd
             queue.removeAll()
             failed = false
             overflowed = false
-            monitor.signal()
+            monitor.broadcast()
         }
     }
 
     /// Bytes queued and not yet written.
-    var pendingBytes: Int { monitor.locked { queue.count } }
+    var pendingBytes: Int { monitor.withLock { queue.count } }
 
     /// Whether output was dropped since the last call (or the descriptor failed).
     func takeOverflow() -> Bool {
-        monitor.locked {
+        monitor.withLock {
             defer { overflowed = false }
             return overflowed
         }
@@ -136,13 +85,13 @@ final class OutputPump: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (target, bytes): (Int32, [UInt8]) = monitor.locked {
+            let (target, bytes): (Int32, [UInt8]) = monitor.withLock {
                 while queue.isEmpty { monitor.wait() }
                 defer { queue.removeAll(keepingCapacity: true) }
                 return (fd, queue)
             }
             if !writeAll(target, bytes) {
-                monitor.locked {
+                monitor.withLock {
                     if fd == target {  // the device is gone: drop output until retargeted
                         failed = true
                         queue.removeAll()
@@ -157,7 +106,7 @@ final class OutputPump: @unchecked Sendable {
 /// time: the next read waits until the loop calls `resume()`, so a flood of input waits in
 /// the kernel (and the serial line's flow control) instead of in memory.
 final class InputPump: @unchecked Sendable {
-    private let monitor = Monitor()
+    private let monitor = ConditionLock()
     private var ready = true
     private let fd: Int32
     private let loop: EventLoop
@@ -176,41 +125,36 @@ final class InputPump: @unchecked Sendable {
     }
 
     func start() {
-        startThread { [self] in run() }
+        SystemThread.detach { [self] in run() }
     }
 
     /// Allows the next read (call on the loop once the last chunk has been dealt with).
     func resume() {
-        monitor.locked {
+        monitor.withLock {
             ready = true
-            monitor.signal()
+            monitor.broadcast()
         }
     }
 
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            monitor.locked {
+            monitor.withLock {
                 while !ready { monitor.wait() }
                 ready = false
             }
             var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&pollfd, 1, -1)
-            if polled < 0 {
-                if errno == EINTR {
-                    resume()
-                    continue
+            let count: Int
+            do {
+                try retryingInterrupts { poll(&pollfd, 1, -1) }
+                count = try retryingInterrupts {
+                    buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 }
-                return finish(errno)
-            }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let code = errno
-                if code == EINTR || code == EAGAIN {
-                    resume()
-                    continue
-                }
-                return finish(code)
+            } catch let code where code == .resourceTemporarilyUnavailable {
+                resume()
+                continue
+            } catch {
+                return finish(error.rawValue)
             }
             if count == 0 { return finish(0) }
             let bytes = Array(buffer[0..<count])

@@ -1,4 +1,4 @@
-// A mutex with a condition variable on the monotonic clock (pthreads), for the event loop.
+// The one lock type: a mutex with a condition variable whose timed waits use the monotonic clock.
 
 #if canImport(Glibc)
     import Glibc
@@ -7,11 +7,15 @@
 #endif
 
 /// A pthread mutex plus condition variable whose timed waits use CLOCK_MONOTONIC.
-final class ConditionLock: @unchecked Sendable {
+///
+/// `withLock` for mutual exclusion; `lock`, `wait`, `broadcast` and `unlock` for waiting
+/// until another thread changes what the lock protects.
+public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    /// Creates an unlocked lock.
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -30,48 +34,30 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
-    /// Waits (lock held) until signalled or until `deadline` on the monotonic clock.
-    func wait(until deadline: Instant?) {
+    /// Waits (lock held) until signalled, or until CLOCK_MONOTONIC reads `deadline`
+    /// nanoseconds (nil: no deadline). May return early (spurious wake-ups): recheck.
+    public func wait(untilMonotonicNanoseconds deadline: Int64? = nil) {
         guard let deadline else {
             pthread_cond_wait(condition, mutex)
             return
         }
         var ts = timespec(
-            tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
-            tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+            tv_sec: Int(deadline / 1_000_000_000),
+            tv_nsec: Int(deadline % 1_000_000_000))
         _ = pthread_cond_timedwait(condition, mutex, &ts)
     }
 
     /// Wakes every waiter. Call with the lock held.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Locks, for callers that pair with `wait`.
-    func lock() { pthread_mutex_lock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
     /// Unlocks.
-    func unlock() { pthread_mutex_unlock(mutex) }
-}
-
-/// Reads CLOCK_MONOTONIC.
-public func monotonicNow() -> Instant {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-}
-
-/// Reads CLOCK_REALTIME together with the local UTC offset.
-public func systemWallNow() -> WallTime {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    var seconds = time_t(ts.tv_sec)
-    var broken = tm()
-    localtime_r(&seconds, &broken)
-    return WallTime(
-        secondsSince1970: Int64(ts.tv_sec), nanoseconds: Int32(ts.tv_nsec),
-        utcOffsetSeconds: Int32(broken.tm_gmtoff))
+    public func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -1,0 +1,123 @@
+// Durable and atomic file writes and renames: temporary file, fsync, rename, directory fsync.
+
+import CSystemCalls
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes that survive power loss (or at least never leave a partial file under the final
+/// name), and renames that never replace what they must not. Errors are `SystemFailure`s.
+public enum DurableFiles {
+    /// Writes `bytes` to `path` durably: a new temporary file next to it
+    /// (`.<name>.<random>.tmp`, `open(O_CREAT | O_EXCL)`), `write`, `fsync`, a rename onto
+    /// `path` (with `replace` false one that fails with EEXIST instead of replacing, see
+    /// `rename(_:to:replace:)`), `fsync` of the file again (vfat writes the renamed entry's
+    /// size only with the inode), `close`, then `fsync` of the directory.
+    ///
+    /// Afterwards the complete file is under `path`; after a crash at most a `.….tmp` file is
+    /// left next to it (recovery passes remove those). The descriptor is closed and the
+    /// temporary file removed on every failure.
+    public static func write(_ bytes: [UInt8], to path: String, replace: Bool = false) throws {
+        let temp = temporaryPath(for: path)
+        let fd = try naming("open", temp) {
+            try FileDescriptor.open(
+                FilePath(temp), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        }
+        try naming("close", path) {
+            try fd.closeAfter {
+                do {
+                    try naming("write", temp) { _ = try fd.writeAll(bytes) }
+                    try naming("fsync", temp) { try fd.sync() }
+                    try rename(temp, to: path, replace: replace)
+                } catch {
+                    _ = unlink(temp)
+                    throw error
+                }
+                try naming("fsync", path) { try fd.sync() }
+            }
+        }
+        try syncDirectory(parentDirectory(of: path))
+    }
+
+    /// Writes `bytes` to `path` atomically without fsync (for disposable caches): a new
+    /// temporary file renamed onto `path`, so readers never see a partial file.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temp = temporaryPath(for: path)
+        let fd = try naming("open", temp) {
+            try FileDescriptor.open(
+                FilePath(temp), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        }
+        do {
+            try naming("close", temp) {
+                try fd.closeAfter { try naming("write", temp) { _ = try fd.writeAll(bytes) } }
+            }
+            try rename(temp, to: path, replace: true)
+        } catch {
+            _ = unlink(temp)
+            throw error
+        }
+    }
+
+    /// Renames `from` to `to`. With `replace` false the rename fails with EEXIST when `to`
+    /// exists, atomically (`renameat2(RENAME_NOREPLACE)`); where the file system cannot do
+    /// that (EINVAL, ENOSYS), `link` then `unlink` (equally atomic), and where it has no hard
+    /// links either, a check for `to` followed by `rename` (racy, the best left).
+    public static func rename(_ from: String, to: String, replace: Bool) throws {
+        if replace {
+            try naming("rename", from) { try retryingInterrupts { systemRename(from, to) } }
+            return
+        }
+        do {
+            try retryingInterrupts { pinhole_rename_noreplace(from, to) }
+            return
+        } catch let code where code == .invalidArgument || code == .noFunction {
+            // The file system or kernel has no RENAME_NOREPLACE: fall back below.
+        } catch {
+            throw SystemFailure("rename", to, error)
+        }
+        do {
+            try retryingInterrupts { link(from, to) }
+            try retryingInterrupts { unlink(from) }
+            return
+        } catch let code where code == .notPermitted || code == .notSupported {
+            // No hard links (vfat): check, then rename.
+        } catch {
+            throw SystemFailure("rename", to, error)
+        }
+        var info = stat()
+        if lstat(to, &info) == 0 { throw SystemFailure("rename", to, .fileExists) }
+        try naming("rename", from) { try retryingInterrupts { systemRename(from, to) } }
+    }
+
+    /// `fsync` of a directory, making renames, creations and unlinks in it durable.
+    public static func syncDirectory(_ path: String) throws {
+        let fd = try naming("open", path) {
+            try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+        }
+        try naming("close", path) { try fd.closeAfter { try naming("fsync", path) { try fd.sync() } } }
+    }
+
+    /// A new temporary name for writing `path`: `.<name>.<random>.tmp` in the same directory.
+    public static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let prefix = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return prefix + "." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+    }
+
+    /// The directory holding `path` ("." for a bare name; "/" stays "/").
+    public static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+}
+
+/// `rename(2)`, named apart from `DurableFiles.rename`.
+private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -1,0 +1,113 @@
+// Tests of the POSIX layer's durable writes and renames: no replacing, no leftovers, no leaks.
+
+import PinholeSystem
+import SystemPackage
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+final class DurableFilesTests: XCTestCase {
+    private var directory = ""
+
+    override func setUpWithError() throws {
+        directory = "/tmp/pinhole-system-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        XCTAssertEqual(mkdir(directory, 0o755), 0)
+    }
+
+    override func tearDown() {
+        for name in entries() { unlink(directory + "/" + name) }
+        rmdir(directory)
+        super.tearDown()
+    }
+
+    private func entries() -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    private func contents(_ name: String) throws -> [UInt8] {
+        let fd = try FileDescriptor.open(FilePath(directory + "/" + name), .readOnly)
+        return try fd.closeAfter { try fd.readToEnd() }
+    }
+
+    /// Descriptors this process has open (the entries of /proc/self/fd).
+    private func openDescriptors() -> Int {
+        guard let dir = opendir("/proc/self/fd") else { return -1 }
+        defer { closedir(dir) }
+        var count = 0
+        while readdir(dir) != nil { count += 1 }
+        return count
+    }
+
+    func testWriteCreatesTheFileWithItsBytesAndLeavesNoTemporaryFile() throws {
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0) }
+        try DurableFiles.write(bytes, to: directory + "/photo.jpg")
+        XCTAssertEqual(try contents("photo.jpg"), bytes)
+        XCTAssertEqual(entries(), ["photo.jpg"])
+    }
+
+    func testWriteWithoutReplaceRefusesAnExistingFileAndKeepsIt() throws {
+        try DurableFiles.write([1, 2, 3], to: directory + "/photo.jpg")
+        let before = openDescriptors()
+        XCTAssertThrowsError(try DurableFiles.write([9], to: directory + "/photo.jpg")) { error in
+            XCTAssertEqual((error as? SystemFailure)?.errno, .fileExists, "\(error)")
+            XCTAssertEqual((error as? SystemFailure)?.operation, "rename")
+        }
+        XCTAssertEqual(try contents("photo.jpg"), [1, 2, 3])
+        XCTAssertEqual(entries(), ["photo.jpg"], "the temporary file is removed")
+        XCTAssertEqual(openDescriptors(), before, "every descriptor is closed on the failing path")
+    }
+
+    func testWriteWithReplaceReplaces() throws {
+        try DurableFiles.write([1, 2, 3], to: directory + "/settings.toml")
+        try DurableFiles.write([4], to: directory + "/settings.toml", replace: true)
+        XCTAssertEqual(try contents("settings.toml"), [4])
+        XCTAssertEqual(entries(), ["settings.toml"])
+    }
+
+    func testAFailedOpenLeavesNothingOpen() throws {
+        let before = openDescriptors()
+        XCTAssertThrowsError(try DurableFiles.write([1], to: directory + "/missing/photo.jpg")) { error in
+            XCTAssertEqual((error as? SystemFailure)?.errno, .noSuchFileOrDirectory, "\(error)")
+        }
+        XCTAssertThrowsError(try DurableFiles.syncDirectory(directory + "/missing"))
+        XCTAssertEqual(openDescriptors(), before)
+    }
+
+    func testRenameWithoutReplaceNeverReplaces() throws {
+        try DurableFiles.write([1], to: directory + "/a")
+        try DurableFiles.write([2], to: directory + "/b")
+        XCTAssertThrowsError(try DurableFiles.rename(directory + "/a", to: directory + "/b", replace: false))
+        {
+            XCTAssertEqual(($0 as? SystemFailure)?.errno, .fileExists, "\($0)")
+        }
+        XCTAssertEqual(try contents("a"), [1])
+        XCTAssertEqual(try contents("b"), [2])
+        try DurableFiles.rename(directory + "/a", to: directory + "/c", replace: false)
+        XCTAssertEqual(entries(), ["b", "c"])
+        try DurableFiles.rename(directory + "/c", to: directory + "/b", replace: true)
+        XCTAssertEqual(entries(), ["b"])
+        XCTAssertEqual(try contents("b"), [1])
+    }
+
+    func testTemporaryNamesAreHiddenUniqueAndNextToTheFile() {
+        let first = DurableFiles.temporaryPath(for: "/lib/2026/photo.jpg")
+        let second = DurableFiles.temporaryPath(for: "/lib/2026/photo.jpg")
+        XCTAssertNotEqual(first, second)
+        XCTAssertTrue(first.hasPrefix("/lib/2026/.photo.jpg."), first)
+        XCTAssertTrue(first.hasSuffix(".tmp"), first)
+        XCTAssertTrue(DurableFiles.temporaryPath(for: "name").hasPrefix(".name."))
+        XCTAssertEqual(DurableFiles.parentDirectory(of: "name"), ".")
+        XCTAssertEqual(DurableFiles.parentDirectory(of: "/name"), "/")
+    }
+}
