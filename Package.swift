@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "pinhole", targets: ["pinhole"]),
         .executable(name: "pinhole-bench", targets: ["PinholeBench"]),
+        .executable(name: "pinhole-conformance", targets: ["pinhole-conformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -57,22 +58,45 @@ let package = Package(
             name: "PinholeLibrary",
             dependencies: ["PinholeCore", "PinholeImaging", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swift6),
-        // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
+        // `library …` as words: help text, argument parsing, text and JSON answers. Used by
+        // `pinhole library` and by the console's line mode (through `pinhole run`).
         .target(
-            name: "PinholeAppliance",
+            name: "PinholeLibraryCommandLine",
             dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
+        // The configuration file (pinhole.toml): reading it with file:line errors, and
+        // editing one key of it in place (the console's Settings page).
+        .target(name: "PinholeConfiguration", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
+        // Knows protocols only: no backend, no library store, no configuration file.
+        .target(
+            name: "PinholeAppliance", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
         // The console: line mode and VT100 menu.
         .target(
             name: "PinholeConsole",
-            dependencies: ["PinholeCore", "PinholeAppliance", "PinholeLibrary"], swiftSettings: swift6),
-        // The executable: arguments, configuration, wiring a board together.
+            dependencies: ["PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeConfiguration"],
+            swiftSettings: swift6),
+        // Contract checks that a backend must pass, run against real drivers (gpio-sim in the
+        // VM test) by `pinhole-conformance`, and by the tests. Not part of `pinhole`.
+        .target(
+            name: "PinholeConformance", dependencies: ["PinholeCore", "PinholeLinux"], swiftSettings: swift6),
+        // The executable: arguments, configuration, logging, wiring a board together.
         .executableTarget(
             name: "pinhole",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
-                "PinholeLibrary", "PinholeAppliance", "PinholeConsole",
+                "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
+                "PinholeAppliance", "PinholeConsole",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift6, plugins: ["PinholeVersion"]),
+        // Writes the `git describe` version (tools/version) into the executable at build time.
+        .plugin(name: "PinholeVersion", capability: .buildTool()),
+        // Runs the conformance checks against the real backends (the VM test).
+        .executableTarget(
+            name: "pinhole-conformance",
+            dependencies: [
+                "PinholeConformance", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift6),
         .executableTarget(
@@ -86,24 +110,36 @@ let package = Package(
             path: "Sources/PinholeBench", swiftSettings: swift6),
 
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
-        .testTarget(name: "PinholeImagingTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
         .testTarget(
-            name: "PinholeLibraryTests", dependencies: ["PinholeLibrary", "PinholeImaging"],
+            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeLibraryTests",
+            dependencies: [
+                "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeApplianceTests",
-            dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeLibrary"],
+            dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeConsoleTests",
-            dependencies: ["PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore"],
+            dependencies: [
+                "PinholeConsole", "PinholeConfiguration", "PinholeAppliance", "PinholeSim", "PinholeCore",
+                "PinholeImaging",
+            ],
             swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
-            dependencies: ["PinholeLinux", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+            dependencies: [
+                "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeSim",
+                "PinholeImaging",
+            ],
             swiftSettings: swift6),
     ],
     cxxLanguageStandard: .cxx17

@@ -64,22 +64,6 @@ extension Appliance {
         }
     }
 
-    /// Writes the tilt sensor's orientation into every photo's metadata at capture time,
-    /// combined with the camera's mount rotation from the profile.
-    func installOrientation() {
-        guard tilt != nil else { return }
-        let previous = engine.metadataAdjuster
-        engine.metadataAdjuster = { [weak self] metadata in
-            previous?(&metadata)
-            guard let self, let tilt = self.tilt else { return }
-            let mount = self.engine.currentFitting?.mountRotation ?? 0
-            metadata.orientation = tilt.orientation(mountRotation: mount)
-        }
-    }
-
     /// The EXIF orientation a photo taken now would carry.
-    public var currentOrientation: Orientation {
-        let mount = engine.currentFitting?.mountRotation ?? 0
-        return tilt?.orientation(mountRotation: mount) ?? Orientation(mountRotation: mount)
-    }
+    public var currentOrientation: Orientation { engine.orientation }
 }

@@ -60,10 +60,10 @@ public final class Appliance {
         self.engine = CaptureEngine(
             loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
             software: software)
-        engine.onEvent = { [weak self] event in self?.engineEvent(event) }
+        engine.delegate = self
     }
 
-    private func engineEvent(_ event: CaptureEngineEvent) {
+    func engineEvent(_ event: CaptureEngineEvent) {
         switch event {
         case .cameraRestarted(let camera, let silence):
             outputs[.error]?.play(.errorCode(4))
@@ -106,20 +106,12 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
-        if outputs[.torch] != nil {
-            // The torch LED doubles as the flash; after a flash it returns to the torch setting.
-            engine.flashDriver = { [weak self] lit in
-                guard let self else { return }
-                self.outputs[.torch]?.set(lit || self.torchOn)
-            }
-        }
         do {
             try requestButtons()
         } catch {
             shutdown()
             throw error
         }
-        installOrientation()
         do {
             try engine.start()
             indicator.show(.ready)
@@ -266,6 +258,24 @@ public final class Appliance {
             shutdown()
             onShutdownRequest?(request)
         }
+    }
+}
+
+extension Appliance: CaptureEngineDelegate {
+    /// The torch LED doubles as the flash.
+    public func captureEngineHasFlashOutput(_ engine: CaptureEngine) -> Bool { outputs[.torch] != nil }
+
+    /// After a flash the torch returns to the torch setting.
+    public func captureEngine(_ engine: CaptureEngine, setFlash lit: Bool) {
+        outputs[.torch]?.set(lit || torchOn)
+    }
+
+    /// The tilt sensor's body rotation (0 without one).
+    public func captureEngineBodyRotation(_ engine: CaptureEngine) -> Int { tilt?.rotation ?? 0 }
+
+    /// Restarts and focus changes become problems and events.
+    public func captureEngine(_ engine: CaptureEngine, report event: CaptureEngineEvent) {
+        engineEvent(event)
     }
 }
 

@@ -7,11 +7,10 @@ extension CaptureEngine {
     /// console asks a few times a second; nothing is rendered when nobody asks). Nil when no
     /// camera is running, no frame has arrived yet, or the camera has no viewfinder stream.
     public func latestViewfinderImage() -> RawImage? {
-        guard let frame = ring.last else { return nil }
+        guard let frame = machine.newestFrame else { return nil }
         return try? frame.viewfinderImage()
     }
 
-    /// How far the current camera is mounted rotated clockwise (0, 90, 180, 270): what the
-    /// preview turns back, as photos carry it in their EXIF orientation.
+    /// How far the current camera is mounted rotated clockwise (0, 90, 180, 270).
     public var currentMountRotation: Int { currentFitting?.mountRotation ?? 0 }
 }

@@ -8,8 +8,7 @@ extension CaptureEngine {
         guard let camera = current else { return }
         focus.detach()
         device?.stop()
-        for frame in ring { frame.release() }
-        ring.removeAll()
+        perform(machine.streamRestarted())
         do {
             if let stalled = device {
                 do { try startDevice(stalled, camera: camera) } catch {
@@ -21,10 +20,10 @@ extension CaptureEngine {
             } else {
                 try startDevice(try provider.open(id: camera.id), camera: camera)
             }
-            onEvent?(.cameraRestarted(camera: camera.model, silence: silence))
+            report(.cameraRestarted(camera: camera.model, silence: silence))
         } catch {
             // The watchdog stays armed and tries again after another timeout.
-            onEvent?(.restartFailed(camera: camera.model, reason: "\(error)"))
+            report(.restartFailed(camera: camera.model, reason: "\(error)"))
         }
     }
 }

@@ -11,47 +11,47 @@ enum CameraPage {
         var items: [MenuItem] = [
             MenuItem(
                 "Switch camera", value: current.map { "\($0.model) (\($0.position))" } ?? "none",
-                action: .run("camera switch")),
+                action: .run(.cameraSwitch)),
             MenuItem(
                 "Select camera", value: menu.snapshot.cameras.map(\.id).joined(separator: ", "),
-                action: .ask(Prompt("Camera id or model", command: "camera select {}"))),
+                action: .ask(Prompt("Camera id or model", .word(before: ["camera", "select"])))),
             MenuItem(
                 "AF mode", value: status.map { "\($0.afMode) (\($0.afState))" } ?? "-",
-                action: .ask(Prompt("AF mode: manual, auto or continuous", command: "af {}"))),
+                action: .ask(Prompt("AF mode: manual, auto or continuous", .word(before: ["af", "mode"])))),
             MenuItem(
                 "AF point", value: "x y from 0 to 1",
                 action: .ask(
                     Prompt(
-                        "AF point: x y (0…1, 0.5 0.5 is the centre)", command: "af point {}",
-                        initial: "0.5 0.5", raw: true))),
+                        "AF point: x y (0…1, 0.5 0.5 is the centre)", .words(before: ["af", "point"]),
+                        initial: "0.5 0.5"))),
             MenuItem(
                 "Lens position", value: status?.lensPosition.map { "\(rounded($0)) dioptres" } ?? "-",
-                action: .ask(Prompt("Lens position in dioptres (0 = infinity)", command: "lens {}"))),
+                action: .ask(Prompt("Lens position in dioptres (0 = infinity)", .word(before: ["lens"])))),
             MenuItem(
                 "Exposure", value: exposure(status),
                 action: .ask(
                     Prompt(
-                        "Exposure: auto, or manual TIME_US GAIN", command: "exposure {}",
-                        initial: "auto", raw: true))),
+                        "Exposure: auto, or manual TIME_US GAIN", .words(before: ["exposure"]),
+                        initial: "auto"))),
             MenuItem(
                 "EV compensation", value: "stops",
-                action: .ask(Prompt("EV compensation in stops (-2…2)", command: "ev {}", initial: "0"))),
+                action: .ask(Prompt("EV compensation in stops (-2…2)", .word(before: ["ev"]), initial: "0"))),
             MenuItem(
                 "Metering", value: "centre, spot, matrix",
-                action: .ask(Prompt("Metering: centre, spot or matrix", command: "metering {}"))),
+                action: .ask(Prompt("Metering: centre, spot or matrix", .word(before: ["metering"])))),
             MenuItem(
                 "White balance", value: "auto or a preset",
                 action: .ask(
                     Prompt(
                         "White balance: auto, daylight, cloudy, tungsten, fluorescent, indoor",
-                        command: "awb {}", initial: "auto"))),
+                        .word(before: ["awb"]), initial: "auto"))),
             MenuItem(
                 "Flash", value: status?.flash ?? "-",
-                action: .ask(Prompt("Flash: off, on or auto", command: "flash {}"))),
+                action: .ask(Prompt("Flash: off, on or auto", .word(before: ["flash"])))),
         ]
         let torch = status?.torch ?? false
         items.append(
-            MenuItem("Torch", value: torch ? "on" : "off", action: .run(torch ? "torch off" : "torch on")))
+            MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))
         return items
     }
 

@@ -4,15 +4,18 @@
 enum CapturePage {
     static func items(_ menu: ConsoleMenu) -> [MenuItem] {
         var items = [
-            MenuItem("Shutter", value: "take a photo now", action: .run("capture")),
+            MenuItem("Shutter", value: "take a photo now", action: .run(.capture(.now))),
             MenuItem(
                 "Self-timer", value: "seconds, then a photo",
                 action: .ask(
-                    Prompt("Self-timer seconds (1-60)", command: "capture --timer {}", initial: "10"))),
+                    Prompt("Self-timer seconds (1-60)", .word(before: ["capture", "--timer"]), initial: "10"))
+            ),
             MenuItem(
                 "Burst", value: "several photos in a row",
                 action: .ask(
-                    Prompt("Burst: how many photos (2-20)", command: "capture --burst {}", initial: "3"))),
+                    Prompt(
+                        "Burst: how many photos (2-20)", .word(before: ["capture", "--burst"]), initial: "3"))
+            ),
         ]
         if let last = menu.snapshot.status?.lastCapture {
             items.append(.info(""))

@@ -45,6 +45,7 @@ public enum ConsoleError: Error, CustomStringConvertible {
         }
     }
 
+    /// The message, without the status.
     public var description: String {
         switch self {
         case .usage(let why), .unavailable(let why), .failed(let why), .locked(let why): return why

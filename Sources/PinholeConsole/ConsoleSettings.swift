@@ -1,6 +1,7 @@
 // The settings the console can change, saved to the configuration file.
 
 import PinholeAppliance
+import PinholeConfiguration
 
 /// Settings changed from the console (Settings page, `set KEY VALUE`), each saved at once to
 /// the configuration file; `onChange` applies what can change while running.

@@ -64,7 +64,7 @@ public final class InteractiveConsole {
         previewFrame = { [engine = appliance.engine] columns, rows, unicode in
             engine.latestViewfinderImage().map {
                 ViewfinderPreview.cells(
-                    from: $0, columns: columns, rows: rows, rotation: engine.currentMountRotation,
+                    from: $0, columns: columns, rows: rows, rotation: engine.pictureRotation,
                     unicode: unicode)
             }
         }

@@ -89,8 +89,8 @@ public struct LibraryBrowser: Sendable {
     }
 
     /// After a `library` command changed something: load again what is shown.
-    mutating func answered(_ command: String, failed: Bool) -> [MenuEffect] {
-        guard command.hasPrefix("library "), !failed else { return [] }
+    mutating func answered(_ command: ConsoleCommand, failed: Bool) -> [MenuEffect] {
+        guard case .library = command, !failed else { return [] }
         var effects: [MenuEffect] = [.load(.albums)]
         if let source { effects.append(.load(.photos(source: source, offset: offset, limit: Self.pageSize))) }
         if let photo { effects.append(.load(.photo(id: photo.id))) }
@@ -121,14 +121,15 @@ public struct LibraryBrowser: Sendable {
             MenuItem("Albums", value: "albums and smart albums", action: .open(.albums)),
             MenuItem(
                 "Create album", value: "a new empty album",
-                action: .ask(Prompt("New album's name", command: "library album create {}"))),
+                action: .ask(Prompt("New album's name", .word(before: ["library", "album", "create", "--"])))),
             MenuItem(
                 "Export all photos", value: "copy originals to a directory",
-                action: .ask(Prompt("Export to directory", command: "library export {}"))),
+                action: .ask(Prompt("Export to directory", .word(before: ["library", "export", "--"])))),
             MenuItem(
                 "Export edited versions", value: "copy current versions to a directory",
-                action: .ask(Prompt("Export to directory", command: "library export {} --rendered"))),
-            MenuItem("Check the library", value: "fsck", action: .run("library fsck")),
+                action: .ask(
+                    Prompt("Export to directory", .word(before: ["library", "export", "--rendered", "--"])))),
+            MenuItem("Check the library", value: "fsck", action: .run(.library(["fsck"]))),
         ]
     }
 
@@ -160,7 +161,7 @@ public struct LibraryBrowser: Sendable {
                     action: .ask(
                         Prompt(
                             "Export to directory",
-                            command: "library export {} --album \(source.id)"))))
+                            .word(before: ["library", "export", "--album", source.id, "--"])))))
         }
         items.append(.info("PgUp/PgDn or p/n: pages   * favorite  e edited  d deleted"))
         return items
@@ -171,32 +172,38 @@ public struct LibraryBrowser: Sendable {
         let id = photo.id
         var items: [MenuItem] = [
             photo.favorite
-                ? MenuItem("Unfavorite", action: .run("library favorite \(id) --off"))
-                : MenuItem("Favorite", action: .run("library favorite \(id)")),
+                ? MenuItem("Unfavorite", action: .run(.library(["favorite", "--off", "--", id])))
+                : MenuItem("Favorite", action: .run(.library(["favorite", "--", id]))),
             MenuItem(
                 "Add to album", value: "album name or id",
-                action: .ask(Prompt("Add to album (name or id)", command: "library album add {} \(id)"))),
+                action: .ask(
+                    Prompt(
+                        "Add to album (name or id)",
+                        .word(before: ["library", "album", "add", "--"], after: [id])))),
             MenuItem(
                 "Rotate 90°", value: "lossless, a new edit revision",
-                action: .run("library edit rotate \(id) --degrees 90")),
+                action: .run(.library(["edit", "rotate", "--degrees", "90", "--", id]))),
             MenuItem(
                 "Crop", value: "x,y,w,h of the rotated photo",
-                action: .ask(Prompt("Crop rectangle X,Y,W,H", command: "library edit crop \(id) --rect {}"))),
+                action: .ask(
+                    Prompt(
+                        "Crop rectangle X,Y,W,H", .word(before: ["library", "edit", "crop", id, "--rect"])))),
         ]
         if photo.edited {
             items.append(
                 MenuItem(
-                    "Revert edit", value: "back to the original", action: .run("library edit revert \(id)")))
+                    "Revert edit", value: "back to the original",
+                    action: .run(.library(["edit", "revert", "--", id]))))
         }
         if photo.deleted == nil {
             items.append(
                 MenuItem(
                     "Delete", value: "to Recently Deleted",
-                    action: .confirm(
-                        question: "Move this photo to Recently Deleted?", command: "library delete \(id)")))
+                    action: .run(.library(["delete", "--", id]))))
         } else {
             items.append(
-                MenuItem("Restore", value: "from Recently Deleted", action: .run("library restore \(id)")))
+                MenuItem(
+                    "Restore", value: "from Recently Deleted", action: .run(.library(["restore", "--", id]))))
         }
         items += photo.fields.map { MenuItem.info($0.0, $0.1) }
         return items

@@ -4,16 +4,12 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func accessCommand(_ command: String, _ args: [String], reply: @escaping (Result<String, Error>) -> Void)
-        throws
-    {
-        if command == "lock" {
-            guard args.isEmpty else { throw ConsoleError.usage("usage: lock") }
+    func accessCommand(_ command: ConsoleCommand, reply: @escaping (Result<String, Error>) -> Void) throws {
+        guard case .unlock(let pin) = command else {
             access.lock()
             reply(.success(access.hasPIN ? "ok locked" : "ok no PIN is set: library and settings stay open"))
             return
         }
-        guard args.count == 1 else { throw ConsoleError.usage("usage: unlock PIN") }
         guard let hash = access.pinHash else {
             reply(.success("ok no PIN is set: everything is open"))
             return
@@ -26,7 +22,6 @@ extension LineModeConsole {
             throw ConsoleError.locked(
                 "locked: too many wrong PINs, try again in \(access.lockoutRemaining(at: now)) s")
         }
-        let pin = args[0]
         // The hash is slow on purpose: check it on the worker thread, not the loop.
         appliance.loop.offload(
             { hashing.verify(pin, hash) },

@@ -4,31 +4,19 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func captureCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws
-    {
-        let usage = "capture [--json] | capture --timer SECONDS | capture --burst N"
-        var options = OptionReader(args)
-        let timer = try options.integer("--timer")
-        let burst = try options.integer("--burst")
-        try options.finish(usage: usage)
-        if timer != nil && burst != nil {
-            throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)")
-        }
-        if let seconds = timer {
-            guard (1...60).contains(seconds) else {
-                throw ConsoleError.usage("--timer takes 1 to 60 seconds")
-            }
+    func captureCommand(
+        _ request: CaptureRequest, json: Bool, reply: @escaping (Result<String, Error>) -> Void
+    ) {
+        switch request {
+        case .now:
+            captureSeries(count: 1, json: json, reply: reply)
+        case .timer(let seconds):
             appliance.loop.schedule(after: .seconds(seconds)) { [weak self] in
                 self?.captureSeries(count: 1, json: json, reply: reply)
             }
-            return
-        }
-        if let count = burst {
-            guard (2...20).contains(count) else { throw ConsoleError.usage("--burst takes 2 to 20 photos") }
+        case .burst(let count):
             captureSeries(count: count, json: json, reply: reply)
-            return
         }
-        captureSeries(count: 1, json: json, reply: reply)
     }
 
     /// Takes `count` photos one after the other; answers when the last is saved (or one fails).
@@ -68,12 +56,7 @@ extension LineModeConsole {
         }
     }
 
-    func ledCommand(_ args: [String], reply: @escaping (Result<String, Error>) -> Void) throws {
-        guard args.count == 2, args[0] == "test" else { throw ConsoleError.usage("usage: led test NAME") }
-        guard let function = OutputFunction(rawValue: args[1]) else {
-            let names = OutputFunction.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ConsoleError.usage("no output '\(args[1])': outputs are \(names)")
-        }
+    func ledCommand(_ function: OutputFunction, reply: @escaping (Result<String, Error>) -> Void) throws {
         guard let controller = appliance.outputs[function] else {
             throw ConsoleError.unavailable("this board has no \(function.rawValue) output")
         }

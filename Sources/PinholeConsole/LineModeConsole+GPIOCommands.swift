@@ -4,8 +4,7 @@ import PinholeAppliance
 import PinholeCore
 
 extension LineModeConsole {
-    func gpioCommand(_ args: [String], json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
-        guard args == ["status"] else { throw ConsoleError.usage("usage: gpio status [--json]") }
+    func gpioCommand(json: Bool, reply: @escaping (Result<String, Error>) -> Void) throws {
         let status = appliance.gpioStatus()
         if json {
             reply(.success(jsonLine(status)))

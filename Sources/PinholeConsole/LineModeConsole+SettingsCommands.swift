@@ -5,15 +5,14 @@ import PinholeCore
 
 extension LineModeConsole {
     func settingsCommand(
-        _ command: String, _ args: [String], json: Bool,
+        _ command: ConsoleCommand, json: Bool,
         reply: @escaping (Result<String, Error>) -> Void
     ) throws {
         guard let store = settingsStore else {
             throw ConsoleError.unavailable("settings cannot be saved here: no configuration file")
         }
         switch command {
-        case "settings":
-            guard args.isEmpty else { throw ConsoleError.usage("usage: settings [--json]") }
+        case .settings:
             if json {
                 reply(
                     .success(
@@ -21,29 +20,24 @@ extension LineModeConsole {
             } else {
                 reply(.success("ok " + store.values.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
             }
-        case "set":
-            guard args.count == 2 else {
-                throw ConsoleError.usage("usage: set KEY VALUE (settings lists the keys)")
-            }
-            reply(.success(try store.set(args[0], args[1])))
+        case .set(let key, let value):
+            reply(.success(try store.set(key, value)))
         default:
-            try pinCommand(args, store: store, reply: reply)
+            try pinCommand(command, store: store, reply: reply)
         }
     }
 
     private func pinCommand(
-        _ args: [String], store: ConsoleSettings,
+        _ command: ConsoleCommand, store: ConsoleSettings,
         reply: @escaping (Result<String, Error>) -> Void
     ) throws {
-        switch args.first {
-        case "clear":
-            guard args.count == 1 else { throw ConsoleError.usage("usage: pin clear") }
+        switch command {
+        case .pinClear:
             try store.setPINHash(nil)
             access.pinHash = nil
             reply(.success("ok PIN removed: library and settings are open to anyone at the console"))
-        case "set":
-            guard args.count == 2 else { throw ConsoleError.usage("usage: pin set NEW_PIN") }
-            let pin = try PINRules.validate(args[1])
+        case .pinSet(let newPIN):
+            let pin = try PINRules.validate(newPIN)
             guard let hashing = pinHashing else {
                 throw ConsoleError.unavailable("PIN hashing is not available here")
             }
@@ -62,7 +56,7 @@ extension LineModeConsole {
                     }
                 })
         default:
-            throw ConsoleError.usage("usage: pin set NEW_PIN | pin clear")
+            preconditionFailure("not a PIN command: \(command)")
         }
     }
 }

@@ -5,33 +5,22 @@ import PinholeCore
 
 extension LineModeConsole {
     func simButtonCommand(
-        _ verb: String, options: inout OptionReader, simulation: SimulationControl,
-        reply: @escaping (Result<String, Error>) -> Void
+        _ command: SimCommand, simulation: SimulationControl, reply: @escaping (Result<String, Error>) -> Void
     ) throws {
-        switch verb {
-        case "press":
-            let button = try buttonArgument(options.word())
-            let hold = try options.integer("--hold") ?? 100
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim press BUTTON [--hold MS] [--bounce N]")
+        switch command {
+        case .press(let button, let hold, let bounce):
             let stable = try simulation.press(button, hold: .milliseconds(hold), bounce: bounce)
             afterQuiet(from: stable + kernelDelay([button])) { [weak self] in
                 let saved = self?.eventsDuringCommand ?? []
                 let suffix = saved.isEmpty ? "" : "; " + saved.joined(separator: "; ")
                 reply(.success("ok pressed \(button.rawValue) held \(hold) ms bounce \(bounce)\(suffix)"))
             }
-        case "hold":
-            let button = try buttonArgument(options.word())
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim hold BUTTON [--bounce N]")
+        case .hold(let button, let bounce):
             try simulation.hold(button, bounce: bounce)
             afterQuiet(from: settled([button], bounce: bounce)) {
                 reply(.success("ok holding \(button.rawValue)"))
             }
-        case "release":
-            let button = try buttonArgument(options.word())
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim release BUTTON [--bounce N]")
+        case .release(let button, let bounce):
             try simulation.release(button, bounce: bounce)
             afterQuiet(from: settled([button], bounce: bounce)) { [weak self] in
                 let saved = self?.eventsDuringCommand ?? []
@@ -40,12 +29,7 @@ extension LineModeConsole {
                         "ok released \(button.rawValue)"
                             + (saved.isEmpty ? "" : "; " + saved.joined(separator: "; "))))
             }
-        case "tilt":
-            guard let word = options.word(), let degrees = Int(word) else {
-                throw ConsoleError.usage("usage: sim tilt 0|90|180|270 [--bounce N]")
-            }
-            let bounce = try options.integer("--bounce") ?? 0
-            try options.finish(usage: "sim tilt 0|90|180|270 [--bounce N]")
+        case .tilt(let degrees, let bounce):
             try simulation.tilt(degrees: degrees, bounce: bounce)
             afterQuiet(from: settled([.tiltA, .tiltB], bounce: bounce)) { [weak self] in
                 guard let self else { return }
@@ -54,16 +38,8 @@ extension LineModeConsole {
                     .success("ok tilt \(rotation) orientation \(self.appliance.currentOrientation.rawValue)"))
             }
         default:
-            throw ConsoleError.unavailable("sim \(verb) is not available in this build yet")
+            preconditionFailure("not a button command: \(command)")
         }
-    }
-
-    private func buttonArgument(_ word: String?) throws -> ButtonFunction {
-        guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {
-            throw ConsoleError.usage(
-                "unknown button '\(word ?? "")': shutter, half_press, switch, torch, tilt_a or tilt_b")
-        }
-        return button
     }
 
     /// How long the kernel may hold back the last edge of these buttons (its debounce).

@@ -25,6 +25,7 @@ public final class LineModeConsole {
 
     private enum Input {
         case line(String)
+        case command(ConsoleInvocation)
         case overlong(Int)
     }
 
@@ -68,9 +69,16 @@ public final class LineModeConsole {
     }
 
     /// Runs one command line in turn with the others; its answer goes to `answer` instead of
-    /// `write` (the interactive menu uses this).
+    /// `write` (the menu's command-line prompt uses this).
     public func submit(_ line: String, answer: @escaping (String) -> Void) {
         queue.append((.line(line), answer))
+        if !running { next() }
+    }
+
+    /// Runs one command in turn with the others; its answer goes to `answer` instead of
+    /// `write` (the interactive menu's items use this).
+    public func submit(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        queue.append((.command(invocation), answer))
         if !running { next() }
     }
 
@@ -118,6 +126,9 @@ public final class LineModeConsole {
         let line: String
         switch input {
         case .line(let text): line = text
+        case .command(let invocation):
+            run(invocation, answer: answer)
+            return
         case .overlong(let length):
             answer(
                 Self.errorLine(
@@ -126,20 +137,27 @@ public final class LineModeConsole {
                     )))
             return
         }
-        let words: [String]
-        do { words = try tokenize(line) } catch {
-            answer(Self.errorLine(error))
+        let invocation: ConsoleInvocation
+        do {
+            guard let parsed = try CommandCatalog.parse(line: line) else {
+                onLineDone?()
+                next()  // blank lines get no answer
+                return
+            }
+            invocation = parsed
+        } catch {
+            noteActivity()
+            answer(Self.errorLine(error, json: line.contains("--json")))
             return
         }
-        guard let command = words.first else {
-            onLineDone?()
-            next()  // blank lines get no answer
-            return
-        }
-        let json = words.contains("--json")
-        let arguments = Array(words.dropFirst()).filter { $0 != "--json" }
+        run(invocation, answer: answer)
+    }
+
+    /// Runs a parsed command: checks access, then the command itself.
+    private func run(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        let json = invocation.json
         noteActivity()
-        if Self.pinProtected.contains(command), !access.isUnlocked(at: appliance.loop.now) {
+        if invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
             let remaining = access.lockoutRemaining(at: appliance.loop.now)
             let why =
                 remaining > 0
@@ -155,17 +173,14 @@ public final class LineModeConsole {
             }
         }
         do {
-            try dispatch(command, arguments, words: Array(words.dropFirst()), json: json, reply: reply)
+            try run(invocation.command, json: json, reply: reply)
         } catch {
             reply(.failure(error))
         }
     }
 
-    /// Commands that need the PIN (when one is set).
-    static let pinProtected: Set<String> = ["library", "settings", "set", "pin"]
-
-    /// Formats an error answer.
-    static func errorLine(_ error: Error, json: Bool = false) -> String {
+    /// Formats an error answer: `error STATUS: reason`, or its JSON form.
+    public static func errorLine(_ error: Error, json: Bool = false) -> String {
         let status = (error as? ConsoleError)?.status ?? 70
         let message = "\(error)"
         if json { return jsonLine(["error": message, "status": "\(status)"]) }

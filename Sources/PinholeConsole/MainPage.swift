@@ -17,17 +17,17 @@ enum MainPage {
         items.append(
             MenuItem(
                 "Command line", value: "any console command, with history",
-                action: .ask(Prompt("pinhole", command: "{}", raw: true))))
+                action: .ask(Prompt("pinhole", .line))))
         let access = menu.snapshot.access
         if access.pinConfigured {
             if access.unlocked {
                 items.append(
-                    MenuItem("Lock", value: "library and settings need the PIN again", action: .run("lock")))
+                    MenuItem("Lock", value: "library and settings need the PIN again", action: .run(.lock)))
             } else {
                 items.append(
                     MenuItem(
                         "Unlock", value: "enter the PIN",
-                        action: .ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))))
+                        action: .ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true))))
             }
         }
         if menu.snapshot.canSwitchToLineMode {
@@ -35,10 +35,7 @@ enum MainPage {
                 MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
         }
         if menu.snapshot.canQuit {
-            items.append(
-                MenuItem(
-                    "Quit", value: "stop Pinhole",
-                    action: .confirm(question: "Stop Pinhole?", command: "quit")))
+            items.append(MenuItem("Quit", value: "stop Pinhole", action: .run(.quit)))
         }
         return items
     }

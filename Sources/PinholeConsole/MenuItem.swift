@@ -10,12 +10,10 @@ public enum MenuPageID: Hashable, Sendable {
 public enum ItemAction: Hashable, Sendable {
     /// Opens a page.
     case open(MenuPageID)
-    /// Runs a console command (the line-mode language).
-    case run(String)
-    /// Asks for a value, then runs `command` with `{}` replaced by the answer.
+    /// Runs a console command (irreversible ones are confirmed with a typed word first).
+    case run(ConsoleInvocation)
+    /// Asks for a value, then runs the command the answer makes.
     case ask(Prompt)
-    /// Asks "are you sure?", then runs the command.
-    case confirm(question: String, command: String)
     /// Goes back one page.
     case back
     /// Leaves the console.
@@ -24,38 +22,53 @@ public enum ItemAction: Hashable, Sendable {
     case lineMode
     /// A menu-local action handled by the page itself (paging, selecting a photo…).
     case local(String)
+
+    /// Runs `command` (a plain answer, not JSON).
+    public static func run(_ command: ConsoleCommand) -> ItemAction { .run(ConsoleInvocation(command)) }
+}
+
+/// How a prompt's answer becomes a command.
+public enum AnswerForm: Hashable, Sendable {
+    /// The answer is a whole console line (the menu's command line).
+    case line
+    /// The answer is one word between `before` and `after`, taken as typed: spaces, quotes
+    /// and a leading `--` are part of it (an album named `--json` or `O"Brien`).
+    case word(before: [String], after: [String] = [])
+    /// The answer is split at spaces into several words between `before` and `after`.
+    case words(before: [String], after: [String] = [])
 }
 
 /// A question at the prompt line.
 public struct Prompt: Hashable, Sendable {
     /// The question, e.g. "EV (stops, -2…2)".
     public var label: String
-    /// The command to run, with `{}` standing for the answer.
-    public var command: String
+    /// How the answer becomes a command.
+    public var form: AnswerForm
     /// A suggested answer, pre-filled.
     public var initial: String
     /// Whether the answer is secret (a PIN): masked, not in the history, not shown after.
     public var secret: Bool
-    /// Whether the answer goes in as typed (several words), rather than quoted as one word.
-    public var raw: Bool
 
     /// Creates a prompt.
-    public init(
-        _ label: String, command: String, initial: String = "", secret: Bool = false, raw: Bool = false
-    ) {
+    public init(_ label: String, _ form: AnswerForm, initial: String = "", secret: Bool = false) {
         self.label = label
-        self.command = command
+        self.form = form
         self.initial = initial
         self.secret = secret
-        self.raw = raw
     }
 
-    /// The command for an answer; quotes the answer when it has spaces (unless raw).
-    public func command(for answer: String) -> String {
+    /// The command an answer makes (parsed by the same definitions as line mode).
+    public func invocation(for answer: String) throws -> ConsoleInvocation? {
         let trimmed = answer.trimmingWhitespace()
-        if raw { return command.replacingPlaceholder(with: trimmed) }
-        let quoted = trimmed.contains(" ") ? "\"" + trimmed.filter { $0 != "\"" } + "\"" : trimmed
-        return command.replacingPlaceholder(with: quoted)
+        switch form {
+        case .line:
+            return try CommandCatalog.parse(line: trimmed)
+        case .word(let before, let after):
+            return try CommandCatalog.parse(words: before + [trimmed] + after, options: false)
+        case .words(let before, let after):
+            let words = trimmed.split(whereSeparator: \.isWhitespace).map(String.init)
+            return try CommandCatalog.parse(words: before + words + after, options: false)
+        }
     }
 }
 
@@ -92,13 +105,4 @@ extension String {
         return String(text)
     }
 
-    func replacingPlaceholder(with value: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: "{}") {
-            result += rest[..<range.lowerBound] + value
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

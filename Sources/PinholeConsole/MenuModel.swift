@@ -5,7 +5,7 @@ public enum MenuEvent: Sendable {
     /// A key from the terminal.
     case key(TerminalKey)
     /// The answer line of a command the menu asked for.
-    case answer(command: String, text: String)
+    case answer(command: ConsoleInvocation, text: String)
     /// A fresh view of the appliance.
     case snapshot(MenuSnapshot)
     /// Library data the menu asked for (see `MenuEffect.load`).
@@ -17,7 +17,7 @@ public enum MenuEvent: Sendable {
 /// What the shell must do for the menu.
 public enum MenuEffect: Hashable, Sendable {
     /// Run a console command; feed its answer back as `.answer`.
-    case run(String)
+    case run(ConsoleInvocation)
     /// Fetch library data; feed it back as `.library`.
     case load(LibraryRequest)
     /// Redraw the whole screen (Ctrl-L).
@@ -40,14 +40,15 @@ public struct ConsoleMenu: Sendable {
     private var selections: [MenuPageID: Int] = [:]
     /// The question being asked at the prompt line, if any.
     public private(set) var prompt: Prompt?
-    private var confirmation: (question: String, command: String)?
+    /// The typed-word confirmation being asked, if any (its word is typed at the prompt).
+    public private(set) var confirmation: Confirmation?
     var editor = LineEditor(maximumLength: 200)
     /// The last answer or note shown above the prompt line.
     public private(set) var message = ""
     /// Whether `message` is an error.
     public private(set) var messageIsError = false
     /// Commands sent and not yet answered.
-    public private(set) var waiting: [String] = []
+    public private(set) var waiting: [ConsoleInvocation] = []
     private var afterUnlock: ItemAction?
     /// The appliance as last seen.
     public var snapshot = MenuSnapshot()
@@ -110,12 +111,6 @@ public struct ConsoleMenu: Sendable {
 
     private mutating func handleKey(_ key: TerminalKey) -> [MenuEffect] {
         if key == .control("l") { return [.redrawAll] }
-        if let confirmation {
-            self.confirmation = nil
-            if key == .character("y") || key == .character("Y") { return send(confirmation.command) }
-            note("cancelled")
-            return []
-        }
         if let prompt { return promptKey(key, prompt: prompt) }
         let items = items(for: page)
         switch key {
@@ -158,16 +153,33 @@ public struct ConsoleMenu: Sendable {
         case .cancelled:
             self.prompt = nil
             afterUnlock = nil
+            confirmation = nil
             note("cancelled")
             return []
         case .submitted(let answer):
             self.prompt = nil
+            if let confirmation {
+                self.confirmation = nil
+                guard confirmation.accepts(answer) else {
+                    note("cancelled: nothing was done (type \(confirmation.word) to confirm)")
+                    return []
+                }
+                return send(confirmation.invocation, shown: confirmation.word, confirmed: true)
+            }
             guard !answer.trimmingWhitespace().isEmpty else {
                 afterUnlock = nil
                 note("cancelled (empty answer)")
                 return []
             }
-            return send(prompt.command(for: answer), shown: prompt.secret ? prompt.command(for: "****") : nil)
+            do {
+                guard let invocation = try prompt.invocation(for: answer) else { return [] }
+                return send(invocation, shown: prompt.label)
+            } catch {
+                afterUnlock = nil
+                message = LineModeConsole.errorLine(error)
+                messageIsError = true
+                return []
+            }
         }
     }
 
@@ -204,7 +216,7 @@ public struct ConsoleMenu: Sendable {
     mutating func perform(_ action: ItemAction, item: MenuItem? = nil) -> [MenuEffect] {
         if item?.needsPIN == true, snapshot.access.pinConfigured, !snapshot.access.unlocked {
             afterUnlock = action
-            return ask(Prompt("PIN to unlock", command: "unlock {}", secret: true))
+            return ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true))
         }
         switch action {
         case .open(let target):
@@ -212,11 +224,8 @@ public struct ConsoleMenu: Sendable {
             var effects = browser.opened(target)
             if target == .viewfinder { effects.append(.preview(true)) }
             return effects
-        case .run(let command): return send(command)
+        case .run(let invocation): return send(invocation, shown: item?.label)
         case .ask(let question): return ask(question)
-        case .confirm(let question, let command):
-            confirmation = (question, command)
-            return []
         case .back: return goBack()
         case .quit: return [.quit]
         case .lineMode: return [.lineMode]
@@ -233,26 +242,36 @@ public struct ConsoleMenu: Sendable {
         return []
     }
 
-    private mutating func send(_ command: String, shown: String? = nil) -> [MenuEffect] {
-        waiting.append(command)
-        message = "… " + (shown ?? command)
+    /// Sends a command, or first asks for its typed-word confirmation when it needs one.
+    private mutating func send(
+        _ invocation: ConsoleInvocation, shown: String? = nil, confirmed: Bool = false
+    ) -> [MenuEffect] {
+        if !confirmed, let needed = Confirmation.needed(for: invocation) {
+            confirmation = needed
+            prompt = Prompt("Type \(needed.word) to confirm", .line)
+            editor.reset("", secret: false)
+            note(needed.question + " (Esc cancels)")
+            return []
+        }
+        waiting.append(invocation)
+        message = "… " + (shown ?? "working")
         messageIsError = false
-        return [.run(command)]
+        return [.run(invocation)]
     }
 
-    private mutating func answered(_ command: String, _ text: String) -> [MenuEffect] {
-        if let index = waiting.firstIndex(of: command) { waiting.remove(at: index) }
+    private mutating func answered(_ invocation: ConsoleInvocation, _ text: String) -> [MenuEffect] {
+        if let index = waiting.firstIndex(of: invocation) { waiting.remove(at: index) }
         message = text
         messageIsError = text.hasPrefix("error") || text.hasPrefix("{\"error\"")
         var effects: [MenuEffect] = []
-        if command.hasPrefix("unlock ") {
+        if case .unlock = invocation.command {
             if !messageIsError {
                 snapshot.access.unlocked = true
                 if let action = afterUnlock { effects += perform(action) }
             }
             afterUnlock = nil
         }
-        effects += browser.answered(command, failed: messageIsError)
+        effects += browser.answered(invocation.command, failed: messageIsError)
         return effects
     }
 
@@ -281,7 +300,7 @@ public struct ConsoleMenu: Sendable {
         }
     }
 
-    /// The question awaiting y/n, if any.
+    /// The question awaiting its typed word, if any.
     public var pendingConfirmation: String? { confirmation?.question }
 
     private func firstSelectable(_ items: [MenuItem]) -> Int {

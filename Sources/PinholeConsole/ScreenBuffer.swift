@@ -116,11 +116,13 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// Every row's text, joined with newlines (for tests and logs).
     public var text: String { (0..<height).map(line).joined(separator: "\n") }
 
+    /// Same size, cells and cursor.
     public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
             && lhs.cursorRow == rhs.cursorRow && lhs.cursorColumn == rhs.cursorColumn
     }
 
+    /// Hashes the cells and cursor.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(cells)
         hasher.combine(cursorRow)

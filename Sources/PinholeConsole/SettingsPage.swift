@@ -16,39 +16,40 @@ enum SettingsPage {
                 "JPEG quality", value: value("capture.quality"),
                 action: .ask(
                     Prompt(
-                        "JPEG quality (1-100)", command: "set capture.quality {}",
+                        "JPEG quality (1-100)", .word(before: ["set", "capture.quality"]),
                         initial: value("capture.quality")))),
             MenuItem(
                 "Colour", value: value("console.colour"),
-                action: .run("set console.colour \(colourOn ? "off" : "on")")),
+                action: .run(.set(key: "console.colour", value: colourOn ? "off" : "on"))),
             MenuItem(
                 "Viewfinder characters", value: unicodeOn ? "half blocks" : "ASCII",
-                action: .run("set console.unicode \(unicodeOn ? "off" : "on")")),
+                action: .run(.set(key: "console.unicode", value: unicodeOn ? "off" : "on"))),
             MenuItem(
                 "Lock after idle", value: value("console.idle_lock") + " s",
                 action: .ask(
                     Prompt(
                         "Seconds without input before the PIN is needed again",
-                        command: "set console.idle_lock {}", initial: value("console.idle_lock")))),
+                        .word(before: ["set", "console.idle_lock"]), initial: value("console.idle_lock")))),
             MenuItem(
                 "Console mode at start", value: value("console.mode"),
                 action: .ask(
                     Prompt(
-                        "Console mode: auto, menu or line", command: "set console.mode {}",
+                        "Console mode: auto, menu or line", .word(before: ["set", "console.mode"]),
                         initial: value("console.mode")))),
             MenuItem(
                 "Serial speed", value: value("console.baud"),
-                action: .ask(Prompt("Serial speed (baud)", command: "set console.baud {}"))),
+                action: .ask(Prompt("Serial speed (baud)", .word(before: ["set", "console.baud"])))),
             MenuItem(
                 value("console.pin") == "set" ? "Change PIN" : "Set a PIN",
                 value: value("console.pin") == "set" ? "set" : "none: library and settings are open",
-                action: .ask(Prompt("New PIN (4-32 characters)", command: "pin set {}", secret: true))),
+                action: .ask(
+                    Prompt("New PIN (4-32 characters)", .word(before: ["pin", "set"]), secret: true))),
         ]
         if value("console.pin") == "set" {
             items.append(
                 MenuItem(
                     "Remove PIN", value: "open library and settings to anyone",
-                    action: .confirm(question: "Remove the PIN?", command: "pin clear")))
+                    action: .run(.pinClear)))
         }
         items.append(.info(""))
         items.append(.info("Saved to", file))

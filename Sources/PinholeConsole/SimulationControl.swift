@@ -19,6 +19,6 @@ public protocol SimulationControl: AnyObject {
     func setLux(_ lux: Double)
     /// Changes the scene (a new subject).
     func changeScene()
-    /// Injects a fault by name ("camera-timeout").
-    func injectFault(_ name: String) throws
+    /// Injects a fault.
+    func injectFault(_ fault: SimFault) throws
 }

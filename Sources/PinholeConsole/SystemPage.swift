@@ -1,5 +1,7 @@
 // The System page: storage, board and GPIO diagnostics, logs, safe shutdown.
 
+import PinholeAppliance
+
 /// System information and maintenance.
 enum SystemPage {
     static func items(_ menu: ConsoleMenu) -> [MenuItem] {
@@ -12,13 +14,13 @@ enum SystemPage {
             MenuItem(
                 "Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
             MenuItem("Logs", value: "problems and events", action: .open(.logs)),
-            MenuItem("Check the library", value: "fsck", action: .run("library fsck"), needsPIN: true),
+            MenuItem("Check the library", value: "fsck", action: .run(.library(["fsck"])), needsPIN: true),
             MenuItem(
                 "Safe shutdown", value: "stop the camera and close the library",
-                action: .confirm(question: "Shut Pinhole down now?", command: "shutdown")),
+                action: .run(.shutdown(powerOff: false))),
             MenuItem(
                 "Power off", value: "safe shutdown, then power the board off",
-                action: .confirm(question: "Shut down and power off now?", command: "shutdown --poweroff")),
+                action: .run(.shutdown(powerOff: true))),
         ]
     }
 
@@ -33,7 +35,7 @@ enum SystemPage {
             items.append(
                 MenuItem(
                     "  Test \(output.name)", value: output.on ? "on" : "off",
-                    action: .run("led test \(output.name)")))
+                    action: OutputFunction(rawValue: output.name).map { .run(.ledTest($0)) }))
         }
         return items
     }

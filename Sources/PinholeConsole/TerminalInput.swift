@@ -127,7 +127,8 @@ public struct TerminalDecoder: Sendable {
             state = .ground
             var decoded = String(decoding: sequence, as: UTF8.self)
             sequence.removeAll()
-            if decoded.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) { return }  // overlong or surrogate
+            // An overlong form or a surrogate decodes to U+FFFD: dropped.
+            if decoded.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) { return }
             if let character = decoded.popLast(), Self.isPrintable(character) {
                 keys.append(.character(character))
             }

@@ -54,6 +54,18 @@ extension PhotoLibrary {
         return report
     }
 
+    /// Writes `bytes` (a thumbnail, say) to `path` outside the library, durably, replacing
+    /// what is there; returns the absolute path written. Errors are `LibraryError`s.
+    public func writeOut(_ bytes: [UInt8], to path: String) throws -> String {
+        let file = POSIXFiles.absolute(path)
+        do {
+            try POSIXFiles.writeDurably(bytes, to: file, replace: true)
+        } catch {
+            throw mapped(error)
+        }
+        return file
+    }
+
     /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time.
     static func exportName(of asset: Asset) -> String {
         let c = asset.created.local

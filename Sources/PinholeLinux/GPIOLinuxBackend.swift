@@ -30,6 +30,13 @@ public final class LinuxGPIO: GPIOBackend {
     /// The GPIO character devices this backend searches, in order.
     public var chips: [String] { chipPaths() }
 
+    /// Where the line called `name` is: its chip's character device and the line's offset
+    /// on that chip. Throws as a request for it would (`GPIOError.lineNotFound`, `.system`).
+    public func location(of name: String) throws -> (chip: String, offset: UInt32) {
+        let location = try GPIOChip.locate(name, in: chipPaths())
+        return (location.chip.path, location.offset)
+    }
+
     /// Requests an input with edge detection on both edges. Throws `GPIOError.lineNotFound`,
     /// `.lineBusy` (EBUSY: another program holds it) or `.system`.
     public func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeCore
 import PinholeLinux
 
@@ -9,7 +10,7 @@ import PinholeLinux
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board", abstract: "Board profile tools.",
-        subcommands: [Check.self, Off.self, GPIOCheck.self])
+        subcommands: [Check.self, Off.self])
 
     /// Validates a profile and prints what it wires.
     struct Check: ParsableCommand {
@@ -80,12 +81,21 @@ struct BoardCommand: ParsableCommand {
                 Exit status 1 when an output could not be turned off (for example, another program holds it).
                 """)
 
-        @Option(help: "Board: auto, a profile name under board/, or a path to a profile.")
-        var board = "auto"
+        @Option(
+            help:
+                "Board: auto, a profile name under board/, or a path to a profile (default: [board] name in the configuration, else auto)."
+        )
+        var board: String?
+
+        @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
+        var config: String?
 
         func run() throws {
             let profile: BoardProfile
-            do { profile = try BoardCatalog().resolve(board).0 } catch {
+            do {
+                let settings = try Configuration.load(file: config)
+                profile = try BoardCatalog().resolve(board ?? settings.board ?? "auto").0
+            } catch {
                 LineWriter.standardError.write("error: \(error)")
                 throw ExitCode(65)
             }

@@ -6,6 +6,7 @@
 #endif
 import ArgumentParser
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeConsole
 import PinholeCore
 import PinholeLinux
@@ -102,6 +103,10 @@ final class ConsoleRunner {
         }
     }
 
+    /// Called with true when the menu starts drawing on this process's own terminal (log lines
+    /// must then stay off standard error) and with false when it stops.
+    var onTerminalOwnership: ((Bool) -> Void)?
+
     /// Called when a console asks for a safe shutdown, with whether to power off.
     var onShutdown: ((Bool) -> Void)? {
         didSet { lineMode.onShutdown = onShutdown }
@@ -128,6 +133,7 @@ final class ConsoleRunner {
     /// Puts the terminal back (colours off, cursor shown, settings restored).
     func finish() {
         if inMenu { menu.stop() }
+        if device == nil { onTerminalOwnership?(false) }
         raw?.restore()
         raw = nil
     }
@@ -136,9 +142,10 @@ final class ConsoleRunner {
 
     private func enterMenu() {
         if device == nil, raw == nil {
-            do { raw = try RawTerminal(fd: 0) } catch { log("pinhole: \(error): staying in line mode") }
+            do { raw = try RawTerminal(fd: 0) } catch { log("\(error): staying in line mode") }
         }
         inMenu = true
+        if device == nil { onTerminalOwnership?(true) }
         menu.decorate = { [device, simulated] snapshot in
             snapshot.canQuit = device == nil
             snapshot.simulated = simulated
@@ -149,6 +156,7 @@ final class ConsoleRunner {
 
     private func enterLineMode() {
         menu.stop()
+        if device == nil { onTerminalOwnership?(false) }
         raw?.restore()
         raw = nil
         inMenu = false
@@ -232,7 +240,7 @@ final class ConsoleRunner {
         }
         let reason = code == 0 ? "end of file" : String(cString: strerror(code))
         log(
-            "pinhole: console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s"
+            "console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s"
         )
         output?.retarget(-1)  // before the descriptor is closed and its number reused
         port = nil
@@ -247,7 +255,7 @@ final class ConsoleRunner {
                 self.port = port
                 output?.retarget(port.fd)
                 assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
-                log("pinhole: console \(device) is back")
+                log("console \(device) is back")
                 startReading(fd: port.fd)
                 if inMenu { menu.terminalReconnected() }
             } catch {

@@ -2,8 +2,10 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeCore
 import PinholeLibrary
+import PinholeLibraryCommandLine
 
 #if canImport(Glibc)
     import Glibc

@@ -5,7 +5,8 @@ import ArgumentParser
 /// The root command.
 @main
 struct Pinhole: ParsableCommand {
-    static let version = "0.1.0"
+    /// The version from `git describe` at build time (tools/version), printed by `--version`.
+    static let version = BuildVersion.string
 
     static let configuration = CommandConfiguration(
         commandName: "pinhole",

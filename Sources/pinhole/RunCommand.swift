@@ -1,11 +1,14 @@
 // `pinhole run`: wires a board, its cameras, the library and the console together and runs them.
 
 import ArgumentParser
+import Logging
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeConsole
 import PinholeCore
 import PinholeImaging
 import PinholeLibrary
+import PinholeLibraryCommandLine
 import PinholeLinux
 import PinholeSim
 
@@ -54,7 +57,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         SignalWatcher.blockTerminationSignals()
-        let log = LineWriter.standardError
+        let logRouter = LogRouter()
+        let log = logRouter.logger()
         let settings: Configuration
         do { settings = try Configuration.load(file: config) } catch {
             throw ValidationError("\(error)")
@@ -75,7 +79,7 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw ValidationError("cannot open the photo library at \(libraryPath): \(error)")
         }
-        log.write("pinhole: board \(profile.name) (\(note)), library \(libraryPath)")
+        log.info("board \(profile.name) (\(note)), library \(libraryPath)")
         Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
 
         let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
@@ -86,19 +90,20 @@ struct RunCommand: ParsableCommand {
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
             switch event {
-            case .problem(let message): log.write("pinhole: \(message)")
-            case .captureFailed(let message): log.write("pinhole: capture failed: \(message)")
+            case .problem(let message): log.warning("\(message)")
+            case .captureFailed(let message): log.error("capture failed: \(message)")
             case .saved(let capture):
-                log.write(
-                    "pinhole: saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt),"
-                        + " saved \(Int((capture.savedAt - capture.pressedAt).milliseconds)) ms later)")
+                let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
+                log.info(
+                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), saved \(delay) ms later)"
+                )
             case .button(let function, let buttonEvent):
                 switch buttonEvent {
                 case .pressed(let at):
-                    log.write("pinhole: button \(function.rawValue) pressed (first edge \(at))")
+                    log.info("button \(function.rawValue) pressed (first edge \(at))")
                 case .released(_, let heldFor):
-                    log.write(
-                        "pinhole: button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
+                    log.info(
+                        "button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
                 case .held, .repeated: break
                 }
             default: break
@@ -123,7 +128,7 @@ struct RunCommand: ParsableCommand {
                 choice: consoleChoice,
                 baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
-                settings: settings, log: { log.write($0) })
+                settings: settings, log: { log.notice("\($0)") })
         } catch {
             throw ValidationError("\(error)")
         }
@@ -133,39 +138,48 @@ struct RunCommand: ParsableCommand {
         }
         appliance.onShutdownRequest = { request in
             runner.event("shutdown \(request.reason)")
-            log.write(
-                "pinhole: \(request.reason): shutting down" + (request.powerOff ? " and powering off" : ""))
+            log.notice("\(request.reason): shutting down\(request.powerOff ? " and powering off" : "")")
             powerOff = request.powerOff
             loop.stop()
         }
         SignalWatcher.start(loop: loop) { name in
-            log.write("pinhole: \(name): shutting down")
+            log.notice("\(name): shutting down")
             loop.stop()
         }
+        let console = LoopBound(runner)
+        let toConsole: @Sendable (Logger.Level, String) -> Void = { _, line in
+            loop.post { console.value.event(line) }
+        }
+        runner.onTerminalOwnership = { owned in logRouter.divert(to: owned ? toConsole : nil) }
         runner.start()
+        // Under systemd (Type=notify): ready once the console runs; the loop pings the watchdog.
+        let systemd = SystemdNotifier()
+        systemd.notify("READY=1\nSTATUS=board \(profile.name), library \(libraryPath)")
+        systemd.startWatchdog(on: loop)
         loop.run(isBusy: { runner.isBusy })
+        systemd.stopWatchdog(on: loop)
+        systemd.notify("STOPPING=1")
         runner.finish()
         appliance.shutdown()
         if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
-            log.write(
-                "pinhole: outputs at exit: "
-                    + (gpio.outputsOn.isEmpty
-                        ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")))
+            let outputs =
+                gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")
+            log.info("outputs at exit: \(outputs)")
         }
         if powerOff { PowerOff.request(log: log) }
     }
 
     /// Once an hour, off the loop: purge photos past their time in Recently Deleted and
     /// checkpoint the database's log.
-    private static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: LineWriter) {
+    private static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: Logger) {
         loop.schedule(after: .seconds(3600)) {
             loop.offload(
                 { Result { try library.maintain() } },
                 then: { outcome in
                     switch outcome {
                     case .success(let purged) where !purged.isEmpty:
-                        log.write("pinhole: library maintenance purged \(purged.count) expired photos")
-                    case .failure(let error): log.write("pinhole: library maintenance failed: \(error)")
+                        log.info("library maintenance purged \(purged.count) expired photos")
+                    case .failure(let error): log.error("library maintenance failed: \(error)")
                     default: break
                     }
                     scheduleMaintenance(of: library, on: loop, log: log)

@@ -78,16 +78,11 @@ final class SimBoardControl: SimulationControl {
 
     func changeScene() { world.changeScene() }
 
-    func injectFault(_ name: String) throws {
-        switch name {
-        case "camera-timeout":
-            world.stallCameras(cameraIDs)
-        case "camera-dead":
-            world.deadCameras.formUnion(cameraIDs)
-        case "camera-alive":
-            world.deadCameras.removeAll()
-        default:
-            throw ConsoleError.usage("unknown fault '\(name)': camera-timeout | camera-dead | camera-alive")
+    func injectFault(_ fault: SimFault) throws {
+        switch fault {
+        case .cameraTimeout: world.stallCameras(cameraIDs)
+        case .cameraDead: world.deadCameras.formUnion(cameraIDs)
+        case .cameraAlive: world.deadCameras.removeAll()
         }
     }
 }

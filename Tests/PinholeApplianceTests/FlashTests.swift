@@ -62,4 +62,15 @@ final class FlashTests: XCTestCase {
         XCTAssertNil(result.flashFired, "no flash on this camera")
         XCTAssertNil(try rig.exif(result).flashFired)
     }
+
+    func testAPerShotFlashModeOverridesThePolicyForThatShotOnly() throws {
+        let rig = try CaptureTestRig()
+        rig.loop.advance(by: .milliseconds(300))
+        var outcome: Result<CaptureResult, Error>?
+        rig.engine.capture(CaptureOptions(flash: .on)) { outcome = $0 }
+        rig.loop.advance(by: .seconds(1))
+        XCTAssertEqual(try XCTUnwrap(outcome).get().selection, .flashLit)
+        XCTAssertEqual(rig.engine.flash.mode, .off, "the policy is unchanged")
+        XCTAssertEqual(try rig.capture().flashFired, false)
+    }
 }

@@ -43,17 +43,29 @@ final class ConsoleMenuTests: XCTestCase {
         XCTAssertEqual(menu.screen().line(22), "error 70: camera imx219 has no torch")
     }
 
-    func testConfirmationNeedsYes() {
+    private func type(_ menu: inout ConsoleMenu, _ text: String) -> [MenuEffect] {
+        text.flatMap { menu.handle(.key($0 == "\r" ? .enter : .character($0))) }
+    }
+
+    func testShutdownAndPowerOffNeedTheirWordTyped() {
         var menu = ConsoleMenu()
         _ = keys(&menu, .character("5"))  // System
         XCTAssertEqual(menu.page, .system)
         XCTAssertEqual(keys(&menu, .end, .up, .enter), [])
         XCTAssertEqual(menu.pendingConfirmation, "Shut Pinhole down now?")
-        XCTAssertEqual(menu.screen().line(23), "Shut Pinhole down now? (y/n)")
-        XCTAssertEqual(keys(&menu, .character("n")), [])
+        XCTAssertEqual(menu.screen().line(22), "Shut Pinhole down now? (Esc cancels)")
+        XCTAssertEqual(menu.screen().line(23), "Type shutdown to confirm:")
+        // One key is not enough: `y` and Enter cancel.
+        XCTAssertEqual(type(&menu, "y\r"), [])
         XCTAssertNil(menu.pendingConfirmation)
-        XCTAssertEqual(keys(&menu, .enter, .character("y")), [.run("shutdown")])
-        XCTAssertEqual(keys(&menu, .down, .enter, .character("Y")), [.run("shutdown --poweroff")])
+        XCTAssertTrue(menu.message.hasPrefix("cancelled: nothing was done"), menu.message)
+        // A wrong word cancels too; Esc cancels.
+        XCTAssertEqual(keys(&menu, .enter) + type(&menu, "shut\r"), [])
+        XCTAssertEqual(keys(&menu, .enter, .escape), [])
+        XCTAssertNil(menu.pendingConfirmation)
+        XCTAssertEqual(keys(&menu, .enter) + type(&menu, "Shutdown\r"), [.run("shutdown")])
+        XCTAssertEqual(keys(&menu, .down, .enter) + type(&menu, "shutdown\r"), [])
+        XCTAssertEqual(keys(&menu, .enter) + type(&menu, "poweroff\r"), [.run("shutdown --poweroff")])
     }
 
     func testScreenIs80By24WithTitleStatusItemsAndHelp() {

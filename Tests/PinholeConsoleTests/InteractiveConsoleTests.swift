@@ -46,7 +46,8 @@ final class InteractiveConsoleTests: XCTestCase {
         XCTAssertTrue(
             harness.terminal.line(23).hasPrefix("Self-timer seconds (1-60): 10"), harness.terminal.line(23))
         harness.type("\u{7F}\u{7F}3\r", settle: .milliseconds(2900))
-        XCTAssertTrue(harness.terminal.line(22).hasPrefix("… capture --timer 3"), harness.terminal.line(22))
+        XCTAssertTrue(
+            harness.terminal.line(22).hasPrefix("… Self-timer seconds (1-60)"), harness.terminal.line(22))
         XCTAssertEqual(harness.appliance.status().photos, 0)
         harness.wait(.milliseconds(1000))
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok saved photo1"), harness.terminal.line(22))

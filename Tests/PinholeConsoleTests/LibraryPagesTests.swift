@@ -28,7 +28,11 @@ final class FakeLibrary {
             return
                 #"{"id":"\#(id)","file":"/lib/\#(id).jpg","created":"2026-11-21T08:00:00.000+00:00","added":"2026-11-21T08:00:01.000+00:00","camera":"imx477","make":"Pinhole","model":"imx477","width":4056,"height":3040,"orientation":1,"exposureTime":0.008,"iso":200,"fNumber":2.8,"favorite":\#(favorites.contains(id)),"edited":false,"editRevision":0,"fileSize":3500000}"#
         case "favorite":
-            if words.contains("--off") { favorites.remove(words[1]) } else { favorites.insert(words[1]) }
+            if words.contains("--off") {
+                favorites.remove(words.last!)
+            } else {
+                favorites.insert(words.last!)
+            }
             return "ok 1"
         default:
             throw ConsoleError.usage("unexpected library command \(words)")
@@ -69,7 +73,7 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertTrue(harness.terminal.line(4).contains("*"), harness.terminal.line(4))
     }
 
-    func testDeleteAsksFirstAndBrokenAnswersShowAReason() throws {
+    func testDeleteNeedsTheWordAndBrokenAnswersShowAReason() throws {
         let library = FakeLibrary()
         let harness = try ConsoleHarness(
             quietFocus: true,
@@ -82,8 +86,14 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertTrue(harness.terminal.text.contains("Summer"), harness.terminal.text)
         harness.type("\r\r")  // All Photos, then the first photo
         harness.type("\u{1B}[B\u{1B}[B\u{1B}[B\u{1B}[B\r")  // Delete
-        XCTAssertEqual(harness.terminal.line(23), "Move this photo to Recently Deleted? (y/n)")
-        harness.type("y", settle: .seconds(1))
+        XCTAssertEqual(harness.terminal.line(22), "Move to Recently Deleted? (Esc cancels)")
+        XCTAssertEqual(harness.terminal.line(23), "Type delete to confirm:")
+        harness.type("y\r")
+        XCTAssertTrue(
+            harness.terminal.line(22).hasPrefix("cancelled: nothing was done"), harness.terminal.line(22))
+        XCTAssertFalse(library.commands.contains { $0.contains("delete") })
+        harness.type("\r")  // Delete again
+        harness.type("delete\r", settle: .seconds(1))
         XCTAssertEqual(harness.terminal.line(22), "error 70: disk full")
     }
 }

@@ -3,6 +3,7 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeConfiguration
 import PinholeConsole
 import XCTest
 
@@ -103,13 +104,18 @@ final class SettingsTests: XCTestCase {
         XCTAssertTrue(
             harness.terminal.text.contains("Saved to                    /tmp/pinhole-settings-"),
             harness.terminal.text)
-        harness.type("2", settle: .seconds(1))  // Colour: auto -> on
+        harness.type("2")  // Colour: auto -> on
+        XCTAssertEqual(harness.terminal.line(23), "Type save to confirm:")
+        harness.type("save\r", settle: .seconds(1))
         XCTAssertTrue(
             harness.terminal.line(22).hasPrefix("ok console.colour on saved"), harness.terminal.line(22))
         XCTAssertEqual(try Configuration.load(file: file).consoleColour, true)
         harness.type("1")  // JPEG quality prompt, pre-filled
         XCTAssertEqual(harness.terminal.line(23), "JPEG quality (1-100): 93")
-        harness.type("\u{7F}\u{7F}75\r", settle: .seconds(1))
+        harness.type("\u{7F}\u{7F}75\r")
+        XCTAssertEqual(
+            try Configuration.load(file: file).jpegQuality, 93, "not saved before the word is typed")
+        harness.type("save\r", settle: .seconds(1))
         XCTAssertEqual(try Configuration.load(file: file).jpegQuality, 75)
     }
 }

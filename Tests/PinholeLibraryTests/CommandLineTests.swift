@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+@testable import PinholeLibraryCommandLine
 
 final class CommandLineTests: XCTestCase {
     private func makeLibrary(_ dir: TemporaryDirectory, photos: Int) throws -> (PhotoLibrary, [Asset]) {

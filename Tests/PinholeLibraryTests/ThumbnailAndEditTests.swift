@@ -3,6 +3,7 @@
 import Foundation
 import PinholeCore
 import PinholeImaging
+import PinholeLibraryCommandLine
 import XCTest
 
 @testable import PinholeLibrary

@@ -1,5 +1,6 @@
 // The libgpiod backend where no GPIO chip is present, and against gpio-sim where one is.
 
+import PinholeConformance
 import PinholeCore
 @testable import PinholeLinux
 import XCTest
@@ -49,7 +50,7 @@ final class GPIOBackendTests: XCTestCase {
     /// Runs where gpio-sim carries Pi-named lines (the VM test sets it up); skipped elsewhere.
     func testConformanceAgainstGPIOSimWhenPresent() throws {
         let gpio = LinuxGPIO(loop: EventLoop.virtual())
-        guard (try? GPIOSimLine(name: "GPIO17", chips: gpio.chips)) != nil else {
+        guard GPIOConformanceCheck.gpioSimCarries("GPIO17", gpio: gpio) else {
             throw XCTSkip("no gpio-sim chip with a line named GPIO17")
         }
         var lines: [String] = []

@@ -92,11 +92,12 @@ run_driver_checks() {
     check_cam_capture
 }
 
-# Pinhole's libgpiod backend against gpio-sim (`pinhole board gpio-check`).
+# Pinhole's libgpiod backend against gpio-sim (`pinhole-conformance gpio`, built next to pinhole).
 check_pinhole_gpio() {
-    local pinhole=$1 out status line
-    [ -x "$pinhole" ] || { fail "pinhole gpio" "$pinhole is missing (swift build failed?)"; return 1; }
-    out=$("$pinhole" board gpio-check 2>&1)
+    local pinhole=$1 out status line conformance
+    conformance="$(dirname "$pinhole")/pinhole-conformance"
+    [ -x "$conformance" ] || { fail "pinhole gpio" "$conformance is missing (swift build failed?)"; return 1; }
+    out=$("$conformance" gpio 2>&1)
     status=$?
     while IFS= read -r line; do
         case "$line" in
@@ -105,7 +106,7 @@ check_pinhole_gpio() {
             *) note "$line" ;;
         esac
     done <<<"$out"
-    [ "$status" -eq 0 ] || { fail "pinhole gpio" "pinhole board gpio-check exited with $status"; return 1; }
+    [ "$status" -eq 0 ] || { fail "pinhole gpio" "pinhole-conformance gpio exited with $status"; return 1; }
 }
 
 # The unit tests' gpio-sim conformance test (GPIOBackendTests), when the bundle was built.

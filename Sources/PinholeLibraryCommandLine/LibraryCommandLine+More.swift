@@ -1,5 +1,8 @@
 // `library` commands for albums, folders, smart albums, favorites, hiding and deletion.
 
+import PinholeCore
+import PinholeLibrary
+
 extension LibraryCommandLine {
     /// Runs the commands not handled by `execute` itself.
     static func executeMore(

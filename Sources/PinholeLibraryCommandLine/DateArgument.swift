@@ -1,6 +1,7 @@
 // Parses the dates of `--from`/`--to`: YYYY-MM-DD, optionally with a time and a UTC offset.
 
 import PinholeCore
+import PinholeLibrary
 
 /// Dates typed on the command line.
 enum DateArgument {

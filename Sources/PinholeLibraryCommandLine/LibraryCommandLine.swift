@@ -1,5 +1,8 @@
 // The `library …` command language shared by the `pinhole library` CLI and the console's line mode.
 
+import PinholeCore
+import PinholeLibrary
+
 /// Runs `library` commands against an open library and formats their answers
 /// (human-readable text, or one line of JSON with `--json`).
 public enum LibraryCommandLine {

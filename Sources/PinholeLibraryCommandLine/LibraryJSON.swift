@@ -6,6 +6,7 @@
     import Foundation
 #endif
 import PinholeCore
+import PinholeLibrary
 
 /// The JSON object of one asset, as `library list --json` and `show --json` print it.
 struct AssetJSON: Encodable {

@@ -1,5 +1,7 @@
 // A tiny parser for the `library …` command language: positionals, `--flag` and `--option value`.
 
+import PinholeLibrary
+
 /// Parsed arguments of one `library` command.
 struct CommandArguments {
     /// Positional words, in order (the subcommand first).

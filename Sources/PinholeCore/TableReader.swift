@@ -1,15 +1,17 @@
 // Typed reads of TOML tables with file and line in every error; unknown keys are rejected.
 
-import PinholeCore
-
 /// Reads typed keys from a table, remembering which were used so unknown keys are rejected.
-struct TableReader {
-    let table: TOMLTable
-    let file: String
-    let context: String
+public struct TableReader {
+    /// The table read.
+    public let table: TOMLTable
+    /// The file it came from, for errors.
+    public let file: String
+    /// Where the table sits (`[console]`), for errors; empty at the top level.
+    public let context: String
     private var used: Set<String> = []
 
-    init(table: TOMLTable, file: String, context: String) {
+    /// Reads `table` of `file`; `context` names it in errors.
+    public init(table: TOMLTable, file: String, context: String) {
         self.table = table
         self.file = file
         self.context = context
@@ -24,9 +26,11 @@ struct TableReader {
         return ConfigurationError(file: file, line: table.line, reason: "missing '\(key)'\(place)")
     }
 
-    mutating func markUsed(_ key: String) { used.insert(key) }
+    /// Marks `key` as known without reading it.
+    public mutating func markUsed(_ key: String) { used.insert(key) }
 
-    mutating func string(_ key: String, required: Bool = false) throws -> String? {
+    /// A string; nil when absent (an error when `required`).
+    public mutating func string(_ key: String, required: Bool = false) throws -> String? {
         used.insert(key)
         guard let value = table[key] else {
             if required { throw missing(key) }
@@ -38,7 +42,8 @@ struct TableReader {
         return text
     }
 
-    mutating func bool(_ key: String) throws -> Bool? {
+    /// A boolean; nil when absent.
+    public mutating func bool(_ key: String) throws -> Bool? {
         used.insert(key)
         guard let value = table[key] else { return nil }
         guard case .bool(let flag) = value else {
@@ -47,7 +52,8 @@ struct TableReader {
         return flag
     }
 
-    mutating func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
+    /// An integer, checked against `range`; nil when absent.
+    public mutating func integer(_ key: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
         used.insert(key)
         guard let value = table[key] else { return nil }
         guard case .integer(let number) = value else {
@@ -59,7 +65,8 @@ struct TableReader {
         return number
     }
 
-    mutating func number(_ key: String, in range: ClosedRange<Double>? = nil) throws -> Double? {
+    /// A number (integer or float), checked against `range`; nil when absent.
+    public mutating func number(_ key: String, in range: ClosedRange<Double>? = nil) throws -> Double? {
         used.insert(key)
         guard let value = table[key] else { return nil }
         let number: Double
@@ -74,7 +81,8 @@ struct TableReader {
         return number
     }
 
-    mutating func strings(_ key: String) throws -> [String]? {
+    /// An array of strings; nil when absent.
+    public mutating func strings(_ key: String) throws -> [String]? {
         used.insert(key)
         guard let value = table[key] else { return nil }
         guard case .array(let items) = value else {
@@ -88,7 +96,8 @@ struct TableReader {
         }
     }
 
-    mutating func table(_ key: String, required: Bool = false) throws -> TOMLTable? {
+    /// A sub-table; nil when absent (an error when `required`).
+    public mutating func table(_ key: String, required: Bool = false) throws -> TOMLTable? {
         used.insert(key)
         guard let value = table[key] else {
             if required { throw missing(key) }
@@ -100,7 +109,8 @@ struct TableReader {
         return inner
     }
 
-    func rejectUnknown() throws {
+    /// Throws for the first key that no read asked for.
+    public func rejectUnknown() throws {
         for key in table.keys where !used.contains(key) {
             let place = context.isEmpty ? "" : " in \(context)"
             throw error(key, "unknown key '\(key)'\(place)")
@@ -111,7 +121,7 @@ struct TableReader {
 extension TableReader {
     /// The `[section.KEY]` tables of `table`, where each KEY must name a case of `Key`: each
     /// with its case, its table and a reader for it. `noun` names a KEY in errors ("button").
-    static func namedTables<Key: RawRepresentable & CaseIterable>(
+    public static func namedTables<Key: RawRepresentable & CaseIterable>(
         _ table: TOMLTable?, section: String, noun: String, file: String
     ) throws -> [(key: Key, table: TOMLTable, reader: TableReader)] where Key.RawValue == String {
         try (table?.entries ?? []).map { key, value, line in

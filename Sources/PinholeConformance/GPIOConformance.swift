@@ -1,6 +1,7 @@
 // A conformance check of the libgpiod backend against gpio-sim: edges with bounce, debounce, outputs, errors.
 
 import PinholeCore
+import PinholeLinux
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,11 @@ public struct GPIOConformanceCheck {
         self.debounce = debounce
     }
 
+    /// Whether `gpio` reaches a gpio-sim chip carrying a line called `line` (the check can run).
+    public static func gpioSimCarries(_ line: String, gpio: LinuxGPIO) -> Bool {
+        (try? GPIOSimLine(name: line, gpio: gpio)) != nil
+    }
+
     /// Runs every step; returns whether all passed.
     public func run(report: (String) -> Void) -> Bool {
         let gpio = LinuxGPIO(loop: loop, consumer: consumer)
@@ -80,7 +86,7 @@ public struct GPIOConformanceCheck {
     }
 
     private func checkBouncyInput(_ gpio: LinuxGPIO) throws -> String {
-        let sim = try GPIOSimLine(name: lines.bouncy, chips: gpio.chips)
+        let sim = try GPIOSimLine(name: lines.bouncy, gpio: gpio)
         var edges: [LineEdge] = []
         let line = try gpio.requestInput(InputLineConfig(name: lines.bouncy, activeLow: true, bias: .pullUp))
         {
@@ -121,7 +127,7 @@ public struct GPIOConformanceCheck {
     }
 
     private func checkDebouncedInput(_ gpio: LinuxGPIO) throws -> String {
-        let sim = try GPIOSimLine(name: lines.debounced, chips: gpio.chips)
+        let sim = try GPIOSimLine(name: lines.debounced, gpio: gpio)
         var edges: [LineEdge] = []
         let config = InputLineConfig(
             name: lines.debounced, activeLow: true, bias: .pullUp, debounce: debounce)
@@ -163,8 +169,8 @@ public struct GPIOConformanceCheck {
     }
 
     private func checkOutputs(_ gpio: LinuxGPIO) throws -> String {
-        let sim = try GPIOSimLine(name: lines.output, chips: gpio.chips)
-        let simLow = try GPIOSimLine(name: lines.activeLowOutput, chips: gpio.chips)
+        let sim = try GPIOSimLine(name: lines.output, gpio: gpio)
+        let simLow = try GPIOSimLine(name: lines.activeLowOutput, gpio: gpio)
         let output = try gpio.requestOutput(name: lines.output, activeLow: false)
         defer { output.release() }
         let lowOutput = try gpio.requestOutput(name: lines.activeLowOutput, activeLow: true)

@@ -1,6 +1,7 @@
 // Drives and reads gpio-sim lines through sysfs, for the conformance check in the VM.
 
 import PinholeCore
+import PinholeLinux
 
 #if canImport(Glibc)
     import Glibc
@@ -13,9 +14,9 @@ struct GPIOSimLine {
     let directory: String
 
     /// Finds the gpio-sim attributes of the line called `name`.
-    init(name: String, chips: [String]) throws {
-        let location = try GPIOChip.locate(name, in: chips)
-        let chipName = location.chip.path.split(separator: "/").last.map(String.init) ?? ""
+    init(name: String, gpio: LinuxGPIO) throws {
+        let location = try gpio.location(of: name)
+        let chipName = location.chip.split(separator: "/").last.map(String.init) ?? ""
         let directory = "/sys/bus/gpio/devices/\(chipName)/sim_gpio\(location.offset)"
         guard access(directory + "/pull", W_OK) == 0 else {
             throw GPIOError.system(

@@ -1,4 +1,4 @@
-// Small POSIX file helpers for reading configuration (no Foundation).
+// Small POSIX file helpers for reading configuration and board files (no Foundation).
 
 #if canImport(Glibc)
     import Glibc
@@ -31,6 +31,12 @@ public enum FileSystem {
     /// Whether a path exists.
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// Whether `path` is a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Entry names of a directory (empty when it cannot be read).

@@ -1,6 +1,7 @@
 // `library` commands that move files in and out: import, export, thumbnails and edits.
 
 import PinholeCore
+import PinholeLibrary
 import PinholeImaging
 
 extension LibraryCommandLine {
@@ -12,7 +13,7 @@ extension LibraryCommandLine {
         switch command {
         case "import":
             guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library import DIR") }
-            guard POSIXFiles.isDirectory(operands[0]) else {
+            guard FileSystem.isDirectory(operands[0]) else {
                 throw LibraryError.invalidRequest("library import: \(operands[0]) is not a directory")
             }
             let report = try library.importFolder(operands[0])
@@ -140,12 +141,7 @@ extension LibraryCommandLine {
             quality: try args.integer("quality") ?? 85)
         var file = thumbnail.file
         if let out = args.option("out") {
-            do {
-                try POSIXFiles.writeDurably(thumbnail.jpeg, to: POSIXFiles.absolute(out), replace: true)
-            } catch {
-                throw library.mapped(error)
-            }
-            file = POSIXFiles.absolute(out)
+            file = try library.writeOut(thumbnail.jpeg, to: out)
         }
         if json {
             struct Answer: Encodable { var file: String; var width: Int; var height: Int; var cached: Bool }

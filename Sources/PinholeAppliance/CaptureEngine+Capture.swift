@@ -1,0 +1,140 @@
+// Presses and frames through the capture machine, and the actions it asks for: encode, store, flash, fail.
+
+import PinholeCore
+import PinholeImaging
+
+/// What one capture needs besides its frame.
+public struct CaptureOptions: Sendable, Hashable {
+    /// When the shutter was pressed (its first edge); nil: now.
+    public var pressedAt: Instant?
+    /// The flash mode for this shot only; nil: the engine's flash policy.
+    public var flash: FlashMode?
+
+    /// Creates options.
+    public init(pressedAt: Instant? = nil, flash: FlashMode? = nil) {
+        self.pressedAt = pressedAt
+        self.flash = flash
+    }
+}
+
+/// A request's completion and timer, held by the engine while the machine decides.
+struct CaptureRequestState {
+    var completion: (Result<CaptureResult, Error>) -> Void
+    var timeout: TimerID?
+    var camera: String
+}
+
+extension CaptureEngine {
+    func frameArrived(_ frame: any CameraFrame) {
+        framesReceived += 1
+        lastFrame = frame.metadata
+        watchdog.frameArrived(exposure: frame.metadata.exposureTime)
+        focus.frameArrived(frame)
+        let aeHeld = exposure.isManual || exposureLocked
+        perform(machine.frameArrived(frame, aeHeld: aeHeld, maxSettleFrames: flash.maxSettleFrames))
+    }
+
+    /// Captures the frame that was exposing at `pressedAt` (now if nil) and stores it; with
+    /// the flash firing, the first frame wholly lit by it instead.
+    public func capture(
+        pressedAt: Instant? = nil, completion: @escaping (Result<CaptureResult, Error>) -> Void
+    ) {
+        capture(CaptureOptions(pressedAt: pressedAt), completion: completion)
+    }
+
+    /// Captures one photo with `options`.
+    public func capture(
+        _ options: CaptureOptions, completion: @escaping (Result<CaptureResult, Error>) -> Void
+    ) {
+        guard device != nil, let camera = current else {
+            completion(.failure(CaptureError.noCamera))
+            return
+        }
+        nextTicket += 1
+        let ticket = CaptureTicket(nextTicket)
+        requests[ticket] = CaptureRequestState(completion: completion, timeout: nil, camera: camera.model)
+        var policy = flash
+        if let mode = options.flash { policy.mode = mode }
+        let fire = policy.shouldFire(scene: lastFrame, hasFlash: hasFlash)
+        let press = CaptureMachine.Press(ticket: ticket, pressedAt: options.pressedAt ?? loop.now)
+        perform(machine.press(press, fireFlash: fire, now: loop.now))
+    }
+
+    /// Carries out what the machine decided, in order.
+    func perform(_ actions: [CaptureMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .release(let frame):
+                frame.release()
+            case .process(let frame, let press, let selection, let flashFired):
+                process(frame, press: press, selection: selection, flashFired: flashFired)
+            case .armTimeout(let ticket):
+                let waited = frameTimeout
+                requests[ticket]?.timeout = loop.schedule(after: waited) { [weak self] in
+                    guard let self else { return }
+                    self.requests[ticket]?.timeout = nil
+                    self.perform(self.machine.timedOut(ticket))
+                }
+            case .cancelTimeout(let ticket):
+                if let timer = requests[ticket]?.timeout { loop.cancel(timer) }
+                requests[ticket]?.timeout = nil
+            case .setFlash(let lit):
+                delegate?.captureEngine(self, setFlash: lit)
+            case .fail(let ticket, let failure):
+                guard let request = requests.removeValue(forKey: ticket) else { continue }
+                if let timer = request.timeout { loop.cancel(timer) }
+                request.completion(.failure(error(for: failure, camera: request.camera)))
+            }
+        }
+    }
+
+    private func error(for failure: CaptureMachine.Failure, camera: String) -> CaptureError {
+        switch failure {
+        case .noFrame: return .noFrame(camera: camera, waited: frameTimeout)
+        case .flashBusy: return .failed("a flash capture is already under way: press again once it is saved")
+        case .stopped: return .noCamera
+        }
+    }
+
+    /// Encodes and stores `frame` off the loop; the request's completion gets the outcome.
+    func process(
+        _ frame: any CameraFrame, press: CaptureMachine.Press, selection: FrameSelection, flashFired: Bool
+    ) {
+        let ticket = press.ticket
+        guard let camera = current, let request = requests.removeValue(forKey: ticket) else {
+            frame.release()
+            perform(machine.saved(ticket))
+            requests.removeValue(forKey: ticket)?.completion(.failure(CaptureError.noCamera))
+            return
+        }
+        let selectedAt = loop.now
+        var metadata = photoMetadata(for: frame.metadata, camera: camera)
+        if metadata.flashFired != nil { metadata.flashFired = flashFired }
+        delegate?.captureEngine(self, complete: &metadata)
+        let finalMetadata = metadata
+        let encoder = self.encoder
+        let store = self.store
+        let afState = focus.state
+        loop.offload(
+            { () -> Result<SavedPhoto, Error> in
+                Result {
+                    let image = try frame.stillImage()
+                    let jpeg = try encoder.encode(image: image, metadata: finalMetadata)
+                    return try store.store(jpeg: jpeg, metadata: finalMetadata)
+                }
+            },
+            then: { [weak self] outcome in
+                frame.release()
+                guard let self else { return }
+                self.perform(self.machine.saved(ticket))
+                request.completion(
+                    outcome.map {
+                        CaptureResult(
+                            photo: $0, frame: frame.metadata, selection: selection,
+                            pressedAt: press.pressedAt,
+                            selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
+                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
+                    })
+            })
+    }
+}

@@ -1,0 +1,41 @@
+// `pinhole-conformance`: runs the backend contract checks against real drivers (the VM test).
+
+import ArgumentParser
+import PinholeConformance
+
+/// The root command: one subcommand per checked backend.
+@main
+struct Conformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pinhole-conformance",
+        abstract: "Check Pinhole's hardware backends against real (or kernel-simulated) devices.",
+        discussion: "Each step prints one `ok …` or `FAIL …` line; the status is 1 when any step failed.",
+        subcommands: [GPIOCheck.self])
+}
+
+/// Runs the libgpiod conformance check on gpio-sim lines.
+struct GPIOCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gpio",
+        abstract: "Check the libgpiod backend against gpio-sim lines (the VM integration test).",
+        discussion: "Needs a live gpio-sim chip carrying the named lines; drives them through sysfs.")
+
+    @Option(help: "Input line checked without debounce.")
+    var bouncy = "GPIO17"
+
+    @Option(help: "Input line checked with kernel debounce.")
+    var debounced = "GPIO27"
+
+    @Option(help: "Output line checked active-high.")
+    var output = "GPIO24"
+
+    @Option(help: "Output line checked active-low.")
+    var activeLowOutput = "GPIO25"
+
+    func run() throws {
+        let lines = GPIOConformanceCheck.Lines(
+            bouncy: bouncy, debounced: debounced, output: output, activeLowOutput: activeLowOutput)
+        let passed = GPIOConformanceCheck(lines: lines).run { print($0) }
+        if !passed { throw ExitCode(1) }
+    }
+}

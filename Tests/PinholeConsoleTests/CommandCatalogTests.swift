@@ -1,0 +1,137 @@
+// The command definitions: every help entry parses, help and usage come from them, and the
+// menu's items and prompts make valid commands (including awkward album names).
+
+import PinholeAppliance
+import PinholeConsole
+import XCTest
+
+final class CommandCatalogTests: XCTestCase {
+    func testEveryHelpExampleParsesToItsOwnVerb() throws {
+        var count = 0
+        for definition in CommandCatalog.definitions {
+            XCTAssertFalse(definition.forms.isEmpty, definition.verb)
+            for form in definition.forms {
+                XCTAssertFalse(form.examples.isEmpty, "\(form.usage) has no example")
+                for example in form.examples {
+                    XCTAssertNoThrow(try CommandCatalog.parse(line: example), example)
+                    XCTAssertEqual(try tokenize(example).first, definition.verb, example)
+                    count += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(count, 40)
+    }
+
+    func testHelpAndHelpJSONListEveryFormFromTheDefinitions() throws {
+        let help = CommandCatalog.help
+        XCTAssertTrue(help.hasPrefix("ok commands: capture [--json] | "), help)
+        for form in CommandCatalog.forms { XCTAssertTrue(help.contains(form.usage), form.usage) }
+        XCTAssertTrue(help.contains("sim fault camera-timeout|camera-dead|camera-alive"), help)
+        let json =
+            try JSONSerialization.jsonObject(with: Data(CommandCatalog.helpJSON.utf8)) as? [[String: String]]
+        XCTAssertEqual(json?.count, CommandCatalog.forms.count)
+        XCTAssertEqual(json?.first?["command"], "capture [--json]")
+    }
+
+    func testLinesParseIntoValuesOnce() throws {
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "capture --burst 3 --json"),
+            ConsoleInvocation(.capture(.burst(count: 3)), json: true))
+        XCTAssertEqual(try CommandCatalog.parse(line: "af continuous")?.command, .afMode(.continuous))
+        XCTAssertEqual(try CommandCatalog.parse(line: "metering center")?.command, .metering(.centre))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "sim press half-press --hold 300")?.command,
+            .sim(.press(.halfPress, holdMs: 300, bounce: 0)))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "library list --json")?.command, .library(["list", "--json"]))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "shutdown --poweroff")?.command, .shutdown(powerOff: true))
+        XCTAssertNil(try CommandCatalog.parse(line: "   "))
+    }
+
+    func testUsageErrorsComeFromTheDefinitionAndNameTheProblem() {
+        func error(_ line: String) -> String {
+            do {
+                _ = try CommandCatalog.parse(line: line)
+                return "parsed"
+            } catch { return LineModeConsole.errorLine(error) }
+        }
+        XCTAssertEqual(error("bogus"), "error 64: unknown command 'bogus': type help for the list")
+        XCTAssertEqual(error("torch maybe"), "error 64: usage: torch on|off")
+        XCTAssertEqual(error("capture --timer 99"), "error 64: --timer takes 1 to 60 seconds")
+        XCTAssertEqual(
+            error("sim fault melt"),
+            "error 64: unknown fault 'melt': camera-timeout | camera-dead | camera-alive")
+        XCTAssertEqual(error("capture \"x"), "error 64: unterminated quote")
+        XCTAssertEqual(error("status now"), "error 64: unexpected 'now': usage: status [--json]")
+    }
+
+    func testPromptAnswersAreWordsNotTextSoAlbumNamesNeedNoQuoting() throws {
+        let create = Prompt("New album's name", .word(before: ["library", "album", "create", "--"]))
+        XCTAssertEqual(
+            try create.invocation(for: "--json")?.command, .library(["album", "create", "--", "--json"]))
+        XCTAssertEqual(try create.invocation(for: "--json")?.json, false)
+        XCTAssertEqual(
+            try create.invocation(for: "O\"Brien's trip")?.command,
+            .library(["album", "create", "--", "O\"Brien's trip"]))
+        let point = Prompt("AF point", .words(before: ["af", "point"]))
+        XCTAssertEqual(try point.invocation(for: " 0.25  0.75 ")?.command, .afPoint(x: 0.25, y: 0.75))
+        XCTAssertThrowsError(try Prompt("Lens", .word(before: ["lens"])).invocation(for: "near"))
+        XCTAssertEqual(try Prompt("pinhole", .line).invocation(for: "torch on")?.command, .torch(true))
+    }
+
+    func testEveryMenuItemCarriesAValidCommand() throws {
+        var menu = ConsoleMenu()
+        var snapshot = MenuSnapshot()
+        snapshot.settingsFile = "/tmp/pinhole.toml"
+        snapshot.settings = [("capture.quality", "93"), ("console.pin", "set"), ("console.colour", "off")]
+        snapshot.access.pinConfigured = true
+        snapshot.access.unlocked = false
+        snapshot.canQuit = true
+        snapshot.outputs = [("status", false), ("torch", true)]
+        _ = menu.handle(.snapshot(snapshot))
+        let pages: [MenuPageID] = [
+            .main, .capture, .camera, .system, .diagnostics, .settings, .viewfinder, .library,
+        ]
+        var runs = 0, prompts = 0
+        for page in pages {
+            for item in menu.items(for: page) {
+                switch item.action {
+                case .run(let invocation):
+                    runs += 1
+                    XCTAssertNotNil(CommandCatalog.definition(for: verb(of: invocation.command)), item.label)
+                case .ask(let prompt):
+                    prompts += 1
+                    switch prompt.form {
+                    case .line: break
+                    case .word(let before, _), .words(let before, _):
+                        XCTAssertNotNil(CommandCatalog.definition(for: before[0]), item.label)
+                    }
+                    if !prompt.initial.isEmpty {
+                        XCTAssertNoThrow(
+                            try prompt.invocation(for: prompt.initial), "\(item.label): \(prompt.initial)")
+                    }
+                default: break
+                }
+            }
+        }
+        XCTAssertGreaterThan(runs, 10)
+        XCTAssertGreaterThan(prompts, 15)
+    }
+
+    private func verb(of command: ConsoleCommand) -> String {
+        switch command {
+        case .capture: return "capture"
+        case .cameraSwitch, .cameraList, .cameraSelect: return "camera"
+        case .torch: return "torch"
+        case .library: return "library"
+        case .ledTest: return "led"
+        case .shutdown: return "shutdown"
+        case .quit: return "quit"
+        case .lock: return "lock"
+        case .set: return "set"
+        case .pinClear, .pinSet: return "pin"
+        default: return "?"
+        }
+    }
+}
