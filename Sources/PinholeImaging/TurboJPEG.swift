@@ -149,11 +149,13 @@ extension TJHandle {
         guard widths.allSatisfy({ $0 > 0 }), heights.allSatisfy({ $0 > 0 }) else {
             throw ImagingError.decodeFailed(detail: "no 4:2:0 planes for \(width)x\(height)")
         }
-        var planes = (0..<3).map { [UInt8](repeating: 0, count: widths[$0] * heights[$0]) }
+        var y = [UInt8](repeating: 0, count: widths[0] * heights[0])
+        var u = [UInt8](repeating: 0, count: widths[1] * heights[1])
+        var v = [UInt8](repeating: 0, count: widths[2] * heights[2])
         var strides = widths.map { Int32($0) }
-        let status = planes[0].withUnsafeMutableBufferPointer { y in
-            planes[1].withUnsafeMutableBufferPointer { u in
-                planes[2].withUnsafeMutableBufferPointer { v in
+        let status = y.withUnsafeMutableBufferPointer { y in
+            u.withUnsafeMutableBufferPointer { u in
+                v.withUnsafeMutableBufferPointer { v in
                     var pointers: [UnsafeMutablePointer<UInt8>?] = [
                         y.baseAddress, u.baseAddress, v.baseAddress,
                     ]
@@ -166,7 +168,10 @@ extension TJHandle {
         try check(status)
         return RawImage(
             format: .yuv420, width: width, height: height,
-            planes: (0..<3).map { ImagePlane(bytes: planes[$0], stride: widths[$0]) })
+            planes: [
+                ImagePlane(bytes: y, stride: widths[0]), ImagePlane(bytes: u, stride: widths[1]),
+                ImagePlane(bytes: v, stride: widths[2]),
+            ])
     }
 
     /// Throws the error of a failed decode; warnings other than a premature end are tolerated.
