@@ -85,7 +85,8 @@ public final class Appliance {
         for observer in observers { observer(event) }
     }
 
-    func problem(_ message: String) {
+    /// Records a problem for `log` and the status, and reports it to observers.
+    public func problem(_ message: String) {
         problems.append(message)
         if problems.count > 20 { problems.removeFirst() }
         emit(.problem(message))

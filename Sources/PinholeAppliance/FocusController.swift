@@ -11,6 +11,7 @@ public enum FocusError: Error, CustomStringConvertible, Equatable {
     /// `af trigger` in manual mode.
     case manualMode
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case .fixedFocus(let camera):

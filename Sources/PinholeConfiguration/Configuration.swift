@@ -31,6 +31,9 @@ public struct Configuration: Sendable, Hashable {
     public var consoleMaxPINFailures = 5
     /// `[console] lockout`: seconds of the first lock-out (doubling with each further one).
     public var consoleLockoutSeconds = 60
+    /// `[console] quiet_s`: seconds of silence after line noise before Enter, Enter wakes
+    /// the console.
+    public var consoleQuietSeconds = 3
 
     /// Defaults.
     public init() {}
@@ -83,6 +86,7 @@ public struct Configuration: Sendable, Hashable {
             configuration.consoleIdleLockSeconds = try r.integer("idle_lock", in: 10...86_400) ?? 300
             configuration.consoleMaxPINFailures = try r.integer("max_pin_failures", in: 1...100) ?? 5
             configuration.consoleLockoutSeconds = try r.integer("lockout", in: 1...86_400) ?? 60
+            configuration.consoleQuietSeconds = try r.integer("quiet_s", in: 1...600) ?? 3
             try r.rejectUnknown()
         }
         try reader.rejectUnknown()

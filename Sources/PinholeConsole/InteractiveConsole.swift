@@ -111,6 +111,12 @@ public final class InteractiveConsole {
         set { menu.unicode = newValue }
     }
 
+    /// Shows a notice on the message line (noise ignored, listening again).
+    public func notice(_ text: String) {
+        menu.notice(text)
+        draw()
+    }
+
     /// A line the console logs (events, notes) for the Logs page.
     public func note(_ line: String) {
         log.append(line)

@@ -19,6 +19,12 @@ public final class LineModeConsole {
     public var onShutdown: ((_ powerOff: Bool) -> Void)?
     /// Switches to the interactive menu (nil: the console is not a terminal).
     public var onMenu: (() -> Void)?
+    /// Called after `unparseableLimit` unparseable lines in a row (each answered `error 64`):
+    /// the input gate starts a quiet wait. Lines waiting behind the last one are dropped.
+    public var onUnparseableStreak: ((Int) -> Void)?
+    /// Unparseable lines in a row that count as noise.
+    public var unparseableLimit = 3
+    private var unparseableStreak = 0
     /// Called when a line has been dealt with (answered, or blank): readers use it to keep
     /// a bounded number of lines in flight.
     public var onLineDone: (() -> Void)?
@@ -82,6 +88,26 @@ public final class LineModeConsole {
         if !running { next() }
     }
 
+    /// Answers an unparseable line; after `unparseableLimit` in a row, drops the lines
+    /// waiting behind it and reports the streak once the answer is out.
+    private func unparseable(answer: @escaping (String) -> Void, _ text: String) {
+        unparseableStreak += 1
+        let streak = unparseableStreak
+        guard streak >= unparseableLimit, onUnparseableStreak != nil else { return answer(text) }
+        discardWaitingLines()
+        answer(text)
+        onUnparseableStreak?(streak)
+    }
+
+    /// Drops lines received and not yet started (input from before a quiet wait began).
+    public func discardWaitingLines() {
+        queue.removeAll {
+            if case .command = $0.input { return false }
+            return $0.answer == nil
+        }
+        unparseableStreak = 0
+    }
+
     /// A line of input that was too long to be a command: answered with an error in turn.
     public func receiveOverlong(length: Int) {
         queue.append((.overlong(length), nil))
@@ -130,7 +156,8 @@ public final class LineModeConsole {
             run(invocation, answer: answer)
             return
         case .overlong(let length):
-            answer(
+            unparseable(
+                answer: answer,
                 Self.errorLine(
                     ConsoleError.usage(
                         "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored"
@@ -145,9 +172,10 @@ public final class LineModeConsole {
                 return
             }
             invocation = parsed
+            unparseableStreak = 0
         } catch {
             noteActivity()
-            answer(Self.errorLine(error, json: line.contains("--json")))
+            unparseable(answer: answer, Self.errorLine(error, json: line.contains("--json")))
             return
         }
         run(invocation, answer: answer)

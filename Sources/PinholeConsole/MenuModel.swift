@@ -275,6 +275,9 @@ public struct ConsoleMenu: Sendable {
         return effects
     }
 
+    /// Shows a notice on the message line; nothing else changes.
+    public mutating func notice(_ text: String) { note(text) }
+
     private mutating func note(_ text: String) {
         message = text
         messageIsError = false

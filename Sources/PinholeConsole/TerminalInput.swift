@@ -57,6 +57,9 @@ public struct TerminalDecoder: Sendable {
     public static let maximumSequence = 32
     /// Escape sequences dropped because they were unknown, overlong or broken.
     public private(set) var droppedSequences = 0
+    /// Bytes that no keyboard sends: invalid or non-printable UTF-8, NUL (a break or a
+    /// framing error without marking) and the rare C0 controls 0x1C…0x1F.
+    public private(set) var invalidBytes = 0
 
     /// A decoder in its initial state.
     public init() {}
@@ -84,7 +87,10 @@ public struct TerminalDecoder: Sendable {
         case .csi, .ss3:
             droppedSequences += 1
             return []
-        case .ground, .utf8: return []
+        case .utf8:
+            invalidBytes += sequence.count
+            return []
+        case .ground: return []
         }
     }
 
@@ -114,6 +120,7 @@ public struct TerminalDecoder: Sendable {
             if let key = Self.ss3Key(byte) { keys.append(key) } else { droppedSequences += 1 }
         case .utf8(let remaining):
             guard byte & 0xC0 == 0x80 else {  // not a continuation byte: drop the partial character
+                invalidBytes += sequence.count
                 sequence.removeAll()
                 state = .ground
                 ground(byte, into: &keys)
@@ -128,9 +135,14 @@ public struct TerminalDecoder: Sendable {
             var decoded = String(decoding: sequence, as: UTF8.self)
             sequence.removeAll()
             // An overlong form or a surrogate decodes to U+FFFD: dropped.
-            if decoded.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) { return }
+            if decoded.unicodeScalars.contains(where: { $0 == "\u{FFFD}" }) {
+                invalidBytes += 1
+                return
+            }
             if let character = decoded.popLast(), Self.isPrintable(character) {
                 keys.append(.character(character))
+            } else {
+                invalidBytes += 1
             }
         }
     }
@@ -148,7 +160,7 @@ public struct TerminalDecoder: Sendable {
         case 0x09: keys.append(.tab)
         case 0x03: keys.append(.interrupt)
         case 0x01...0x1A: keys.append(.control(Character(Unicode.Scalar(byte + 0x60))))
-        case 0x00, 0x1C...0x1F: break  // NUL (line breaks, framing errors) and rare controls
+        case 0x00, 0x1C...0x1F: invalidBytes += 1  // NUL (line breaks, framing errors) and rare controls
         case 0x20...0x7E: keys.append(.character(Character(Unicode.Scalar(byte))))
         case 0xC2...0xDF:
             sequence = [byte]
@@ -159,7 +171,7 @@ public struct TerminalDecoder: Sendable {
         case 0xF0...0xF4:
             sequence = [byte]
             state = .utf8(remaining: 3)
-        default: break  // stray continuation bytes, 0xC0/0xC1, 0xF5…0xFF: never valid UTF-8
+        default: invalidBytes += 1  // stray continuation bytes, 0xC0/0xC1, 0xF5…0xFF: never valid UTF-8
         }
     }
 

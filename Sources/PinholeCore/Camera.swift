@@ -21,6 +21,7 @@ public enum ControlValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A rectangle list (AfWindows), normalized to the sensor crop by the caller.
     case rectangles([NormalizedRect])
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case .bool(let value): return String(value)
@@ -50,6 +51,7 @@ public struct NormalizedRect: Sendable, Hashable, Codable, CustomStringConvertib
         self.height = height
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { "(\(x),\(y) \(width)x\(height))" }
 
     /// Whether a normalized point lies inside.
@@ -249,6 +251,7 @@ public enum CameraError: Error, CustomStringConvertible, Equatable {
     /// The camera failed.
     case failed(String)
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case .noCamera(let detail):

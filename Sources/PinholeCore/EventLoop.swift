@@ -1,5 +1,13 @@
 // The single-threaded event loop every behaviour runs on, in real or virtual time.
 
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Identifies a scheduled timer so that it can be cancelled.
 public struct TimerID: Hashable, Sendable {
     fileprivate let value: UInt64
@@ -11,8 +19,11 @@ public struct TimerID: Hashable, Sendable {
 /// time only from it, so the same code runs against real time on a board and against
 /// virtual time in tests, where `advance(by:)` moves time forward and nothing sleeps.
 ///
-/// Only `post(_:)` and `offload(_:then:)`'s work closure may be used from other threads;
-/// everything else must be called on the loop.
+/// Only `post(_:)`, `stop()` and `offload(_:then:)`'s work closure may be used from other
+/// threads; everything else must be called on the loop. That is checked in
+/// debug builds (and so in every test): the loop belongs to the thread that created it until
+/// `run()` is called, then to the thread running it, and `schedule`, `cancel`, `offload`,
+/// `advance` and `LoopBound.value` trap anywhere else (`preconditionInLoop()`).
 public final class EventLoop: @unchecked Sendable {
     /// How the loop's clock moves.
     public enum Mode: Sendable {
@@ -41,11 +52,15 @@ public final class EventLoop: @unchecked Sendable {
     private var outstandingWork = 0
     private var stopped = false
     private let worker: SerialWorker
+    /// The thread the loop belongs to (`pthread_self()` as a number).
+    private let owner: Atomic<UInt>
 
-    /// Creates a loop. Virtual loops start at `Instant.zero`.
+    /// Creates a loop, owned by the calling thread until `run()`. Virtual loops start at
+    /// `Instant.zero`.
     public init(mode: Mode) {
         self.mode = mode
         self.worker = SerialWorker()
+        self.owner = Atomic(Self.currentThread())
     }
 
     /// A virtual-time loop starting at a fixed wall time (2026-01-01T12:00:00Z by default).
@@ -80,11 +95,46 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    // MARK: Confinement
+
+    /// What happens when loop-only code runs off the loop: by default a trap naming the place.
+    /// Tests of the check itself may replace it (and must put the default back).
+    public nonisolated(unsafe) static var confinementViolation: (String, StaticString, UInt) -> Void = {
+        message, file, line in
+        preconditionFailure(message, file: file, line: line)
+    }
+
+    /// Whether the calling thread is the loop's.
+    public var inLoop: Bool { owner.load(ordering: .relaxed) == Self.currentThread() }
+
+    /// In debug builds, traps unless called on the loop's thread (compiled out in release).
+    @inline(__always)
+    public func preconditionInLoop(
+        _ what: @autoclosure () -> String = "", file: StaticString = #fileID, line: UInt = #line
+    ) {
+        #if DEBUG
+            if !inLoop {
+                let name = what()
+                Self.confinementViolation(
+                    "\(name.isEmpty ? "loop-only code" : name) used off its event loop's thread", file, line)
+            }
+        #endif
+    }
+
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+
     // MARK: Timers
 
     /// Runs `action` on the loop at `deadline` (or as soon as possible if it has passed).
     @discardableResult
     public func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
+        preconditionInLoop("EventLoop.schedule")
         let id = nextID
         nextID += 1
         let timer = Timer(deadline: deadline, id: id, action: action)
@@ -107,11 +157,15 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Cancels a timer; cancelling one that already ran does nothing.
     public func cancel(_ id: TimerID) {
+        preconditionInLoop("EventLoop.cancel")
         timers.removeAll { $0.id == id.value }
     }
 
     /// The number of pending timers (for tests and leftovers checks).
-    public var pendingTimerCount: Int { timers.count }
+    public var pendingTimerCount: Int {
+        preconditionInLoop("EventLoop.pendingTimerCount")
+        return timers.count
+    }
 
     // MARK: Cross-thread
 
@@ -129,6 +183,7 @@ public final class EventLoop: @unchecked Sendable {
     public func offload<T: Sendable>(
         _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
     ) {
+        preconditionInLoop("EventLoop.offload")
         let id = nextID
         nextID += 1
         completions[id] = { value in completion(value as! T) }
@@ -157,6 +212,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Virtual time: runs everything due up to `target`.
     public func advance(to target: Instant) {
         precondition(isVirtual, "advance(by:) needs a virtual-time loop")
+        preconditionInLoop("EventLoop.advance")
         while true {
             settle()
             guard let first = timers.first, first.deadline <= target else { break }
@@ -170,6 +226,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs posted actions and waits for offloaded work until none is left (no time passes).
     public func runUntilIdle() {
+        preconditionInLoop("EventLoop.runUntilIdle")
         if isVirtual { advance(by: .zero) } else { settle() }
     }
 
@@ -179,6 +236,7 @@ public final class EventLoop: @unchecked Sendable {
     /// jumps to the next timer whenever `isBusy()` is true and nothing else is runnable,
     /// and otherwise waits for posted input.
     public func run(isBusy: @escaping () -> Bool = { false }) {
+        owner.store(Self.currentThread(), ordering: .relaxed)
         while !isStopped {
             drainPosted()
             if isStopped { break }

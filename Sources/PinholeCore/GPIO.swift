@@ -93,6 +93,7 @@ public enum GPIOError: Error, CustomStringConvertible, Equatable {
     /// The kernel refused an operation.
     case system(operation: String, line: String, errno: Int32)
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case .lineNotFound(let name, let chips):

@@ -79,5 +79,6 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
         self.height = height
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { "\(width)x\(height)" }
 }

@@ -14,6 +14,7 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The origin of the timeline.
     public static let zero = Instant(nanoseconds: 0)
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     /// The instant `duration` later.
@@ -31,6 +32,7 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
     }
 
+    /// A readable form, for messages and logs.
     public var description: String {
         let ms = Double(nanoseconds) / 1_000_000
         return "t+\(ms)ms"

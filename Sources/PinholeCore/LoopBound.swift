@@ -3,11 +3,23 @@
 /// A box for a value that is only ever touched on one event loop's thread.
 ///
 /// `@Sendable` closures posted to the loop (from reader threads, signal threads) may carry
-/// it; they must only read `value` once they run on the loop.
+/// it; they may only read `value` once they run on the loop, and every read checks that
+/// (in debug builds, like `EventLoop.preconditionInLoop()`).
 public final class LoopBound<Value>: @unchecked Sendable {
-    /// The confined value.
-    public let value: Value
+    /// The loop the value belongs to.
+    public let loop: EventLoop
+    private let confined: Value
 
-    /// Wraps a value.
-    public init(_ value: Value) { self.value = value }
+    /// Wraps a value confined to `loop`; create it on the loop.
+    public init(_ value: Value, loop: EventLoop) {
+        loop.preconditionInLoop("LoopBound.init")
+        self.loop = loop
+        self.confined = value
+    }
+
+    /// The confined value; traps in debug builds when read off the loop's thread.
+    public var value: Value {
+        loop.preconditionInLoop("LoopBound.value")
+        return confined
+    }
 }

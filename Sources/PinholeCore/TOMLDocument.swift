@@ -55,11 +55,13 @@ public struct TOMLTable: Sendable, Hashable {
         }
     }
 
+    /// Whether the two are equal.
     public static func == (lhs: TOMLTable, rhs: TOMLTable) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         for entry in entries { hasher.combine(entry.key) }
     }
@@ -81,6 +83,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
         self.reason = reason
     }
 
+    /// A readable form, for messages and logs.
     public var description: String { "\(file):\(line): \(reason)" }
 }
 

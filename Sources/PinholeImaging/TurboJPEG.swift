@@ -230,7 +230,8 @@ extension TJHandle {
 func mcuSize(of jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     let handle = try TJHandle(.decompress)
     let subsamp = try jpeg.withUnsafeBufferPointer { try handle.header($0).subsampling }
-    let widths: [Int] = [8, 16, 16, 8, 8, 32], heights: [Int] = [8, 8, 16, 8, 16, 8]  // 444 422 420 GRAY 440 411
+    // MCU sizes of TJSAMP_444, 422, 420, GRAY, 440 and 411, in that order.
+    let widths: [Int] = [8, 16, 16, 8, 8, 32], heights: [Int] = [8, 8, 16, 8, 16, 8]
     guard subsamp >= 0, Int(subsamp) < widths.count else { return (16, 16) }
     return (widths[Int(subsamp)], heights[Int(subsamp)])
 }

@@ -27,6 +27,7 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     /// The operation was cancelled.
     case cancelled
 
+    /// A readable form, for messages and logs.
     public var description: String {
         switch self {
         case let .storageFull(mount, bytesLeft):

@@ -47,7 +47,8 @@ extension PhotoLibrary {
         let indexedElsewhere = try paths(of: Array(candidates.keys))
         var adopted: [Asset] = []
         for (id, relative) in candidates.sorted(by: { $0.key < $1.key }) {
-            if indexedElsewhere[id] == relative { continue }  // indexed right there (outside a leaf directory)
+            // Indexed right there (outside a leaf directory).
+            if indexedElsewhere[id] == relative { continue }
             if indexedElsewhere[id] == nil, let asset = adoptable(id: id, relative: relative) {
                 adopted.append(asset)
             } else {

@@ -75,6 +75,7 @@ public struct StandardAdjustmentRenderer: AdjustmentRenderer {
     /// Creates the renderer.
     public init(quality: Int = 93) { self.quality = quality }
 
+    /// Renders `adjustments` over the original JPEG and returns the edited JPEG.
     public func render(original: [UInt8], adjustments: PinholeAdjustments) throws -> [UInt8] {
         guard adjustments.rotation % 90 == 0 else {
             throw LibraryError.invalidRequest(

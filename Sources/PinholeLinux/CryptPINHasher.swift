@@ -60,6 +60,7 @@ public struct CryptError: Error, CustomStringConvertible {
     /// errno.
     public var code: Int32
 
+    /// A readable form, for messages and logs.
     public var description: String {
         "PIN hash: \(operation) failed (\(String(cString: strerror(code)))): check that libxcrypt supports yescrypt"
     }

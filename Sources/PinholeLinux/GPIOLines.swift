@@ -17,7 +17,7 @@ final class LinuxInputLine: InputLine {
 
     /// Starts the reader thread. Edges it posts are dropped once the line is released.
     func start(loop: EventLoop) throws {
-        let target = LoopBound(WeakInput(self))
+        let target = LoopBound(WeakInput(self), loop: loop)
         let reader = try GPIOEdgeReader(request: request, loop: loop) { edges in
             target.value.line?.deliver(edges)
         }

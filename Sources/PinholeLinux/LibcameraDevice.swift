@@ -265,7 +265,7 @@ private final class CallbackBox: @unchecked Sendable {
 
     init(loop: EventLoop, device: LibcameraDevice) {
         self.loop = loop
-        self.device = LoopBound(WeakDevice(device))
+        self.device = LoopBound(WeakDevice(device), loop: loop)
     }
 
     func completed(_ request: CompletedRequest) {

@@ -19,6 +19,7 @@ public final class LibcameraProvider: CameraProvider {
     /// The libcamera version in use.
     public static var version: String { String(cString: pinhole_libcamera_version()) }
 
+    /// The cameras present now, as they describe themselves.
     public func cameras() throws -> [CameraInfo] {
         var error = [CChar](repeating: 0, count: 512)
         let count = pinhole_lc_start(&error, error.count)
@@ -37,6 +38,7 @@ public final class LibcameraProvider: CameraProvider {
         return found.map(\.info)
     }
 
+    /// Opens the camera called `id` for exclusive use.
     public func open(id: String) throws -> any CameraDevice {
         if let device = devices[id] {
             device.reopen()

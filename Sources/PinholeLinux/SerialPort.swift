@@ -14,6 +14,7 @@ public struct SerialPortError: Error, CustomStringConvertible {
     /// errno.
     public var code: Int32
 
+    /// What failed and why.
     public var description: String {
         let reason = String(cString: strerror(code))
         var advice = ""
@@ -30,6 +31,9 @@ public final class SerialPort: @unchecked Sendable {
     public let device: String
     /// The file descriptor (read and write).
     public let fd: Int32
+    /// Whether input carries PARMRK marks for framing/parity errors and breaks (a terminal
+    /// device; decode with the console's `MarkedInputDecoder`).
+    public let marksLineErrors: Bool
 
     /// Opens `device` raw at `baud`, 8 data bits, no parity, 1 stop bit, no flow control.
     /// The open does not wait for carrier (O_NONBLOCK, cleared once open); a pty slave
@@ -42,6 +46,7 @@ public final class SerialPort: @unchecked Sendable {
         guard fd >= 0 else { throw SerialPortError(device: device, operation: "open", code: errno) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var settings = termios()
+        var marks = false
         if isatty(fd) == 1 {
             guard tcgetattr(fd, &settings) == 0 else {
                 let code = errno
@@ -51,8 +56,11 @@ public final class SerialPort: @unchecked Sendable {
             cfmakeraw(&settings)
             settings.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD)
             settings.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(PARENB) | tcflag_t(CRTSCTS))
-            // Breaks and bytes with framing or parity errors are dropped: they must not wedge the console.
-            settings.c_iflag |= tcflag_t(IGNBRK) | tcflag_t(IGNPAR)
+            // Breaks and bytes with framing or parity errors are marked (`\377 \0 X`, a real
+            // `\377` doubled) so that the console can tell line noise from data.
+            settings.c_iflag &= ~(tcflag_t(IGNBRK) | tcflag_t(BRKINT) | tcflag_t(IGNPAR) | tcflag_t(ISTRIP))
+            settings.c_iflag |= tcflag_t(PARMRK) | tcflag_t(INPCK)
+            marks = true
             let speed = Self.speed(baud)
             cfsetispeed(&settings, speed)
             cfsetospeed(&settings, speed)
@@ -69,6 +77,7 @@ public final class SerialPort: @unchecked Sendable {
         }
         self.device = device
         self.fd = fd
+        self.marksLineErrors = marks
     }
 
     deinit { close(fd) }

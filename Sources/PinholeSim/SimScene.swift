@@ -33,12 +33,14 @@ public struct SimObject: Sendable, Hashable {
         self.chroma = chroma
     }
 
+    /// Whether the two are equal.
     public static func == (lhs: SimObject, rhs: SimObject) -> Bool {
         lhs.name == rhs.name && lhs.rect == rhs.rect && lhs.distance == rhs.distance
             && lhs.reflectance == rhs.reflectance && lhs.texture == rhs.texture && lhs.period == rhs.period
             && lhs.chroma == rhs.chroma
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(distance)

@@ -58,6 +58,7 @@ public final class SimulatedCamera: CameraDevice {
             reflectance: world.scene.meanReflectance())
     }
 
+    /// What the camera reports about itself.
     public var info: CameraInfo { spec.info }
 
     /// Whether `close()` was called (the provider then opens a fresh camera).
@@ -66,6 +67,7 @@ public final class SimulatedCamera: CameraDevice {
     /// Whether the camera is streaming.
     public var isRunning: Bool { timer != nil }
 
+    /// Validates a stream request (valid, adjusted or invalid) and applies it.
     public func configure(_ wanted: StreamRequest) throws -> ConfigurationOutcome {
         guard wanted.stillSize.width > 0, wanted.stillSize.height > 0 else {
             throw CameraError.invalidConfiguration("still size \(wanted.stillSize) is empty")
@@ -92,6 +94,7 @@ public final class SimulatedCamera: CameraDevice {
         return notes.isEmpty ? .valid(adjusted) : .adjusted(adjusted, notes: notes)
     }
 
+    /// Starts streaming; each frame is handed to `onFrame` on the loop.
     public func start(onFrame: @escaping (any CameraFrame) -> Void) throws {
         guard !closed else { throw CameraError.failed("camera \(spec.id) is closed") }
         guard timer == nil else { return }
@@ -101,12 +104,14 @@ public final class SimulatedCamera: CameraDevice {
         beginFrame()
     }
 
+    /// Stops streaming; frames in flight are dropped.
     public func stop() {
         if let timer { loop.cancel(timer) }
         timer = nil
         onFrame = nil
     }
 
+    /// Closes the camera, stopping it first if it runs.
     public func close() {
         stop()
         closed = true

@@ -18,8 +18,10 @@ public final class SimulatedCameraProvider: CameraProvider {
         self.specs = specs
     }
 
+    /// The cameras present now, as they describe themselves.
     public func cameras() throws -> [CameraInfo] { specs.map(\.info) }
 
+    /// Opens the camera called `id` for exclusive use.
     public func open(id: String) throws -> any CameraDevice {
         guard let spec = specs.first(where: { $0.id == id }) else {
             throw CameraError.unknownCamera(id, available: specs.map(\.id))

@@ -5,6 +5,7 @@ import PinholeCore
 /// A simulated frame. Pixels are rendered lazily, so that only the kept still costs a
 /// full-resolution render and the simulated board stays responsive.
 public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
+    /// What the frame was exposed with (time, exposure, gain, lens, AF state).
     public let metadata: FrameMetadata
     /// The scene as it was during the exposure.
     public let scene: SimScene
@@ -27,6 +28,7 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
         self.onRelease = onRelease
     }
 
+    /// The full-resolution picture of this frame.
     public func stillImage() throws -> RawImage {
         SimRenderer.render(scene, size: stillSize, exposure: exposure)
     }
@@ -39,6 +41,7 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
             workingWidth: max(160, viewfinderSize.width / 2))
     }
 
+    /// Gives the frame's buffers back to the camera.
     public func release() {
         guard !released else { return }
         released = true

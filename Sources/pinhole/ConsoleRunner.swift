@@ -31,6 +31,8 @@ final class ConsoleRunner {
     private var input: InputPump?
     private var output: OutputPump?
     private var assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+    /// Every byte passes the gate first: noise starts a quiet wait instead of acting.
+    let gate: ConsoleInputGate
     private var inMenu = false
     private var inputEnded = false
     private var reconnectTimer: TimerID?
@@ -50,20 +52,25 @@ final class ConsoleRunner {
         device = choice == "stdio" ? nil : choice
         self.baud = baud
         self.log = log
-        let sink = LoopBound(LineSink())
+        let sink = LoopBound(LineSink(), loop: loop)
         lineMode = LineModeConsole(appliance: appliance, simulation: simulation, library: library) { line in
             sink.value.write?(line)
         }
-        let screen = LoopBound(LineSink())
+        let screen = LoopBound(LineSink(), loop: loop)
         menu = InteractiveConsole(appliance: appliance, commands: lineMode, colour: false) { bytes in
             screen.value.bytes?(bytes)
         }
         let isTerminal: Bool
         if let device {
             port = try SerialPort(device: device, baud: baud)
+            gate = ConsoleInputGate(
+                loop: loop, quietPeriod: .seconds(settings.consoleQuietSeconds), marked: port!.marksLineErrors
+            )
             output = OutputPump(fd: port!.fd)
             isTerminal = true
         } else {
+            gate = ConsoleInputGate(loop: loop, quietPeriod: .seconds(settings.consoleQuietSeconds))
+            gate.enabled = false  // a script or the process's own terminal: not a serial line
             isTerminal = isatty(0) == 1 && isatty(1) == 1
             if isTerminal { output = OutputPump(fd: 1) }
         }
@@ -96,10 +103,36 @@ final class ConsoleRunner {
         menu.onQuit = { [unowned self] in loop.stop() }
         menu.outputBusy = { [unowned self] in (output?.pendingBytes ?? 0) > 0 }
         lineMode.onQuit = { [unowned self] in loop.stop() }
+        wireGate(appliance: appliance, quiet: settings.consoleQuietSeconds)
         inMenu = mode == .menu || (mode == .auto && isTerminal)
         if mode == .menu && !isTerminal {
             throw ConsoleRunnerError(
                 "the menu needs a terminal: standard input or output is not one (use --console-mode line)")
+        }
+    }
+
+    private func wireGate(appliance: Appliance, quiet: Int) {
+        gate.deliver = { [unowned self] bytes in pass(bytes) }
+        lineMode.onUnparseableStreak = { [unowned self] count in gate.unparseableLines(count) }
+        let wake = "when the line has been quiet for \(quiet) s, press Enter twice"
+        gate.onQuiet = { [unowned self] reason in
+            lineMode.discardWaitingLines()
+            assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+            if inMenu {
+                menu.notice("Line noise: input is ignored. \(wake.capitalizedFirst).")
+            } else {
+                writeLine("event noise: input is ignored (\(reason)); \(wake)")
+            }
+        }
+        gate.onSpell = { spell in appliance.problem(spell.logLine) }
+        gate.onWoke = { [unowned self] spells, bytes in
+            let text = "listening again: \(bytes) bytes of line noise were ignored (see log)"
+            if inMenu {
+                menu.terminalReconnected()
+                menu.notice(text.capitalizedFirst)
+            } else {
+                writeLine("event " + text)
+            }
         }
     }
 
@@ -120,6 +153,7 @@ final class ConsoleRunner {
 
     /// Starts reading and, in menu mode, draws the menu.
     func start() {
+        gate.menuMode = inMenu
         if inMenu { enterMenu() }
         startReading(fd: port?.fd ?? 0)
     }
@@ -145,6 +179,7 @@ final class ConsoleRunner {
             do { raw = try RawTerminal(fd: 0) } catch { log("\(error): staying in line mode") }
         }
         inMenu = true
+        gate.menuMode = true
         if device == nil { onTerminalOwnership?(true) }
         menu.decorate = { [device, simulated] snapshot in
             snapshot.canQuit = device == nil
@@ -160,6 +195,7 @@ final class ConsoleRunner {
         raw?.restore()
         raw = nil
         inMenu = false
+        gate.menuMode = false
         assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
         writeLine("ok line mode: one command a line; `help` lists them, `menu` returns")
     }
@@ -179,7 +215,7 @@ final class ConsoleRunner {
     // MARK: Input
 
     private func startReading(fd: Int32) {
-        let runner = LoopBound(self)
+        let runner = LoopBound(self, loop: loop)
         let pump = InputPump(
             fd: fd, loop: loop,
             onBytes: { bytes in
@@ -193,14 +229,18 @@ final class ConsoleRunner {
     }
 
     private func received(_ bytes: [UInt8]) {
+        gate.receive(bytes)
+        if inMenu || gate.isQuiet { input?.resume() } else { resumeIfRoom() }
+    }
+
+    /// Input the gate let through.
+    private func pass(_ bytes: [UInt8]) {
         if inMenu {
             menu.receive(bytes)
             if output?.takeOverflow() == true { menu.terminalReconnected() }
-            input?.resume()
             return
         }
-        for piece in assembler.feed(bytes) { deliver(piece) }
-        resumeIfRoom()
+        for piece in assembler.feed(bytes) where !gate.isQuiet { deliver(piece) }
     }
 
     private func deliver(_ piece: LineAssembler.Piece) {
@@ -286,3 +326,8 @@ struct ConsoleRunnerError: Error, CustomStringConvertible {
 }
 
 extension ConsoleRunner.Mode: ExpressibleByArgument {}
+
+extension String {
+    /// The text with its first letter in upper case.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

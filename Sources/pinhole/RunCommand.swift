@@ -61,11 +61,11 @@ struct RunCommand: ParsableCommand {
         let log = logRouter.logger()
         let settings: Configuration
         do { settings = try Configuration.load(file: config) } catch {
-            throw ValidationError("\(error)")
+            throw StartFailure(error)
         }
         let (profile, note): (BoardProfile, String)
         do { (profile, note) = try BoardCatalog().resolve(board ?? settings.board ?? "auto") } catch {
-            throw ValidationError("\(error)")
+            throw StartFailure(error)
         }
         let simulated = profile.name == "sim"
         if clock == .virtual && !simulated {
@@ -77,7 +77,7 @@ struct RunCommand: ParsableCommand {
         do {
             photoLibrary = try PhotoLibrary.open(at: libraryPath, now: { systemWallNow() })
         } catch {
-            throw ValidationError("cannot open the photo library at \(libraryPath): \(error)")
+            throw StartFailure(message: "cannot open the photo library at \(libraryPath): \(error)")
         }
         log.info("board \(profile.name) (\(note)), library \(libraryPath)")
         Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
@@ -111,7 +111,7 @@ struct RunCommand: ParsableCommand {
         }
         do { try appliance.start() } catch {
             appliance.shutdown()
-            throw ValidationError("\(error)")
+            throw StartFailure(error)
         }
         defer { appliance.shutdown() }  // outputs off on every way out
 
@@ -130,7 +130,7 @@ struct RunCommand: ParsableCommand {
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
                 settings: settings, log: { log.notice("\($0)") })
         } catch {
-            throw ValidationError("\(error)")
+            throw StartFailure(error)
         }
         runner.onShutdown = { off in
             powerOff = off && !simulated
@@ -146,7 +146,7 @@ struct RunCommand: ParsableCommand {
             log.notice("\(name): shutting down")
             loop.stop()
         }
-        let console = LoopBound(runner)
+        let console = LoopBound(runner, loop: loop)
         let toConsole: @Sendable (Logger.Level, String) -> Void = { _, line in
             loop.post { console.value.event(line) }
         }

@@ -63,7 +63,13 @@ final class ConsoleSerialTests: XCTestCase {
 
         try pane.send("Escape")  // a lone ESC (picocom passes it through) goes back
         try pane.waitFor(" Pinhole  Main menu  ")
-        try pane.send("Down", "Down", "Down", "Down", "Enter")  // arrows in picocom's form: System
+        // Arrows in picocom's form, one key at a time as a person types (keys closer than a
+        // few milliseconds are taken for line noise): Down four times, then Enter, on System.
+        for _ in 0..<4 {
+            try pane.send("Down")
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        try pane.send("Enter")
         try pane.waitFor("Main menu > System")
         try pane.send("BSpace")
         try pane.waitFor(" Pinhole  Main menu  ")
@@ -98,40 +104,13 @@ final class ConsoleSerialTests: XCTestCase {
             try end.readLine(containing: "error"), "error 64: unknown command 'bogus': type help for the list"
         )
         XCTAssertTrue(try end.readLine(containing: "ok camera").hasPrefix("ok camera imx477"))
-        // Garbage at line rate, an overlong line and an unterminated escape do not wedge it.
-        try end.write(String(repeating: "\u{1B}[1;2;3", count: 50) + "\r")
+        // An overlong line is refused; garbage starts a quiet wait (ConsoleNoiseTests).
         try end.write(String(repeating: "x", count: 5000) + "\r")
         XCTAssertTrue(try end.readLine(containing: "line too long").contains("error 64"))
         try end.write("status\r")
         XCTAssertTrue(try end.readLine(containing: "ok camera").hasPrefix("ok camera imx477"))
-    }
-
-    func testMenuOnASerialLineSurvivesAFloodOfGarbageAndUnterminatedSequences() throws {
-        let dir = try directory()
-        let (appliance, terminal, _) = try ptys(in: dir)
-        let process = try pinhole(["--console", appliance.path], in: dir)
-        var end = try RawTTY(path: terminal.path)
-        defer { end.close() }
-        try end.ask("\u{0C}", untilScreenShows: " Pinhole  Main menu")
-        // Random bytes at full speed, but none that could choose an item (digits, y, Enter)
-        // and no ESC (keypad Enter is ESC O M): the menu must stay put and keep answering.
-        var generator = SystemRandomNumberGenerator()
-        let excluded: Set<UInt8> = Set(Array("0123456789yY\r\n".utf8) + [0x1B])
-        for _ in 0..<50 {
-            var chunk: [UInt8] = []
-            while chunk.count < 4096 {
-                let byte = UInt8.random(in: 0...255, using: &generator)
-                if !excluded.contains(byte) { chunk.append(byte) }
-            }
-            try end.write(bytes: chunk)
-            end.drain()
-        }
-        for _ in 0..<100 { try end.write("\u{1B}[1;2;3") }  // unterminated sequences
-        end.drain()
-        XCTAssertTrue(process.process.isRunning, process.errors)
-        try end.ask("\u{03}\u{0C}", untilScreenShows: " Pinhole  Main menu")
-        try end.write("1")
-        try end.ask("\r", untilScreenShows: "ok saved ")
+        try end.write(String(repeating: "\u{1B}[1;2;3", count: 50) + "\r")
+        XCTAssertTrue(try end.readLine(containing: "event noise").contains("press Enter twice"))
     }
 
     func testMenuOnAStandardInputTerminalQuitsAndRestoresTheTerminal() throws {

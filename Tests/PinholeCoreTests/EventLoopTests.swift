@@ -52,7 +52,7 @@ final class EventLoopTests: XCTestCase {
 
     func testPostFromAnotherThreadRunsOnTheLoop() {
         let loop = EventLoop.virtual()
-        let box = LoopBound(Counter())
+        let box = LoopBound(Counter(), loop: loop)
         let done = expectation(description: "posted")
         Thread.detachNewThread {
             loop.post { box.value.count += 1 }
