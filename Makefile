@@ -7,7 +7,7 @@ LIBRARY ?=
 BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
 SETUP_STAMP = tools/setup --check
 
-.PHONY: all setup build run test lint unit-test hil bench format fuzz clean
+.PHONY: all setup build run test lint unit-test hil bench format fuzz clean deb
 
 all: build
 
@@ -40,6 +40,17 @@ hil: build
 	rm -rf .build/hil/first-attempt; cp -r .build/hil/latest .build/hil/first-attempt; \
 	echo "hil: the first run failed (its logs: .build/hil/first-attempt); running it once more"; \
 	tools/hil --no-build
+	@# The installed .deb as a non-root systemd service (tools/hil-service), same retry rule.
+	@if [ ! -x tools/hil-service ]; then exit 0; fi; \
+	if tools/hil-service --no-build; then exit 0; fi; \
+	rm -rf .build/hil/service-first-attempt; cp -r .build/hil/service .build/hil/service-first-attempt; \
+	echo "hil: service: the first run failed (its logs: .build/hil/service-first-attempt); running it once more"; \
+	tools/hil-service --no-build
+
+# The Debian package, Swift runtime linked statically: .build/deb/pinhole_VERSION_ARCH.deb,
+# checked by lintian (tools/deb/build; the version from git describe).
+deb: setup
+	tools/deb/build
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 bench: setup

@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
             providers: [.apt(["libcrypt-dev"])]),
+        // adjtimex(2) (libc; not in Swift's Glibc module): is the clock synchronized.
+        .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
 
@@ -87,7 +89,7 @@ let package = Package(
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
                 "PinholeAppliance", "PinholeConsole",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), "CTimex",
             ],
             swiftSettings: swift6, plugins: ["PinholeVersion"]),
         // Writes the `git describe` version (tools/version) into the executable at build time.

@@ -12,5 +12,7 @@ struct Pinhole: ParsableCommand {
         commandName: "pinhole",
         abstract: "A camera appliance for Raspberry-Pi-class boards, and its simulated board.",
         version: version,
-        subcommands: [RunCommand.self, LibraryCommand.self, BoardCommand.self, ConsoleCommand.self])
+        subcommands: [
+            RunCommand.self, LibraryCommand.self, BoardCommand.self, ConsoleCommand.self, DoctorCommand.self,
+        ])
 }

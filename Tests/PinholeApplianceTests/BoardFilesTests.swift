@@ -164,6 +164,7 @@ final class BoardServiceFilesTests: XCTestCase {
             "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes", "LockPersonality": "yes",
             "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native", "KillSignal": "SIGTERM",
             "Restart": "on-failure", "StateDirectory": "pinhole",
+            "Type": "notify", "NotifyAccess": "main", "WatchdogSec": "20",
         ]
         for (key, value) in expected.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(keys[key]?.first, value, key)
@@ -175,9 +176,10 @@ final class BoardServiceFilesTests: XCTestCase {
                 "char-ttyAMA rw",
                 "char-ttyS rw", "char-ttyUSB rw", "char-ttyACM rw",
             ])
-        XCTAssertEqual(keys["ExecStart"], ["/usr/local/bin/pinhole run --board auto --console auto"])
+        // The board comes from /etc/pinhole/pinhole.toml ([board] name, default auto) for both.
+        XCTAssertEqual(keys["ExecStart"], ["/usr/bin/pinhole run --console auto"])
         XCTAssertEqual(
-            keys["ExecStopPost"], ["-/usr/local/bin/pinhole board off --board auto"],
+            keys["ExecStopPost"], ["-/usr/bin/pinhole board off"],
             "outputs off after a crash")
         XCTAssertNil(keys["ProcSubset"], "/proc/device-tree must stay visible for --board auto")
     }
@@ -188,8 +190,11 @@ final class BoardServiceFilesTests: XCTestCase {
             "pinhole-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let text = try XCTUnwrap(FileSystem.readText(unitPath)).replacingOccurrences(
-            of: "/usr/local/bin/pinhole",
-            with: "/bin/true")
+            of: "/usr/bin/pinhole",
+            with: "/bin/true"
+        )
+        // pinhole(1) is installed by the package, not on this machine.
+        .replacingOccurrences(of: "man:pinhole(1) ", with: "")
         let copy = directory.appendingPathComponent("pinhole.service").path
         try text.write(toFile: copy, atomically: true, encoding: .utf8)
         return copy
