@@ -5,6 +5,7 @@ import PinholeImaging
 
 extension Appliance {
     func buttonEvent(_ function: ButtonFunction, _ event: ButtonEvent) {
+        if case .pressed = event { noteActivity(wakeFor: function.rawValue) }
         emit(.button(function, event))
         chords?.handle(function, event)
         if let chords, chords.suppresses(function) {

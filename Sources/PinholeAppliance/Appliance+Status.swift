@@ -33,6 +33,7 @@ extension Appliance {
             frames: engine.framesReceived,
             problems: problems)
         engine.fillStatus(&status)
+        fillFieldStatus(&status)
         return status
     }
 

@@ -47,6 +47,10 @@ public final class Appliance {
     public internal(set) var burstShotsTaken = 0
     private(set) var capturesInFlight = 0
     private var started = false
+    /// Camera standby (`[camera] standby_after`).
+    public let standby: CameraStandby
+    /// The timelapse (set up by whoever wires the appliance, with its state file).
+    public var timelapse: TimelapseController?
 
     /// Creates an appliance.
     public init(
@@ -60,7 +64,10 @@ public final class Appliance {
         self.engine = CaptureEngine(
             loop: loop, provider: cameras, board: board, encoder: encoder, store: store,
             software: software)
+        standby = CameraStandby(loop: loop, engine: engine)
         engine.delegate = self
+        standby.isBusy = { [weak self] in self?.isBusy ?? false }
+        standby.onChange = { [weak self] text in self?.emit(.notice(text)) }
     }
 
     func engineEvent(_ event: CaptureEngineEvent) {
@@ -146,6 +153,7 @@ public final class Appliance {
 
     /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
     public func shutdown() {
+        standby.cancel()
         engine.stop()
         chords?.reset()
         for interpreter in interpreters.values { interpreter.reset() }
@@ -177,6 +185,7 @@ public final class Appliance {
     public func capture(
         pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil
     ) {
+        noteActivity(wakeFor: "capture")
         capturesInFlight += 1
         indicator.show(.busy(true))
         engine.capture(pressedAt: pressedAt) { [weak self] result in

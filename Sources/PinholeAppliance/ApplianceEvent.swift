@@ -18,4 +18,7 @@ public enum ApplianceEvent: Sendable {
     case problem(String)
     /// Focus changed on its own (e.g. back to continuous AF after a scene change).
     case focus(String)
+    /// Unattended operation worth a log line: standby and wake, timelapse progress, triggers,
+    /// storage policy.
+    case notice(String)
 }

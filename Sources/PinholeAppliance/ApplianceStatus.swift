@@ -80,4 +80,14 @@ public struct ApplianceStatus: Codable, Sendable {
     public var cameraRestarts: Int? = nil
     /// How the stream configuration was validated: "valid", or "adjusted: what changed".
     public var configuration: String? = nil
+    /// The timelapse, when one runs or ran.
+    public var timelapse: TimelapseStatus? = nil
+    /// Whether the camera is in standby (not streaming).
+    public var standby: Bool? = nil
+    /// Seconds without use before standby (nil: never).
+    public var standbyAfterSeconds: Int? = nil
+    /// Milliseconds from the last wake to its first usable frame.
+    public var lastWakeMs: Double? = nil
+    /// Whether free storage is under `[library] low_storage_mb`.
+    public var storageLow: Bool? = nil
 }

@@ -27,6 +27,7 @@ struct CaptureRequestState {
 extension CaptureEngine {
     func frameArrived(_ frame: any CameraFrame) {
         framesReceived += 1
+        standby.frameArrived(at: loop.now)
         lastFrame = frame.metadata
         watchdog.frameArrived(exposure: frame.metadata.exposureTime)
         focus.frameArrived(frame)
@@ -108,6 +109,7 @@ extension CaptureEngine {
             return
         }
         let selectedAt = loop.now
+        let (selection, wakeCost) = standby.selection(selection, pressedAt: press.pressedAt)
         var metadata = photoMetadata(for: frame.metadata, camera: camera)
         if metadata.flashFired != nil { metadata.flashFired = flashFired }
         delegate?.captureEngine(self, complete: &metadata)
@@ -133,7 +135,8 @@ extension CaptureEngine {
                             photo: $0, frame: frame.metadata, selection: selection,
                             pressedAt: press.pressedAt,
                             selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
-                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState)
+                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState,
+                            wakeCost: wakeCost)
                     })
             })
     }

@@ -78,6 +78,8 @@ public final class CaptureEngine {
     public internal(set) var flash = FlashPolicy()
     /// The watchdog that restarts a camera that stops sending frames.
     public private(set) var watchdog: CameraWatchdog!
+    /// Standby: asleep or streaming, and the last wake's cost.
+    var standby = EngineStandby()
 
     /// Creates an engine.
     public init(
@@ -156,6 +158,7 @@ public final class CaptureEngine {
         device?.close()
         device = nil
         current = nil
+        standby = EngineStandby()
     }
 
     func run(_ camera: CameraInfo) throws {
@@ -173,6 +176,7 @@ public final class CaptureEngine {
 
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
+        standby.asleep = false
         let still = camera.stillSizes.first ?? camera.pixelArraySize
         configuration = try opened.configure(StreamRequest(stillSize: still))
         exposureLocked = false

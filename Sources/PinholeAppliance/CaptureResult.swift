@@ -11,6 +11,8 @@ public enum FrameSelection: String, Sendable, Codable {
     case nextAfterPress = "next-after-press"
     /// The flash fired: the first frame exposed wholly under it once AE had settled.
     case flashLit = "flash-lit"
+    /// The camera was in standby at the press: the first frame after it woke.
+    case afterWake = "after-wake"
 }
 
 /// The outcome of one capture: the photo, the frame, and the settings really used.
@@ -35,6 +37,8 @@ public struct CaptureResult: Sendable {
     public var flashFired: Bool?
     /// The AF state when the frame was taken.
     public var afState: AutofocusState
+    /// For a press that woke the camera from standby: the time to its first usable frame.
+    public var wakeCost: Duration? = nil
     /// Exposure really used (the frame's).
     public var exposureTime: Duration { frame.exposureTime }
     /// Total gain really used (the frame's).

@@ -35,6 +35,16 @@ public struct Configuration: Sendable, Hashable {
     /// the console.
     public var consoleQuietSeconds = 3
 
+    /// `[camera] standby_after`: seconds without use before the camera stops streaming (nil: never).
+    public var standbyAfterSeconds: Int?
+    /// `[library] when_full`: "stop" (refuse new photos) or "recycle" (make room by removing
+    /// the oldest photos that are neither favourites nor in an album).
+    public var whenFull = "stop"
+    /// `[library] low_storage_mb`: free space under which the status LED warns (default 256).
+    public var lowStorageMB = 256
+    /// `[timelapse]`: a timelapse started at boot when none is in progress.
+    public var timelapse: TimelapseSettings?
+
     /// Defaults.
     public init() {}
 
@@ -52,7 +62,25 @@ public struct Configuration: Sendable, Hashable {
         if let table = try reader.table("library") {
             var r = TableReader(table: table, file: file, context: "[library]")
             configuration.libraryPath = try r.string("path")
+            if let policy = try r.string("when_full") {
+                guard ["stop", "recycle"].contains(policy) else {
+                    throw ConfigurationError(
+                        file: file, line: table.line(of: "when_full"),
+                        reason: "[library] when_full is '\(policy)': use stop or recycle")
+                }
+                configuration.whenFull = policy
+            }
+            configuration.lowStorageMB = try r.integer("low_storage_mb", in: 0...10_000_000) ?? 256
             try r.rejectUnknown()
+        }
+        if let table = try reader.table("camera") {
+            var r = TableReader(table: table, file: file, context: "[camera]")
+            let seconds = try r.integer("standby_after", in: 0...86_400)
+            configuration.standbyAfterSeconds = seconds == 0 ? nil : seconds
+            try r.rejectUnknown()
+        }
+        if let table = try reader.table("timelapse") {
+            configuration.timelapse = try TimelapseSettings.parse(table, file: file)
         }
         if let table = try reader.table("capture") {
             var r = TableReader(table: table, file: file, context: "[capture]")

@@ -16,6 +16,13 @@ enum CapturePage {
                     Prompt(
                         "Burst: how many photos (2-20)", .word(before: ["capture", "--burst"]), initial: "3"))
             ),
+            MenuItem(
+                "Timelapse", value: menu.snapshot.status?.timelapse?.line ?? "photos on a wall-clock grid",
+                action: .ask(
+                    Prompt(
+                        "Timelapse: every DURATION [--count N] [--from HH:MM --to HH:MM] [--album NAME] [--lock]",
+                        .words(before: ["timelapse", "start", "--every"]), initial: "10s"))),
+            MenuItem("Stop timelapse", value: "end the running timelapse", action: .run(.timelapseStop)),
         ]
         if let last = menu.snapshot.status?.lastCapture {
             items.append(.info(""))

@@ -63,7 +63,8 @@ public enum CommandCatalog {
 
     /// The verbs, in help order.
     public static let definitions: [CommandDefinition] =
-        captureDefinitions + controlDefinitions + systemDefinitions + simDefinitions + accessDefinitions
+        captureDefinitions + fieldDefinitions + controlDefinitions + systemDefinitions + simDefinitions
+        + accessDefinitions
 }
 
 // MARK: - Capture and camera

@@ -82,6 +82,16 @@ public struct CommandWords: Sendable {
         return value
     }
 
+    /// A text option `--name VALUE`, taken out with its value (the value may itself start
+    /// with `--`: an album named `--json`).
+    mutating func option(_ name: String) throws -> String? {
+        guard let index = words.firstIndex(of: name) else { return nil }
+        guard index + 1 < words.count else { throw ConsoleError.usage("\(name) needs a value") }
+        let value = words[index + 1]
+        words.removeSubrange(index...(index + 1))
+        return value
+    }
+
     /// Fails if anything is left over.
     func finish(usage: String) throws {
         if let extra = words.first { throw ConsoleError.usage("unexpected '\(extra)': usage: \(usage)") }

@@ -79,6 +79,12 @@ public enum ConsoleCommand: Hashable, Sendable {
     case unlock(String)
     /// `lock`.
     case lock
+    /// Start a timelapse.
+    case timelapseStart(TimelapsePlan)
+    /// Stop the running timelapse.
+    case timelapseStop
+    /// The timelapse's progress.
+    case timelapseStatus
 
     /// Whether the command needs the PIN (when one is set).
     public var needsPIN: Bool {

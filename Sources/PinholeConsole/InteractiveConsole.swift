@@ -61,8 +61,9 @@ public final class InteractiveConsole {
         self.write = write
         self.menu = ConsoleMenu(width: width, height: height)
         self.renderer = VT100Renderer(colour: colour)
-        previewFrame = { [engine = appliance.engine] columns, rows, unicode in
-            engine.latestViewfinderImage().map {
+        previewFrame = { [engine = appliance.engine, weak appliance] columns, rows, unicode in
+            appliance?.noteActivity(wakeFor: "viewfinder")
+            return engine.latestViewfinderImage().map {
                 ViewfinderPreview.cells(
                     from: $0, columns: columns, rows: rows, rotation: engine.pictureRotation,
                     unicode: unicode)
@@ -241,7 +242,7 @@ public final class InteractiveConsole {
         case .cameraChanged(let camera): note("camera \(camera.model)")
         case .torch(let on): note("torch \(on ? "on" : "off")")
         case .problem(let why): note("problem: \(why)")
-        case .focus(let what): note(what)
+        case .focus(let what), .notice(let what): note(what)
         case .button(let function, let event):
             if case .pressed = event { note("button \(function.rawValue) pressed") }
         }

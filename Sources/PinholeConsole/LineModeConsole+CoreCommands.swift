@@ -52,7 +52,7 @@ extension LineModeConsole {
                 reply(
                     .success(
                         "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
-                            + (status.busy ? ", busy" : "") + ", access \(access)"))
+                            + (status.busy ? ", busy" : "") + status.fieldSummary + ", access \(access)"))
             }
         case .settings, .set, .pinSet, .pinClear:
             try settingsCommand(command, json: json, reply: reply)
@@ -67,6 +67,8 @@ extension LineModeConsole {
             try simCommand(sim, reply: reply)
         case .gpioStatus:
             try gpioCommand(json: json, reply: reply)
+        case .timelapseStart, .timelapseStop, .timelapseStatus:
+            try timelapseCommand(command, json: json, reply: reply)
         }
     }
 

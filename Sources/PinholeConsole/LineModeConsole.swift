@@ -140,6 +140,7 @@ public final class LineModeConsole {
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
         case .focus(let what): text = what
+        case .notice(let what): text = what
         case .button: return
         }
         if running { collected.append(text) } else { write("event \(text)") }

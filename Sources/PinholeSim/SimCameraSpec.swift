@@ -34,13 +34,17 @@ public struct SimCameraSpec: Sendable, Hashable {
     public var frameDuration: Duration
     /// Lens travel speed in dioptres per second.
     public var lensSpeed: Double
+    /// Time from `start()` until the first frame begins to expose (sensor power-up, stream
+    /// start and the pipeline's first request), on the loop's clock.
+    public var startupLatency: Duration
 
     /// Creates a spec.
     public init(
         id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
         focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
         fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
-        frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40
+        frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40,
+        startupLatency: Duration = .zero
     ) {
         self.id = id
         self.model = model
@@ -53,6 +57,20 @@ public struct SimCameraSpec: Sendable, Hashable {
         self.blurPerDioptre = blurPerDioptre
         self.frameDuration = frameDuration
         self.lensSpeed = lensSpeed
+        self.startupLatency = startupLatency
+    }
+
+    /// About what a Raspberry Pi camera takes from `Camera::start()` to its first frame under
+    /// libcamera (sensor power-up, stream-on and the first requests through the ISP). The
+    /// simulated board's cameras use it; the built-in specs start at once so that tests can
+    /// count frames from zero.
+    public static let typicalStartupLatency: Duration = .milliseconds(180)
+
+    /// This spec with a start-up latency.
+    public func startingAfter(_ latency: Duration) -> SimCameraSpec {
+        var spec = self
+        spec.startupLatency = latency
+        return spec
     }
 
     /// The back camera: 12.3 MP like the HQ camera (4056×3040), with a motorized lens whose

@@ -101,7 +101,11 @@ public final class SimulatedCamera: CameraDevice {
         self.onFrame = onFrame
         starts += 1
         world.stalledCameras.remove(spec.id)
-        beginFrame()
+        if spec.startupLatency > .zero {
+            timer = loop.schedule(after: spec.startupLatency) { [weak self] in self?.beginFrame() }
+        } else {
+            beginFrame()
+        }
     }
 
     /// Stops streaming; frames in flight are dropped.

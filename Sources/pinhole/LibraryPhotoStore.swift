@@ -21,3 +21,15 @@ struct LibraryPhotoStore: PhotoStore {
 }
 
 extension PhotoEncoder: StillEncoder {}
+
+extension LibraryPhotoStore: AlbumFiling {
+    /// Adds the photo to the album with that title, creating the album in the same batch when
+    /// there is none.
+    func file(_ photoID: String, inAlbum album: String) throws {
+        let existing = try library.albums().first { $0.title == album }
+        _ = try library.performChanges { batch in
+            let id = existing?.id ?? batch.createAlbum(title: album)
+            batch.addAssets([photoID], to: id)
+        }
+    }
+}

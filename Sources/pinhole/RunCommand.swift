@@ -91,6 +91,7 @@ struct RunCommand: ParsableCommand {
         appliance.observe { event in
             switch event {
             case .problem(let message): log.warning("\(message)")
+            case .notice(let message): log.info("\(message)")
             case .captureFailed(let message): log.error("capture failed: \(message)")
             case .saved(let capture):
                 let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
@@ -109,11 +110,18 @@ struct RunCommand: ParsableCommand {
             default: break
             }
         }
+        appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
+        appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
+        let timelapse = TimelapseController(
+            appliance: appliance, stateFile: libraryPath + "/timelapse-state.toml")
+        timelapse.onEvent = { log.info("\($0)") }
+        appliance.timelapse = timelapse
         do { try appliance.start() } catch {
             appliance.shutdown()
             throw StartFailure(error)
         }
         defer { appliance.shutdown() }  // outputs off on every way out
+        Self.startTimelapse(timelapse, settings: settings.timelapse, log: log)
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
         if consoleChoice == "auto" {
@@ -187,6 +195,28 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// Resumes a timelapse that was running, else starts the configured one.
+    private static func startTimelapse(
+        _ timelapse: TimelapseController, settings: TimelapseSettings?, log: Logger
+    ) {
+        if let message = timelapse.resume() {
+            log.info("\(message)")
+            if timelapse.state != nil { return }
+        }
+        guard let settings else { return }
+        let plan = TimelapsePlan(
+            intervalMs: settings.everyMs, count: settings.count,
+            window: settings.window.map { DailyWindow(fromMinute: $0.from, toMinute: $0.to) },
+            album: settings.album,
+            lock: settings.lock)
+        do {
+            let status = try timelapse.start(plan)
+            log.info("timelapse from the configuration: \(status.line)")
+        } catch {
+            log.error("the configured timelapse could not start: \(error)")
+        }
+    }
+
     private struct Hardware {
         var gpio: any GPIOBackend
         var cameras: any CameraProvider
@@ -199,7 +229,12 @@ struct RunCommand: ParsableCommand {
         if simulated {
             let gpio = SimulatedGPIO(loop: loop, lineNames: profile.lineNames)
             let world = SimWorld()
-            let cameras = SimulatedCameraProvider(loop: loop, world: world)
+            // The simulated board's cameras take as long to start as real ones (standby wakes).
+            let cameras = SimulatedCameraProvider(
+                loop: loop, world: world,
+                specs: [SimCameraSpec.back, .front].map {
+                    $0.startingAfter(SimCameraSpec.typicalStartupLatency)
+                })
             let control = SimBoardControl(gpio: gpio, world: world, board: profile, loop: loop)
             return Hardware(gpio: gpio, cameras: cameras, simulation: control)
         }

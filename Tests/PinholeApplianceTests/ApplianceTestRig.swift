@@ -64,7 +64,8 @@ final class ApplianceRig {
 
     init(
         board: BoardProfile? = nil, gpio: SimulatedGPIO? = nil, loop: EventLoop? = nil,
-        store: MemoryStore = MemoryStore(), start: Bool = true
+        store: MemoryStore = MemoryStore(), start: Bool = true,
+        specs: [SimCameraSpec] = [ApplianceRig.smallBack, ApplianceRig.smallFront]
     ) throws {
         let loop = loop ?? EventLoop.virtual()
         let board = try board ?? BuiltInBoards.simulated()
@@ -73,7 +74,7 @@ final class ApplianceRig {
         self.gpio = gpio ?? SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         self.store = store
         cameras = SimulatedCameraProvider(
-            loop: loop, world: SimWorld(), specs: [Self.smallBack, Self.smallFront])
+            loop: loop, world: SimWorld(), specs: specs)
         appliance = Appliance(
             loop: loop, board: board, gpio: self.gpio, cameras: cameras, encoder: NullEncoder(),
             store: store)

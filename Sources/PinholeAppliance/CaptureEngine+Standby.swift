@@ -1,0 +1,39 @@
+// Camera standby: stop streaming to save power while keeping the camera open, and wake it again.
+
+import PinholeCore
+
+extension CaptureEngine {
+    /// Whether the camera is open but not streaming.
+    public var isInStandby: Bool { standby.asleep }
+
+    /// Time from the last wake to its first usable frame (nil: no wake yet).
+    public var lastWakeCost: Duration? { standby.lastWakeCost }
+
+    /// Wakes since start.
+    public var wakeCount: Int { standby.wakes }
+
+    /// Stops streaming (the camera stays open and configured). Refused — returns false — while
+    /// a capture waits or is being saved, or when no camera runs.
+    @discardableResult
+    public func enterStandby() -> Bool {
+        guard let device, !standby.asleep, !machine.isBusy else { return false }
+        watchdog.stop()
+        focus.detach()
+        device.stop()
+        perform(machine.streamStopped(failWaiting: false))
+        standby.asleep = true
+        standby.wokeAt = nil
+        standby.firstFrameAt = nil
+        return true
+    }
+
+    /// Starts streaming again; captures asked for meanwhile are served by the first frames
+    /// (their selection says `after-wake`).
+    public func wake() throws {
+        guard standby.asleep, let device, let camera = current else { return }
+        standby.wokeAt = loop.now
+        standby.firstFrameAt = nil
+        standby.wakes += 1
+        try startDevice(device, camera: camera)
+    }
+}
