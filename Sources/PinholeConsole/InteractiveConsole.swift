@@ -34,8 +34,8 @@ public final class InteractiveConsole {
     private var stopped = true
     /// Extra snapshot fields (settings, quit offered, simulated) supplied by the runner.
     public var decorate: ((inout MenuSnapshot) -> Void)?
-    /// Loads library data for the menu (nil: no library).
-    public var loadLibrary: ((LibraryRequest) -> LibraryData)?
+    /// The library the menu's pages read (nil: no library). Loads run on a worker thread.
+    public var library: LibraryReading?
     /// Supplies the next viewfinder frame as cells (nil: no preview available).
     public var previewFrame: ((_ width: Int, _ height: Int, _ unicode: Bool) -> [[ScreenCell]]?)?
     /// Whether output is still waiting to go out (a slow serial line): preview frames are
@@ -68,9 +68,6 @@ public final class InteractiveConsole {
                     from: $0, columns: columns, rows: rows, rotation: engine.pictureRotation,
                     unicode: unicode)
             }
-        }
-        if let library = commands.library {
-            loadLibrary = { request in LibraryLoader.load(request, run: library) }
         }
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
@@ -110,6 +107,14 @@ public final class InteractiveConsole {
     public var unicode: Bool {
         get { menu.unicode }
         set { menu.unicode = newValue }
+    }
+
+    /// The library changed (here or in another process): pages that show it load again.
+    public func libraryChanged() {
+        guard !stopped else { return }
+        perform(menu.handle(.libraryChanged))
+        snapshotNow()
+        draw()
     }
 
     /// Shows a notice on the message line (noise ignored, listening again).
@@ -170,8 +175,16 @@ public final class InteractiveConsole {
                     self.draw()
                 }
             case .load(let request):
-                let data = loadLibrary?(request) ?? .failed("no library is open")
-                perform(menu.handle(.library(data)))
+                guard let library else {
+                    perform(menu.handle(.library(.failed("no library is open"))))
+                    continue
+                }
+                // Off the loop: a page load never holds up buttons, LEDs or the watchdog.
+                loop.offloadLong({ LibraryLoader.load(request, from: library) }) { [weak self] data in
+                    guard let self else { return }
+                    perform(menu.handle(.library(data)))
+                    draw()
+                }
             case .redrawAll:
                 renderer.invalidate()
             case .bell:

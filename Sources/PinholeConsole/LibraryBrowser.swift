@@ -91,6 +91,11 @@ public struct LibraryBrowser: Sendable {
     /// After a `library` command changed something: load again what is shown.
     mutating func answered(_ command: ConsoleCommand, failed: Bool) -> [MenuEffect] {
         guard case .library = command, !failed else { return [] }
+        return reload()
+    }
+
+    /// Loads again what is shown (albums, the page of photos, the photo).
+    func reload() -> [MenuEffect] {
         var effects: [MenuEffect] = [.load(.albums)]
         if let source { effects.append(.load(.photos(source: source, offset: offset, limit: Self.pageSize))) }
         if let photo { effects.append(.load(.photo(id: photo.id))) }

@@ -1,10 +1,4 @@
-// Loads the library pages' data through the `library` command language (its JSON answers).
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+// The library pages' records, and the protocol the menu reads them through.
 
 /// An album or smart album in the browser.
 public struct LibraryAlbumRow: Hashable, Sendable {
@@ -22,20 +16,10 @@ public struct LibraryAlbumRow: Hashable, Sendable {
         self.count = count
     }
 
-    /// The `library` words listing a page of it.
-    func listWords(offset: Int, limit: Int) -> [String] {
-        let paging = ["--limit", "\(limit)", "--offset", "\(offset)", "--json"]
-        guard id.hasPrefix("smart:") else { return ["list", "--album", id] + paging }
-        let name = String(id.dropFirst(6))
-        if name.hasPrefix("camera:") {
-            return ["smart", "camera", "--camera", String(name.dropFirst(7))] + paging
-        }
-        return ["smart", name] + paging
-    }
 }
 
 /// A photo in a list.
-public struct LibraryPhotoRow: Hashable, Sendable, Decodable {
+public struct LibraryPhotoRow: Hashable, Sendable {
     /// Identifier.
     public var id: String
     /// Capture time (ISO 8601).
@@ -52,37 +36,94 @@ public struct LibraryPhotoRow: Hashable, Sendable, Decodable {
     public var edited: Bool
     /// When it was deleted (nil: not deleted).
     public var deleted: String?
+
+    /// Creates a row.
+    public init(
+        id: String, created: String, camera: String?, width: Int, height: Int, favorite: Bool, edited: Bool,
+        deleted: String?
+    ) {
+        self.id = id
+        self.created = created
+        self.camera = camera
+        self.width = width
+        self.height = height
+        self.favorite = favorite
+        self.edited = edited
+        self.deleted = deleted
+    }
 }
 
 /// One photo's details: every metadata field the library reports.
-public struct LibraryPhotoDetail: Sendable, Decodable {
-    var id: String
-    var file: String
-    var created: String
-    var added: String
-    var modified: String?
-    var camera: String?
-    var make: String?
-    var model: String?
-    var width: Int
-    var height: Int
-    var orientation: Int?
-    var exposureTime: Double?
-    var iso: Int?
-    var fNumber: Double?
-    var focalLength: Double?
-    var lensPosition: Double?
-    var flashFired: Bool?
-    var latitude: Double?
-    var longitude: Double?
-    var altitude: Double?
-    var fileSize: Int64?
-    var checksum: String?
-    var favorite: Bool
-    var hidden: Bool?
-    var deleted: String?
-    var edited: Bool
-    var editRevision: Int?
+public struct LibraryPhotoDetail: Sendable {
+    /// Identifier.
+    public var id: String
+    /// The original's path.
+    public var file: String
+    /// Capture time (ISO 8601).
+    public var created: String
+    /// When it was added (ISO 8601).
+    public var added: String
+    /// When it last changed (ISO 8601).
+    public var modified: String?
+    /// Camera name.
+    public var camera: String?
+    /// EXIF make.
+    public var make: String?
+    /// EXIF model.
+    public var model: String?
+    /// Pixel size.
+    public var width: Int
+    /// Pixel size.
+    public var height: Int
+    /// EXIF orientation (1, 3, 6, 8 …).
+    public var orientation: Int?
+    /// Exposure time in seconds.
+    public var exposureTime: Double?
+    /// ISO.
+    public var iso: Int?
+    /// Aperture.
+    public var fNumber: Double?
+    /// Focal length in mm.
+    public var focalLength: Double?
+    /// Lens position in dioptres.
+    public var lensPosition: Double?
+    /// Whether the flash fired.
+    public var flashFired: Bool?
+    /// Latitude.
+    public var latitude: Double?
+    /// Longitude.
+    public var longitude: Double?
+    /// Altitude in metres.
+    public var altitude: Double?
+    /// File size in bytes.
+    public var fileSize: Int64?
+    /// Checksum of the original.
+    public var checksum: String?
+    /// Favorite.
+    public var favorite: Bool
+    /// Hidden.
+    public var hidden: Bool?
+    /// When it was deleted (nil: not deleted).
+    public var deleted: String?
+    /// Whether it has an edit.
+    public var edited: Bool
+    /// The edit's revision.
+    public var editRevision: Int?
+
+    /// A detail with the fields every photo has; set the others as known.
+    public init(
+        id: String, file: String, created: String, added: String, width: Int, height: Int, favorite: Bool,
+        edited: Bool
+    ) {
+        self.id = id
+        self.file = file
+        self.created = created
+        self.added = added
+        self.width = width
+        self.height = height
+        self.favorite = favorite
+        self.edited = edited
+    }
 
     /// Label and value rows for the Photo page.
     var fields: [(String, String)] {
@@ -115,45 +156,36 @@ public struct LibraryPhotoDetail: Sendable, Decodable {
     }
 }
 
-/// Fetches library data by running `library` commands and decoding their JSON.
-public enum LibraryLoader {
-    private struct Albums: Decodable {
-        struct Entry: Decodable {
-            var id: String
-            var title: String
-            var count: Int
-        }
-        var albums: [Entry]
-        var smart: [Entry]
-    }
+/// What the menu reads from the photo library: records and queries, not command text.
+/// The executable implements it over the library store; the menu loads through it on a
+/// worker thread, never on the event loop.
+public protocol LibraryReading: Sendable {
+    /// The smart albums, then the user albums, with counts.
+    func albums() throws -> [LibraryAlbumRow]
+    /// A page of an album's or smart album's photos.
+    func photos(in source: LibraryAlbumRow, offset: Int, limit: Int) throws -> [LibraryPhotoRow]
+    /// One photo's details (nil: no such photo).
+    func photo(id: String) throws -> LibraryPhotoDetail?
+}
 
-    /// Answers a request with `run`, which executes `library` words and returns the output.
-    public static func load(_ request: LibraryRequest, run: ([String]) throws -> String) -> LibraryData {
+/// Answers the menu's library requests through `LibraryReading`.
+public enum LibraryLoader {
+    /// Answers `request` from `library`; a failure becomes `.failed` with its reason.
+    public static func load(_ request: LibraryRequest, from library: LibraryReading) -> LibraryData {
         do {
             switch request {
             case .albums:
-                let albums = try decode(Albums.self, try run(["albums", "--json"]))
-                return .albums(
-                    (albums.smart + albums.albums).map {
-                        LibraryAlbumRow(id: $0.id, title: $0.title, count: $0.count)
-                    })
+                return .albums(try library.albums())
             case .photos(let source, let offset, let limit):
-                let rows = try decode(
-                    [LibraryPhotoRow].self, try run(source.listWords(offset: offset, limit: limit)))
-                return .photos(source: source, offset: offset, rows: rows)
+                return .photos(
+                    source: source, offset: offset,
+                    rows: try library.photos(in: source, offset: offset, limit: limit))
             case .photo(let id):
-                return .photo(try decode(LibraryPhotoDetail.self, try run(["show", id, "--json"])))
+                guard let detail = try library.photo(id: id) else { return .failed("no photo \(id)") }
+                return .photo(detail)
             }
         } catch {
             return .failed("\(error)")
-        }
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        do {
-            return try JSONDecoder().decode(type, from: Data(text.utf8))
-        } catch {
-            throw ConsoleError.failed("the library's answer could not be read (\(error)): \(text.prefix(80))")
         }
     }
 }

@@ -60,9 +60,15 @@ extension LineModeConsole {
             try accessCommand(command, reply: reply)
         case .library(let words):
             guard let library else { throw ConsoleError.unavailable("no library is open") }
-            let output = try library(words)
-            let line = output.split(separator: "\n").joined(separator: " ")
-            reply(.success(json || line.hasPrefix("ok") ? line : "ok " + line))
+            // Off the loop: fsck --verify, import and export take long; buttons, LEDs, the
+            // watchdog and captures go on meanwhile.
+            appliance.loop.offloadLong({ Result { try library(words) } }) { result in
+                reply(
+                    result.map { output in
+                        let line = output.split(separator: "\n").joined(separator: " ")
+                        return json || line.hasPrefix("ok") ? line : "ok " + line
+                    })
+            }
         case .sim(let sim):
             try simCommand(sim, reply: reply)
         case .gpioStatus:

@@ -10,7 +10,7 @@ import PinholeCore
 public final class LineModeConsole {
     let appliance: Appliance
     let simulation: SimulationControl?
-    let library: (([String]) throws -> String)?
+    let library: (@Sendable ([String]) throws -> String)?
     let write: (String) -> Void
     /// Called after `quit` has been answered.
     public var onQuit: (() -> Void)?
@@ -58,7 +58,8 @@ public final class LineModeConsole {
 
     /// Creates a console over an appliance. `write` receives each answer line, without newline.
     public init(
-        appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+        appliance: Appliance, simulation: SimulationControl?,
+        library: (@Sendable ([String]) throws -> String)?,
         write: @escaping (String) -> Void
     ) {
         self.appliance = appliance

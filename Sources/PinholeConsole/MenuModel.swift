@@ -12,6 +12,8 @@ public enum MenuEvent: Sendable {
     case library(LibraryData)
     /// A new viewfinder frame, already converted to cells.
     case preview([[ScreenCell]])
+    /// The library changed (here or in another process).
+    case libraryChanged
 }
 
 /// What the shell must do for the menu.
@@ -88,6 +90,8 @@ public struct ConsoleMenu: Sendable {
         case .preview(let rows):
             preview = rows
             return []
+        case .libraryChanged:
+            return Self.protectedPages.contains(page) && page != .settings ? browser.reload() : []
         }
     }
 

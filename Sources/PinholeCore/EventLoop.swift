@@ -50,8 +50,10 @@ public final class EventLoop: @unchecked Sendable {
     private let lock = ConditionLock()
     private var posted: [@Sendable () -> Void] = []
     private var outstandingWork = 0
+    private var outstandingLongWork = 0
     private var stopped = false
     private let worker: SerialWorker
+    private let longWorker = SerialWorker()
     /// The thread the loop belongs to (`pthread_self()` as a number).
     private let owner: Atomic<UInt>
 
@@ -201,6 +203,49 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs long `work` (library commands: fsck, import, export) on a second worker thread
+    /// and then `completion` with its result on the loop. Unlike `offload`, virtual time
+    /// keeps moving while it runs (buttons, captures and their saves go on meanwhile); tests
+    /// wait for it with `finishLongWork()`. `run` counts it as work in flight.
+    public func offloadLong<T: Sendable>(
+        _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
+    ) {
+        preconditionInLoop("EventLoop.offloadLong")
+        let id = nextID
+        nextID += 1
+        completions[id] = { value in completion(value as! T) }
+        lock.withLock { outstandingLongWork += 1 }
+        longWorker.submit { [self] in
+            let result = work()
+            lock.withLock {
+                outstandingLongWork -= 1
+                posted.append { [self] in
+                    let handler = completions.removeValue(forKey: id)
+                    handler?(result)
+                }
+                lock.broadcast()
+            }
+        }
+    }
+
+    /// Long work submitted and not yet finished.
+    public var longWorkInFlight: Int { lock.withLock { outstandingLongWork } }
+
+    /// Waits (no time passes) until all long work has finished and its completions ran.
+    public func finishLongWork() {
+        while true {
+            settle()
+            lock.lock()
+            if outstandingLongWork == 0 && posted.isEmpty {
+                lock.unlock()
+                settle()
+                return
+            }
+            if posted.isEmpty { lock.wait(until: nil) }
+            lock.unlock()
+        }
+    }
+
     // MARK: Driving
 
     /// Virtual time: runs everything due up to `now + duration`, in deadline order, waiting
@@ -247,7 +292,9 @@ public final class EventLoop: @unchecked Sendable {
                 continue
             }
             if isVirtual {
-                let (hasPosted, working) = lock.withLock { (!posted.isEmpty, outstandingWork > 0) }
+                let (hasPosted, working) = lock.withLock {
+                    (!posted.isEmpty, outstandingWork > 0 || outstandingLongWork > 0)
+                }
                 if hasPosted { continue }
                 if !working, isBusy(), let first = timers.first {
                     virtualNow = first.deadline

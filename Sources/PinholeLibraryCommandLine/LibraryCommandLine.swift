@@ -57,7 +57,7 @@ public enum LibraryCommandLine {
           album list ALBUM             the photos of an album, in album order
           folder create NAME [--folder PARENT]   make a folder of albums
           smart NAME [--camera ID]     photos of a smart album: all, recent, favorites, camera,
-                                       edited, deleted
+                                       edited, hidden, deleted
           favorite ID... [--off]       mark (or unmark) photos as favorite
           hide ID... [--off]           hide (or unhide) photos
           delete ID...                 move photos to Recently Deleted

@@ -44,7 +44,9 @@ final class ConsoleRunner {
 
     /// The console on `choice` ("stdio" or a device path) for `appliance`.
     init(
-        appliance: Appliance, simulation: SimulationControl?, library: (([String]) throws -> String)?,
+        appliance: Appliance, simulation: SimulationControl?,
+        library: (@Sendable ([String]) throws -> String)?,
+        reader: LibraryReading?,
         choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void
     ) throws {
         loop = appliance.loop
@@ -101,6 +103,7 @@ final class ConsoleRunner {
             menu.onLineMode = { [unowned self] in enterLineMode() }
         }
         menu.onQuit = { [unowned self] in loop.stop() }
+        menu.library = reader
         menu.outputBusy = { [unowned self] in (output?.pendingBytes ?? 0) > 0 }
         lineMode.onQuit = { [unowned self] in loop.stop() }
         wireGate(appliance: appliance, quiet: settings.consoleQuietSeconds)

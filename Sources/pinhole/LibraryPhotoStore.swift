@@ -15,7 +15,13 @@ struct LibraryPhotoStore: PhotoStore {
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
     }
 
-    func photoCount() throws -> Int { try library.count(.all) }
+    /// Kept from change notifications (see `LibraryWatch`), not counted on every status.
+    let watch: LibraryWatch
+
+    func photoCount() throws -> Int {
+        if let count = watch.count { return count }
+        return try library.count(.all)
+    }
 
     func freeBytes() -> Int64? { FileSystem.freeBytes(at: directory) }
 }

@@ -81,12 +81,14 @@ struct RunCommand: ParsableCommand {
         }
         log.info("board \(profile.name) (\(note)), library \(libraryPath)")
         Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
+        let watch = LibraryWatch(library: photoLibrary, loop: loop)
+        watch.start()
 
         let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
         let appliance = Appliance(
             loop: loop, board: profile, gpio: hardware.gpio, cameras: hardware.cameras,
             encoder: PhotoEncoder(quality: settings.jpegQuality),
-            store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath),
+            store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath, watch: watch),
             software: "Pinhole \(Pinhole.version)")
         appliance.observe { event in
             switch event {
@@ -133,6 +135,7 @@ struct RunCommand: ParsableCommand {
             runner = try ConsoleRunner(
                 appliance: appliance, simulation: hardware.simulation,
                 library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
+                reader: LibraryMenuReader(library: photoLibrary),
                 choice: consoleChoice,
                 baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
@@ -140,6 +143,8 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw StartFailure(error)
         }
+        let watched = LoopBound(runner, loop: loop)
+        watch.onChange { watched.value.menu.libraryChanged() }
         runner.onShutdown = { off in
             powerOff = off && !simulated
             loop.stop()

@@ -59,7 +59,9 @@ final class ConsoleHarness {
     let terminal = TerminalEmulator()
 
     init(
-        quietFocus: Bool = false, colour: Bool = false, library: (([String]) throws -> String)? = nil,
+        quietFocus: Bool = false, colour: Bool = false,
+        library: (@Sendable ([String]) throws -> String)? = nil,
+        reader: LibraryReading? = nil,
         configure: (LineModeConsole) -> Void = { _ in }
     ) throws {
         let board = try BuiltInBoards.simulated()
@@ -91,6 +93,7 @@ final class ConsoleHarness {
         console = InteractiveConsole(appliance: appliance, commands: commands, colour: colour) {
             written.items += $0
         }
+        console.library = reader
         console.start()
         loop.advance(by: .milliseconds(100))
         drain()
@@ -109,6 +112,7 @@ final class ConsoleHarness {
     func type(_ text: String, settle: Duration = .milliseconds(100)) -> String {
         console.receive(Array(text.utf8))
         loop.advance(by: settle)
+        loop.finishLongWork()  // library commands and page loads run on the long-work worker
         drain()
         return terminal.text
     }
@@ -116,6 +120,7 @@ final class ConsoleHarness {
     /// Lets time pass.
     func wait(_ duration: Duration) {
         loop.advance(by: duration)
+        loop.finishLongWork()
         drain()
     }
 

@@ -1,53 +1,88 @@
-// The Library pages against a stand-in library that answers the `library` command language:
-// albums, paging, photo details, and the commands the actions send.
+// The Library pages against a stand-in library read through LibraryReading: albums, paging,
+// photo details, and the `library` commands the actions send.
 
+import Foundation
 import PinholeConsole
 import XCTest
 
-/// Answers `library` words with canned JSON and records the changes asked for.
-final class FakeLibrary {
-    var favorites: Set<String> = []
-    var commands: [[String]] = []
+/// A stand-in library: pages read through `LibraryReading`, changes through `library`
+/// words; records what was asked. Used from the loop's worker thread while the test waits.
+final class FakeLibrary: LibraryReading, @unchecked Sendable {
+    private let lock = NSLock()
+    private var favoriteIDs: Set<String> = []
+    private var asked: [String] = []
+    private var changes: [[String]] = []
     let photos = (1...30).map { String(format: "p%02d", $0) }
 
-    func run(_ words: [String]) throws -> String {
-        commands.append(words)
-        let words = words.first == "library" ? Array(words.dropFirst()) : words
-        switch words.first {
-        case "albums":
-            return
-                #"{"albums":[{"id":"a1","title":"Summer","count":2,"position":0,"created":"x"}],"folders":[],"#
-                + #""smart":[{"id":"smart:all","title":"All Photos","count":30},{"id":"smart:favorites","title":"Favorites","count":\#(favorites.count)}]}"#
-        case "smart", "list":
-            let offset = Int(words[(words.firstIndex(of: "--offset") ?? 0) + 1]) ?? 0
-            let limit = Int(words[(words.firstIndex(of: "--limit") ?? 0) + 1]) ?? 10
-            let page = photos.dropFirst(offset).prefix(limit)
-            return "[" + page.map(row).joined(separator: ",") + "]"
-        case "show":
-            let id = words[1]
-            return
-                #"{"id":"\#(id)","file":"/lib/\#(id).jpg","created":"2026-11-21T08:00:00.000+00:00","added":"2026-11-21T08:00:01.000+00:00","camera":"imx477","make":"Pinhole","model":"imx477","width":4056,"height":3040,"orientation":1,"exposureTime":0.008,"iso":200,"fNumber":2.8,"favorite":\#(favorites.contains(id)),"edited":false,"editRevision":0,"fileSize":3500000}"#
-        case "favorite":
-            if words.contains("--off") {
-                favorites.remove(words.last!)
-            } else {
-                favorites.insert(words.last!)
-            }
-            return "ok 1"
-        default:
-            throw ConsoleError.usage("unexpected library command \(words)")
+    var favorites: Set<String> { lock.withLock { favoriteIDs } }
+    /// Reads asked for: `albums`, `photos SOURCE OFFSET LIMIT`, `photo ID`.
+    var reads: [String] { lock.withLock { asked } }
+    /// `library` words run.
+    var commands: [[String]] { lock.withLock { changes } }
+
+    func albums() throws -> [LibraryAlbumRow] {
+        lock.withLock {
+            asked.append("albums")
+            return [
+                LibraryAlbumRow(id: "smart:all", title: "All Photos", count: 30),
+                LibraryAlbumRow(id: "smart:favorites", title: "Favorites", count: favoriteIDs.count),
+                LibraryAlbumRow(id: "a1", title: "Summer", count: 2),
+            ]
         }
     }
 
-    private func row(_ id: String) -> String {
-        #"{"id":"\#(id)","created":"2026-11-21T08:00:00.000+00:00","camera":"imx477","width":4056,"height":3040,"favorite":\#(favorites.contains(id)),"edited":false}"#
+    func photos(in source: LibraryAlbumRow, offset: Int, limit: Int) throws -> [LibraryPhotoRow] {
+        lock.withLock {
+            asked.append("photos \(source.id) \(offset) \(limit)")
+            return photos.dropFirst(offset).prefix(limit).map { id in
+                LibraryPhotoRow(
+                    id: id, created: "2026-11-21T08:00:00.000+00:00", camera: "imx477", width: 4056,
+                    height: 3040,
+                    favorite: favoriteIDs.contains(id), edited: false, deleted: nil)
+            }
+        }
+    }
+
+    func photo(id: String) throws -> LibraryPhotoDetail? {
+        lock.withLock {
+            asked.append("photo \(id)")
+            var detail = LibraryPhotoDetail(
+                id: id, file: "/lib/\(id).jpg", created: "2026-11-21T08:00:00.000+00:00",
+                added: "2026-11-21T08:00:01.000+00:00", width: 4056, height: 3040,
+                favorite: favoriteIDs.contains(id), edited: false)
+            detail.camera = "imx477"
+            detail.make = "Pinhole"
+            detail.model = "imx477"
+            detail.exposureTime = 0.008
+            detail.iso = 200
+            detail.fNumber = 2.8
+            detail.fileSize = 3_500_000
+            return detail
+        }
+    }
+
+    func run(_ words: [String]) throws -> String {
+        try lock.withLock {
+            changes.append(words)
+            switch words.first {
+            case "favorite":
+                if words.contains("--off") {
+                    favoriteIDs.remove(words.last!)
+                } else {
+                    favoriteIDs.insert(words.last!)
+                }
+                return "ok 1"
+            default:
+                throw ConsoleError.usage("unexpected library command \(words)")
+            }
+        }
     }
 }
 
 final class LibraryPagesTests: XCTestCase {
     func testBrowseAllPhotosPageByPageOpenAPhotoAndFavoriteIt() throws {
         let library = FakeLibrary()
-        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) })
+        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) }, reader: library)
         harness.type("4")  // Library (no PIN set: open)
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Library"), harness.terminal.line(0))
         XCTAssertTrue(harness.terminal.line(3).hasPrefix(" 1  All photos"), harness.terminal.text)
@@ -57,7 +92,7 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertTrue(harness.terminal.line(4).contains("2026-11-21 08:00:00"), harness.terminal.text)
         harness.type("\u{1B}[6~")  // Page Down
         XCTAssertTrue(harness.terminal.text.contains("page 2/3"), harness.terminal.text)
-        XCTAssertEqual(library.commands.last, ["smart", "all", "--limit", "12", "--offset", "12", "--json"])
+        XCTAssertEqual(library.reads.last, "photos smart:all 12 12")
         harness.type("n")
         harness.type("n")  // past the last page: refused
         XCTAssertTrue(harness.terminal.text.contains("page 3/3"), harness.terminal.text)
@@ -73,6 +108,20 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertTrue(harness.terminal.line(4).contains("*"), harness.terminal.line(4))
     }
 
+    func testAChangeElsewhereReloadsTheShownLibraryPageButNotOtherPages() throws {
+        let library = FakeLibrary()
+        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) }, reader: library)
+        harness.console.libraryChanged()
+        harness.wait(.milliseconds(10))
+        XCTAssertEqual(library.reads, [], "the main page shows no library data")
+        harness.type("4")
+        harness.type("\r")  // All photos
+        let before = library.reads.count
+        harness.console.libraryChanged()  // e.g. `pinhole library delete` in another process
+        harness.wait(.milliseconds(10))
+        XCTAssertEqual(Array(library.reads.dropFirst(before)), ["albums", "photos smart:all 0 12"])
+    }
+
     func testDeleteNeedsTheWordAndBrokenAnswersShowAReason() throws {
         let library = FakeLibrary()
         let harness = try ConsoleHarness(
@@ -80,11 +129,12 @@ final class LibraryPagesTests: XCTestCase {
             library: { words in
                 if words.contains("delete") { throw ConsoleError.failed("disk full") }
                 return try library.run(words)
-            })
+            }, reader: library)
         harness.type("4")
         harness.type("4")  // Albums
         XCTAssertTrue(harness.terminal.text.contains("Summer"), harness.terminal.text)
-        harness.type("\r\r")  // All Photos, then the first photo
+        harness.type("\r")  // All Photos (loaded on the worker) …
+        harness.type("\r")  // … then the first photo
         harness.type("\u{1B}[B\u{1B}[B\u{1B}[B\u{1B}[B\r")  // Delete
         XCTAssertEqual(harness.terminal.line(22), "Move to Recently Deleted? (Esc cancels)")
         XCTAssertEqual(harness.terminal.line(23), "Type delete to confirm:")

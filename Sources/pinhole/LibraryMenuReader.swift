@@ -1,0 +1,66 @@
+// The menu's view of the photo library: albums, pages of photos and one photo's details.
+
+import PinholeConsole
+import PinholeCore
+import PinholeLibrary
+
+/// Reads the photo library for the console menu through its queries and records (no
+/// command text, no JSON in between). Called on a worker thread.
+struct LibraryMenuReader: LibraryReading {
+    let library: PhotoLibrary
+
+    func albums() throws -> [LibraryAlbumRow] {
+        let smart = try library.smartAlbums().map { album in
+            LibraryAlbumRow(
+                id: album.id, title: album.title, count: try library.count(library.query(for: album)))
+        }
+        return smart
+            + (try library.albums().map { LibraryAlbumRow(id: $0.id, title: $0.title, count: $0.count) })
+    }
+
+    func photos(in source: LibraryAlbumRow, offset: Int, limit: Int) throws -> [LibraryPhotoRow] {
+        let query: AssetQuery
+        if source.id.hasPrefix("smart:") {
+            guard let smart = SmartAlbum(name: source.id) else {
+                throw LibraryError.invalidRequest("no smart album \(source.id)")
+            }
+            query = library.query(for: smart)
+        } else {
+            query = library.albumQuery(source.id)
+        }
+        return try library.assets(query.limit(limit, offset: offset)).map { asset in
+            LibraryPhotoRow(
+                id: asset.id, created: asset.created.iso8601, camera: asset.cameraName,
+                width: asset.pixelWidth, height: asset.pixelHeight, favorite: asset.favorite,
+                edited: asset.isEdited, deleted: asset.deleted?.iso8601)
+        }
+    }
+
+    func photo(id: String) throws -> LibraryPhotoDetail? {
+        guard let asset = try library.asset(id: id) else { return nil }
+        var detail = LibraryPhotoDetail(
+            id: asset.id, file: library.fileURLPath(of: asset), created: asset.created.iso8601,
+            added: asset.added.iso8601, width: asset.pixelWidth, height: asset.pixelHeight,
+            favorite: asset.favorite, edited: asset.isEdited)
+        detail.modified = asset.modified.iso8601
+        detail.camera = asset.cameraID
+        detail.make = asset.make
+        detail.model = asset.model
+        detail.orientation = Int(asset.orientation.rawValue)
+        detail.exposureTime = asset.exposureTime
+        detail.iso = asset.iso
+        detail.fNumber = asset.fNumber
+        detail.focalLength = asset.focalLength
+        detail.lensPosition = asset.lensPosition
+        detail.flashFired = asset.flashFired
+        detail.latitude = asset.gps?.latitude
+        detail.longitude = asset.gps?.longitude
+        detail.altitude = asset.gps?.altitude
+        detail.fileSize = asset.fileSize
+        detail.checksum = asset.checksum
+        detail.hidden = asset.hidden
+        detail.deleted = asset.deleted?.iso8601
+        detail.editRevision = asset.editRevision
+        return detail
+    }
+}
