@@ -78,8 +78,8 @@ public final class Appliance {
         case .restartFailed(let camera, let reason):
             outputs[.error]?.play(.errorCode(4))
             problem("camera \(camera) could not be restarted (\(reason)): retrying")
-        case .focus(let text):
-            emit(.focus(text))
+        case .focusChanged(let mode, let reason):
+            emit(.focusChanged(mode: mode, reason: reason))
         }
     }
 
@@ -202,7 +202,7 @@ public final class Appliance {
                 self.checkStorage()
                 self.indicator.show(.error(self.indicator.lowStorage ? .storage : .captureFailed))
                 self.problem("capture failed: \(error)")
-                self.emit(.captureFailed("\(error)"))
+                self.emit(.captureFailed(error))
             }
             completion?(result)
         }

@@ -6,8 +6,8 @@ import PinholeCore
 public enum ApplianceEvent: Sendable {
     /// A photo was taken and safely stored.
     case saved(CaptureResult)
-    /// A capture failed; the message says why and what to do.
-    case captureFailed(String)
+    /// A capture failed; the error says why and what to do (text only where it is written).
+    case captureFailed(any Error)
     /// The running camera changed.
     case cameraChanged(CameraInfo)
     /// The torch was turned on or off.
@@ -17,7 +17,7 @@ public enum ApplianceEvent: Sendable {
     /// A problem that needs attention.
     case problem(String)
     /// Focus changed on its own (e.g. back to continuous AF after a scene change).
-    case focus(String)
+    case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
     /// Unattended operation worth a log line: standby and wake, timelapse progress, triggers,
     /// storage policy.
     case notice(String)

@@ -94,7 +94,8 @@ public final class CaptureEngine {
         self.software = software
         self.focus = FocusController(loop: loop)
         self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
-        focus.onEvent = { [weak self] text in self?.report(.focus(text)) }
+        focus.onEvent = { [weak self] mode, reason in self?.report(.focusChanged(mode: mode, reason: reason))
+        }
     }
 
     func report(_ event: CaptureEngineEvent) {

@@ -54,5 +54,11 @@ public enum CaptureEngineEvent: Sendable {
     /// Restarting the camera failed; the watchdog will try again.
     case restartFailed(camera: String, reason: String)
     /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
-    case focus(String)
+    case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
+}
+
+/// Why focus changed without being asked.
+public enum FocusChangeReason: String, Sendable {
+    /// The scene changed: a locked point was released and continuous AF resumed.
+    case sceneChanged = "scene changed"
 }

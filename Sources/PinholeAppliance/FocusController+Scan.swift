@@ -175,7 +175,7 @@ extension FocusController {
                 mode = .continuous
                 if method == .camera { try? send(["AfMode": .int(2)]) }
             }
-            onEvent?("af continuous (scene changed)")
+            onEvent?(mode, .sceneChanged)
         }
         startScan()
     }

@@ -68,7 +68,7 @@ public final class FocusController {
     /// Viewfinder images examined since creation (scans and scene watching).
     public internal(set) var viewfinderReads = 0
     /// Called when focus changes on its own (a scene change returned it to continuous AF).
-    public var onEvent: ((String) -> Void)?
+    public var onEvent: ((_ mode: AutofocusMode, _ reason: FocusChangeReason) -> Void)?
 
     // Scan state.
     var scan: ContrastAutofocus?

@@ -255,7 +255,8 @@ public final class InteractiveConsole {
         case .cameraChanged(let camera): note("camera \(camera.model)")
         case .torch(let on): note("torch \(on ? "on" : "off")")
         case .problem(let why): note("problem: \(why)")
-        case .focus(let what), .notice(let what): note(what)
+        case .focusChanged(let mode, let reason): note("af \(mode.rawValue) (\(reason.rawValue))")
+        case .notice(let what): note(what)
         case .button(let function, let event):
             if case .pressed = event { note("button \(function.rawValue) pressed") }
         }

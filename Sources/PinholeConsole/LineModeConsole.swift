@@ -140,7 +140,7 @@ public final class LineModeConsole {
             text = "camera \(camera.id) \(appliance.engine.position(of: camera).rawValue)"
         case .torch(let on): text = "torch \(on ? "on" : "off")"
         case .problem(let why): text = "problem \(why)"
-        case .focus(let what): text = what
+        case .focusChanged(let mode, let reason): text = "af \(mode.rawValue) (\(reason.rawValue))"
         case .notice(let what): text = what
         case .button: return
         }

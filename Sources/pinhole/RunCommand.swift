@@ -94,7 +94,7 @@ struct RunCommand: ParsableCommand {
             switch event {
             case .problem(let message): log.warning("\(message)")
             case .notice(let message): log.info("\(message)")
-            case .captureFailed(let message): log.error("capture failed: \(message)")
+            case .captureFailed(let error): log.error("capture failed: \(error)")
             case .saved(let capture):
                 let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
                 log.info(

@@ -73,7 +73,10 @@ final class FocusTests: XCTestCase {
         rig.loop.advance(by: .seconds(2))
         XCTAssertEqual(focus.mode, .continuous)
         XCTAssertEqual(focus.point.x, 0.5)
-        XCTAssertTrue(rig.events.contains { if case .focus = $0 { return true } else { return false } })
+        XCTAssertTrue(
+            rig.events.contains {
+                if case .focusChanged(.continuous, .sceneChanged) = $0 { return true } else { return false }
+            })
         XCTAssertEqual(focus.state, .focused)
         // The centre now shows whatever changeScene put there; focus follows its distance.
         let centre = rig.world.scene.object(at: 0.5, 0.5)
