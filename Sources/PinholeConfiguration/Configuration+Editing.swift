@@ -67,7 +67,8 @@ extension Configuration {
 
     /// Sets (or with nil removes) one key in `file` (created when missing). The edited text
     /// must parse as a configuration, or nothing is written and the parse error (file, line,
-    /// reason) is thrown. Written to a temporary file, flushed, then renamed over the old one.
+    /// reason) is thrown. Written to a temporary file, flushed, renamed over the old one, and
+    /// the directory flushed, so an answered save survives power loss.
     @discardableResult
     public static func save(_ section: String, _ key: String, literal: String?, file: String) throws
         -> Configuration
@@ -114,6 +115,27 @@ extension Configuration {
             let code = errno
             unlink(temporary)
             throw writeError(file, "cannot replace", code)
+        }
+        // The rename is only durable once the directory is: without this, a power cut
+        // within the file system's commit interval brings the old file back (found by
+        // `make powercut`: an acknowledged setting lost).
+        try syncDirectory(of: file)
+    }
+
+    /// `fsync` of the directory holding `file`, making a rename into it durable.
+    private static func syncDirectory(of file: String) throws {
+        let directory: String
+        if let slash = file.lastIndex(of: "/") {
+            directory = slash == file.startIndex ? "/" : String(file[..<slash])
+        } else {
+            directory = "."
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw writeError(file, "cannot open its directory to flush it", errno) }
+        defer { close(fd) }
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw writeError(file, "cannot flush its directory", errno)
         }
     }
 

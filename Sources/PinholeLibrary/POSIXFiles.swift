@@ -48,8 +48,9 @@ enum POSIXFiles {
         }
     }
 
-    /// Writes `bytes` to `path` durably: a temporary file next to it (`open(O_EXCL)`, `write`,
-    /// `fsync`), `rename` onto the final name, then `fsync` of the directory.
+    /// Writes `bytes` to `path` durably: a temporary file next to it (`open`, `write`,
+    /// `fsync`), `rename` onto the final name, `fsync` of the file again (vfat writes the
+    /// renamed entry's size only with the inode), then `fsync` of the directory.
     ///
     /// Either the complete file exists under `path` afterwards or (after a crash) at most a
     /// `.tmp` file does, which the recovery pass removes. Fails if `path` already exists
@@ -69,26 +70,27 @@ enum POSIXFiles {
                 }
             }
             try check("fsync", temp) { fsync(fd) }
-        } catch {
-            _ = close(fd)
-            _ = unlink(temp)
-            throw error
-        }
-        do {
-            try check("close", temp) { close(fd) }
-        } catch {
-            _ = unlink(temp)
-            throw error
-        }
-        do {
             if !replace && exists(path) {
                 throw POSIXFailure(operation: "rename", path: path, code: EEXIST)
             }
             try check("rename", temp) { rename(temp, path) }
         } catch {
+            _ = close(fd)
             _ = unlink(temp)
             throw error
         }
+        // fsync again after the rename: vfat (a USB stick) writes the new name's directory
+        // entry with no data (start cluster 0, size 0) and fills it in only when the inode is
+        // written, so syncing the directory alone left an answered export empty after a power
+        // cut (found by `make powercut`). On ext4 this commits the rename's transaction, which
+        // the directory sync below would commit anyway.
+        do {
+            try check("fsync", path) { fsync(fd) }
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+        try check("close", path) { close(fd) }
         try syncDirectory(directory)
     }
 

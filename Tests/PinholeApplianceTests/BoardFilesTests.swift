@@ -182,6 +182,8 @@ final class BoardServiceFilesTests: XCTestCase {
             keys["ExecStopPost"], ["-/usr/bin/pinhole board off"],
             "outputs off after a crash")
         XCTAssertNil(keys["ProcSubset"], "/proc/device-tree must stay visible for --board auto")
+        XCTAssertEqual(
+            keys["Environment"], ["PINHOLE_LIBRARY=/var/lib/pinhole/library", "SWIFT_BACKTRACE=enable=no"])
     }
 
     /// The unit with its binary path pointed at one that exists here, in a scratch directory.

@@ -75,6 +75,7 @@ check_service_user() {
         return 1
     fi
     user=$(ps -o user= -p "$SERVICE_PID" | tr -d ' ')
+    SERVICE_USER="user ${user:-?}"
     groups=$(ps -o supgrp= -p "$SERVICE_PID" | tr -d ' ')
     unit=$(systemctl show -p FragmentPath --value "$SERVICE")
     [ "$user" = pinhole ] || { fail "service user" "pinhole.service runs as '$user', expected pinhole"; return 1; }
@@ -185,6 +186,33 @@ check_service_torch() {
     ok "torch button: GPIO22 clicked three times → torch LED GPIO26 on, off, on (read back from gpio-sim)"
 }
 
+# `dpkg --purge` while the service runs: prerm stops it with every output off, postrm
+# removes /etc/pinhole, and the photo library stays.
+check_purge() {
+    local mark old before after
+    old=$(main_pid)
+    before=$(library_photos | wc -l)
+    mark=$(trace_mark)
+    if ! dpkg --purge pinhole > /run/hil/dpkg-purge.log 2>&1; then
+        fail "purge" "dpkg --purge failed: $(tail -n 2 /run/hil/dpkg-purge.log | tr '\n' ' ')"
+        return 1
+    fi
+    local status
+    status=$(systemctl is-active "$SERVICE")
+    [ "$status" != active ] || { fail "purge" "pinhole.service still active after purge"; return 1; }
+    local line left_on=()
+    for line in "${OUTPUT_LINES[@]}"; do
+        [ "$(trace_since "$mark" | awk -v l="$line" '$2 == l { v = $3 } END { print v }')" = 1 ] && left_on+=("$line")
+    done
+    [ "${#left_on[@]}" -eq 0 ] || { fail "purge" "left on after purge: ${left_on[*]}"; return 1; }
+    [ ! -e /etc/pinhole ] || { fail "purge" "/etc/pinhole is still there"; return 1; }
+    after=$(library_photos | wc -l)
+    [ "$before" -gt 0 ] && [ "$after" -eq "$before" ] \
+        || { fail "purge" "the library had $before photos, $after after purge"; return 1; }
+    ok "purge: dpkg --purge stopped pinhole ($old, $status), outputs off, /etc/pinhole removed;" \
+        "the library's $after photo(s) kept in $LIBRARY"
+}
+
 run_service_checks() {
     check_service_user || return
     APPLIANCE_PID=$SERVICE_PID
@@ -199,5 +227,5 @@ run_service_checks() {
     check_doctor
     check_sigkill_restart && check_watchdog_restart
     check_journal
-    systemctl stop "$SERVICE"
+    check_purge
 }
