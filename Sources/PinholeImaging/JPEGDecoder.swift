@@ -24,6 +24,22 @@ public enum JPEGDecoder {
         _ jpeg: [UInt8], fittingIn target: PixelSize? = nil,
         pixelLimit: Int = defaultPixelLimit
     ) throws -> RawImage {
+        try decode(jpeg, fittingIn: target, pixelLimit: pixelLimit, preview: false)
+    }
+
+    /// Decodes `jpeg` for a preview or thumbnail of `target`: scaled as `decode` does, with
+    /// libjpeg-turbo's fast IDCT; a 4:2:0 JPEG comes back as its `.yuv420` planes (no
+    /// upsampling, no colour conversion: `Resampler` converts each output pixel once),
+    /// others as RGB888 with fast upsampling. Throws what `decode` throws.
+    public static func decodePreview(
+        _ jpeg: [UInt8], fittingIn target: PixelSize, pixelLimit: Int = defaultPixelLimit
+    ) throws -> RawImage {
+        try decode(jpeg, fittingIn: target, pixelLimit: pixelLimit, preview: true)
+    }
+
+    private static func decode(
+        _ jpeg: [UInt8], fittingIn target: PixelSize?, pixelLimit: Int, preview: Bool
+    ) throws -> RawImage {
         let layout = try JPEGLayout(jpeg)
         guard layout.components == 1 || layout.components == 3 else {
             throw ImagingError.decodeFailed(
@@ -36,16 +52,19 @@ public enum JPEGDecoder {
             throw ImagingError.imageTooLarge(width: layout.width, height: layout.height, limit: pixelLimit)
         }
         let handle = try TJHandle(.decompress)
-        let pixels = try jpeg.withUnsafeBufferPointer { buffer in
+        return try jpeg.withUnsafeBufferPointer { buffer in
             let header = try handle.header(buffer)
             guard header.width == layout.width, header.height == layout.height else {
                 throw ImagingError.malformedJPEG(detail: "frame header size disagrees with libjpeg-turbo")
             }
-            return try handle.decodeRGB(buffer, width: size.width, height: size.height)
+            if preview && header.subsampling == TJHandle.subsampling420 && layout.components == 3 {
+                return try handle.decodeYUV420(buffer, width: size.width, height: size.height)
+            }
+            let pixels = try handle.decodeRGB(buffer, width: size.width, height: size.height, fast: preview)
+            return RawImage(
+                format: .rgb888, width: size.width, height: size.height,
+                planes: [ImagePlane(bytes: pixels, stride: size.width * 3)])
         }
-        return RawImage(
-            format: .rgb888, width: size.width, height: size.height,
-            planes: [ImagePlane(bytes: pixels, stride: size.width * 3)])
     }
 
     /// The decoded size for a target: the smallest scaled size ≥ target on both axes.

@@ -45,7 +45,7 @@ public enum Thumbnailer {
         }
         let decoded =
             try embeddedThumbnail(jpeg, stored: stored, covering: outputSize)
-            ?? JPEGDecoder.decode(jpeg, fittingIn: outputSize)
+            ?? JPEGDecoder.decodePreview(jpeg, fittingIn: outputSize)
         let decodedSize = PixelSize(width: decoded.width, height: decoded.height)
         let source = mode == .aspectFill ? Resampler.fillSource(decodedSize, for: outputSize) : nil
         let small = Resampler.render(decoded, source: source, canvas: outputSize)

@@ -1,6 +1,7 @@
 // The only place the TurboJPEG C API is called: handles, compression and decompression.
 
 import CTurboJPEG
+import PinholeCore
 
 /// A compressed JPEG held in a buffer TurboJPEG allocated; freed with `tjFree`.
 final class TJBuffer: @unchecked Sendable {
@@ -104,6 +105,9 @@ final class TJHandle {
 }
 
 extension TJHandle {
+    /// The subsampling `header` reports for 4:2:0 (`TJSAMP_420`).
+    static let subsampling420 = Int(TJSAMP_420.rawValue)
+
     /// The frame size and subsampling of a JPEG (`tjDecompressHeader3`).
     func header(_ jpeg: UnsafeBufferPointer<UInt8>) throws -> (width: Int, height: Int, subsampling: Int) {
         var width: Int32 = 0, height: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
@@ -117,24 +121,67 @@ extension TJHandle {
     }
 
     /// Decodes to packed RGB at `width`×`height`, one of the JPEG's scaled sizes
-    /// (`tjDecompress2`). Warnings other than a premature end are tolerated.
-    func decodeRGB(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> [UInt8] {
+    /// (`tjDecompress2`). `fast` trades exactness for speed (`TJFLAG_FASTDCT`,
+    /// `TJFLAG_FASTUPSAMPLE`), as previews may. Warnings other than a premature end are tolerated.
+    func decodeRGB(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int, fast: Bool = false) throws
+        -> [UInt8]
+    {
         var status: Int32 = 0
+        let flags = fast ? Int32(TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE) : 0
         // tjDecompress2 writes every row unless it fails, and then the array is discarded.
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
             status = tjDecompress2(
                 raw, jpeg.baseAddress, UInt(jpeg.count), out.baseAddress, Int32(width),
-                Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), 0)
+                Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue), flags)
             count = width * height * 3
         }
-        if status != 0 {
-            let message = errorMessage
-            if message.contains("Premature end") || message.contains("premature end") {
-                throw ImagingError.truncatedJPEG(detail: "the image data ends early (\(message))")
-            }
-            if !lastErrorIsWarning { throw ImagingError.decodeFailed(detail: message) }
-        }
+        try check(status)
         return pixels
+    }
+
+    /// Decodes a 4:2:0 JPEG to its Y, Cb and Cr planes at `width`×`height`, one of its
+    /// scaled sizes (`tjDecompressToYUVPlanes` with `TJFLAG_FASTDCT`): no upsampling and no
+    /// colour conversion, which a thumbnail does once per output pixel instead.
+    func decodeYUV420(_ jpeg: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws -> RawImage {
+        let subsampling = Int32(TJSAMP_420.rawValue)
+        let widths = (0..<3).map { Int(tjPlaneWidth(Int32($0), Int32(width), subsampling)) }
+        let heights = (0..<3).map { Int(tjPlaneHeight(Int32($0), Int32(height), subsampling)) }
+        guard widths.allSatisfy({ $0 > 0 }), heights.allSatisfy({ $0 > 0 }) else {
+            throw ImagingError.decodeFailed(detail: "no 4:2:0 planes for \(width)x\(height)")
+        }
+        var y = [UInt8](repeating: 0, count: widths[0] * heights[0])
+        var u = [UInt8](repeating: 0, count: widths[1] * heights[1])
+        var v = [UInt8](repeating: 0, count: widths[2] * heights[2])
+        var strides = widths.map { Int32($0) }
+        let status = y.withUnsafeMutableBufferPointer { y in
+            u.withUnsafeMutableBufferPointer { u in
+                v.withUnsafeMutableBufferPointer { v in
+                    var pointers: [UnsafeMutablePointer<UInt8>?] = [
+                        y.baseAddress, u.baseAddress, v.baseAddress,
+                    ]
+                    return tjDecompressToYUVPlanes(
+                        raw, jpeg.baseAddress, UInt(jpeg.count), &pointers, Int32(width), &strides,
+                        Int32(height), Int32(TJFLAG_FASTDCT))
+                }
+            }
+        }
+        try check(status)
+        return RawImage(
+            format: .yuv420, width: width, height: height,
+            planes: [
+                ImagePlane(bytes: y, stride: widths[0]), ImagePlane(bytes: u, stride: widths[1]),
+                ImagePlane(bytes: v, stride: widths[2]),
+            ])
+    }
+
+    /// Throws the error of a failed decode; warnings other than a premature end are tolerated.
+    private func check(_ status: Int32) throws {
+        guard status != 0 else { return }
+        let message = errorMessage
+        if message.contains("Premature end") || message.contains("premature end") {
+            throw ImagingError.truncatedJPEG(detail: "the image data ends early (\(message))")
+        }
+        if !lastErrorIsWarning { throw ImagingError.decodeFailed(detail: message) }
     }
 }
 

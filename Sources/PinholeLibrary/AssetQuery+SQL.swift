@@ -11,6 +11,8 @@ struct QuerySQL {
     var arguments: [(any DatabaseValueConvertible)?] = []
     var orderBy: String = ""
     var albumAlias: String?
+    /// The ORDER BY terms, the tie-breaker last.
+    var order: [OrderTerm] = []
 
     /// Builds the SQL pieces of `query`.
     init(_ query: AssetQuery) {
@@ -93,7 +95,6 @@ struct QuerySQL {
         case .only: conditions.insert("asset.deleted_ns IS NOT NULL", at: 0)
         case .included: break
         }
-        var terms: [String] = []
         for sort in query.sort {
             let column: String
             switch sort.key {
@@ -104,11 +105,22 @@ struct QuerySQL {
             case .fileSize: column = "asset.file_size"
             case .albumOrder: column = albumAlias.map { "\($0).position" } ?? "asset.created_ns"
             }
-            terms.append(column + (sort.ascending ? " ASC" : " DESC"))
+            order.append(
+                OrderTerm(
+                    expression: column, ascending: sort.ascending,
+                    nullable: column == "asset.deleted_ns" && query.trash != .only))
         }
+        // The tie-breaker makes the order total, so a keyset cursor names one position. In
+        // album order it is the album row's photo id, which the album's position index
+        // already holds in order (no sort step); elsewhere insertion order.
         let lastAscending = query.sort.last?.ascending ?? true
-        terms.append("asset.rowid" + (lastAscending ? " ASC" : " DESC"))
-        orderBy = " ORDER BY " + terms.joined(separator: ", ")
+        let tie =
+            query.sort.first?.key == .albumOrder ? albumAlias.map { "\($0).asset_id" } : nil
+        order.append(OrderTerm(expression: tie ?? "asset.rowid", ascending: lastAscending, nullable: false))
+        orderBy =
+            " ORDER BY "
+            + order.map { $0.expression + ($0.ascending ? " ASC" : " DESC") }
+            .joined(separator: ", ")
     }
 
     /// All arguments in statement order: joins first, then conditions.
@@ -119,9 +131,9 @@ struct QuerySQL {
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
     }
 
-    /// SELECT of whole assets, ordered and paged.
+    /// SELECT of whole assets, ordered and paged, followed by their sort keys (`keyColumns`).
     func select(limit: Int?, offset: Int) -> (String, StatementArguments) {
-        var sql = "SELECT " + Asset.selectColumns + fromClause + orderBy
+        var sql = "SELECT asset.*, " + keyColumns + fromClause + orderBy
         if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
         if offset > 0 { sql += " OFFSET \(offset)" }
         return (sql, allArguments)

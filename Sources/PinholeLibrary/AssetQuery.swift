@@ -1,4 +1,4 @@
-// Typed queries over the library's assets: filters, sort order, limit and offset.
+// Typed queries over the library's assets: filters, sort order, limit, keyset or offset paging.
 
 import PinholeCore
 import PinholeImaging
@@ -78,9 +78,12 @@ public enum TrashScope: String, Sendable, Hashable {
     case included
 }
 
-/// A typed query: filters (all must hold), sort order, and an optional page (offset, limit).
+/// A typed query: filters (all must hold), sort order, and an optional page (a keyset
+/// cursor or an offset, and a limit).
 ///
 /// Build one fluently: `AssetQuery.all.filter(.camera("cam0")).sorted(by: .created, ascending: false).limit(50)`.
+/// Page through a large result with keysets (`after(page.next)`): each page costs the same,
+/// where an offset costs as many rows as it skips.
 public struct AssetQuery: Sendable, Hashable {
     /// Conditions, combined with AND.
     public var filters: [AssetFilter]
@@ -88,8 +91,10 @@ public struct AssetQuery: Sendable, Hashable {
     public var sort: [AssetSort]
     /// Maximum number of results, or nil for all.
     public var limit: Int?
-    /// Number of leading results to skip.
+    /// Number of leading results to skip (after `after`, when both are given).
     public var offset: Int
+    /// Keyset start: only assets that sort after this cursor are in the result.
+    public var after: AssetCursor?
     /// Whether deleted photos are seen.
     public var trash: TrashScope
     /// Whether hidden photos are seen when no `.hidden` filter is given.
@@ -98,12 +103,14 @@ public struct AssetQuery: Sendable, Hashable {
     /// Creates a query.
     public init(
         filters: [AssetFilter] = [], sort: [AssetSort] = [AssetSort(.created)], limit: Int? = nil,
-        offset: Int = 0, trash: TrashScope = .excluded, includesHidden: Bool = false
+        offset: Int = 0, trash: TrashScope = .excluded, includesHidden: Bool = false,
+        after: AssetCursor? = nil
     ) {
         self.filters = filters
         self.sort = sort
         self.limit = limit
         self.offset = offset
+        self.after = after
         self.trash = trash
         self.includesHidden = includesHidden
     }
@@ -133,6 +140,13 @@ public struct AssetQuery: Sendable, Hashable {
         return copy
     }
 
+    /// This query starting after `cursor` (keyset paging); nil starts at the beginning.
+    public func after(_ cursor: AssetCursor?) -> AssetQuery {
+        var copy = self
+        copy.after = cursor
+        return copy
+    }
+
     /// This query with another trash scope.
     public func trash(_ scope: TrashScope) -> AssetQuery {
         var copy = self
@@ -147,19 +161,23 @@ public struct AssetQuery: Sendable, Hashable {
         return copy
     }
 
-    /// The same filters, without limit and offset (what counts and observers use).
-    public var unpaged: AssetQuery { limit(nil, offset: 0) }
+    /// The same filters, without limit, offset and cursor (what counts and observers use).
+    public var unpaged: AssetQuery { limit(nil, offset: 0).after(nil) }
 }
 
 /// One page of a query's results, with the total count of the query without paging.
 public struct AssetPage: Sendable, Hashable {
     /// The assets on this page.
     public var assets: [Asset]
-    /// Index of the first asset of this page in the whole result.
-    public var offset: Int
+    /// Index of the first asset of this page in the whole result, for pages fetched by
+    /// offset; nil for pages fetched after a cursor (counting the rows before it would cost
+    /// what keysets save).
+    public var offset: Int?
     /// Number of assets the query matches in total.
     public var totalCount: Int
+    /// Where the next page starts, or nil when no result follows this page.
+    public var next: AssetCursor?
 
     /// Whether more results follow this page.
-    public var hasMore: Bool { offset + assets.count < totalCount }
+    public var hasMore: Bool { next != nil }
 }

@@ -141,6 +141,18 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_location ON asset(hidden, deleted_ns, latitude, longitude) WHERE latitude IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v5-maintained-counts") { db in
+            // Smart album counts read from a tally the triggers keep, instead of counting
+            // 100,000 rows for every status line (see AssetTally).
+            try db.execute(sql: AssetTally.creationSQL)
+            // Recently Added walks its range in order (led by hidden and deleted like the
+            // others; added_ns alone made SQLite sort every visible photo).
+            try db.execute(
+                sql: """
+                    DROP INDEX asset_by_added;
+                    CREATE INDEX asset_by_added_visible ON asset(hidden, deleted_ns, added_ns);
+                    """)
+        }
         return migrator
     }
 }

@@ -53,11 +53,7 @@ extension PhotoLibrary {
     /// The smart albums: All Photos, Recently Added, Favorites, one per camera that took a
     /// photo, Edited, Hidden, Recently Deleted.
     public func smartAlbums() throws -> [SmartAlbum] {
-        let cameras = try read { db in
-            try String.fetchAll(
-                db, sql: "SELECT DISTINCT camera_id FROM asset WHERE camera_id IS NOT NULL ORDER BY camera_id"
-            )
-        }
+        let cameras = try read { db in try String.fetchAll(db, sql: AssetTally.camerasSQL) }
         return [.allPhotos, .recentlyAdded, .favorites] + cameras.map(SmartAlbum.camera) + [
             .edited, .hidden, .recentlyDeleted,
         ]

@@ -99,7 +99,7 @@ struct BatchApplier {
         case let .createAsset(id, _, _):
             guard let asset = written[id] else { return }
             try touch([id])
-            try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
+            try asset.insert(db)
         case let .createAlbum(id, title, folderID):
             try requireFolder(folderID)
             try db.execute(

@@ -15,13 +15,9 @@ extension PhotoLibrary {
         guard !unique.isEmpty else { return }
         let records = try read { db in
             try unique.map { id -> Asset in
-                guard
-                    let row = try Row.fetchOne(
-                        db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id])
-                else {
+                guard let asset = try Asset.fetchOne(db, key: id) else {
                     throw LibraryError.assetNotFound(id: id)
                 }
-                let asset = Asset(row: row)
                 guard asset.isDeleted else { throw LibraryError.notInRecentlyDeleted(id: id) }
                 return asset
             }

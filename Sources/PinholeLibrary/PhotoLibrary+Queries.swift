@@ -5,43 +5,65 @@ import GRDB
 extension PhotoLibrary {
     // MARK: Reading
 
-    /// The assets matching `query`, in its order, limited to its page.
+    /// The assets matching `query`, in its order, limited to its page (after its cursor,
+    /// then skipping its offset).
     public func assets(_ query: AssetQuery) throws -> [Asset] {
-        let (sql, arguments) = QuerySQL(query).select(limit: query.limit, offset: query.offset)
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Asset.init(row:)) }
+        var sql = QuerySQL(query)
+        if let cursor = query.after { try sql.start(after: cursor) }
+        let (text, arguments) = sql.select(limit: query.limit, offset: query.offset)
+        return try read { db in try Asset.fetchAll(db.cachedStatement(sql: text), arguments: arguments) }
     }
 
     /// The identifiers of the assets matching `query`, in its order, limited to its page.
     public func assetIDs(_ query: AssetQuery) throws -> [String] {
-        let (sql, arguments) = QuerySQL(query).selectIDs(limit: query.limit, offset: query.offset)
-        return try read { db in try String.fetchAll(db, sql: sql, arguments: arguments) }
+        var sql = QuerySQL(query)
+        if let cursor = query.after { try sql.start(after: cursor) }
+        let (text, arguments) = sql.selectIDs(limit: query.limit, offset: query.offset)
+        return try read { db in try String.fetchAll(db.cachedStatement(sql: text), arguments: arguments) }
     }
 
-    /// The number of assets matching `query` (its limit and offset are ignored).
+    /// The number of assets matching `query` (its limit, offset and cursor are ignored).
+    ///
+    /// Counts by favorite, hidden, edited, camera and trash state are read from counts the
+    /// database maintains on every change; other filters count the matching rows.
     public func count(_ query: AssetQuery) throws -> Int {
-        let (sql, arguments) = QuerySQL(query).count()
-        return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        try read { db in try Self.count(db, query) }
     }
 
-    /// One page of `query`'s results (`pageSize` assets from `offset`) with the total count,
-    /// both read from the same snapshot.
+    /// One page of `query`'s results (`pageSize` assets from `offset`, counted from its
+    /// cursor if it has one) with the total count, both read from the same snapshot.
+    ///
+    /// An offset costs as many rows as it skips: to walk a large result, follow `next`.
     public func page(_ query: AssetQuery, offset: Int, pageSize: Int) throws -> AssetPage {
-        let sql = QuerySQL(query)
-        let (select, selectArguments) = sql.select(limit: pageSize, offset: offset)
-        let (count, countArguments) = sql.count()
-        return try read { db in
-            let assets = try Row.fetchAll(db, sql: select, arguments: selectArguments).map(Asset.init(row:))
-            let total = try Int.fetchOne(db, sql: count, arguments: countArguments) ?? 0
-            return AssetPage(assets: assets, offset: offset, totalCount: total)
+        var page = try fetchPage(query, offset: offset, pageSize: pageSize)
+        page.offset = query.after == nil ? offset : nil
+        return page
+    }
+
+    /// One page of `query`'s results: `pageSize` assets after `cursor` (from the start when
+    /// nil), with the total count and the cursor of the next page, read from one snapshot.
+    /// Every page costs the same, however far into the result it is.
+    public func page(_ query: AssetQuery, after cursor: AssetCursor?, pageSize: Int) throws -> AssetPage {
+        var page = try fetchPage(query.after(cursor), offset: 0, pageSize: pageSize)
+        page.offset = cursor == nil ? 0 : nil
+        return page
+    }
+
+    /// The cursor just after the asset `id` in `query`'s order: the page after it continues
+    /// from there (`query.after(cursor)`). The asset need not match the query's filters (it
+    /// may have been deleted since it was shown); for an album order it must be in the album.
+    public func cursor(after id: String, in query: AssetQuery) throws -> AssetCursor {
+        let sql = QuerySQL(query.unpaged)
+        let (text, arguments) = sql.selectKeys(ofAsset: id)
+        guard let row = try read({ db in try Row.fetchOne(db, sql: text, arguments: arguments) }) else {
+            throw LibraryError.assetNotFound(id: id)
         }
+        return sql.cursor(after: row)
     }
 
     /// The asset with identifier `id` (deleted or hidden included), or nil.
     public func asset(id: String) throws -> Asset? {
-        try read { db in
-            try Row.fetchOne(db, sql: Asset.selectSQL + " WHERE asset.id = ?", arguments: [id]).map(
-                Asset.init(row:))
-        }
+        try read { db in try Asset.fetchOne(db, key: id) }
     }
 
     /// The asset whose identifier is `idOrPrefix` or uniquely starts with it (at least 4
@@ -49,12 +71,47 @@ extension PhotoLibrary {
     public func asset(matching idOrPrefix: String) throws -> Asset? {
         if let exact = try asset(id: idOrPrefix) { return exact }
         guard idOrPrefix.count >= 4 else { return nil }
-        let rows = try read { db in
-            try Row.fetchAll(
+        let matches = try read { db in
+            try Asset.fetchAll(
                 db, sql: Asset.selectSQL + " WHERE asset.id >= ? AND asset.id < ? LIMIT 2",
                 arguments: [idOrPrefix, idOrPrefix + "\u{10FFFF}"])
         }
-        return rows.count == 1 ? Asset(row: rows[0]) : nil
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// Reads a page and the total in one snapshot; fetches one asset more than the page to
+    /// know whether a next page exists (an empty page, `pageSize` 0, has no next).
+    private func fetchPage(_ query: AssetQuery, offset: Int, pageSize: Int) throws -> AssetPage {
+        var sql = QuerySQL(query)
+        if let cursor = query.after { try sql.start(after: cursor) }
+        let size = max(0, pageSize)
+        let (text, arguments) = sql.select(limit: size + 1, offset: offset)
+        return try read { db in
+            var assets: [Asset] = []
+            assets.reserveCapacity(size)
+            var last: AssetCursor?
+            var next: AssetCursor?
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: text), arguments: arguments)
+            while let row = try rows.next() {
+                if assets.count == size {
+                    next = last
+                    break
+                }
+                assets.append(try Asset(row: row))
+                last = sql.cursor(after: row)
+            }
+            return AssetPage(
+                assets: assets, offset: offset, totalCount: try Self.count(db, query.unpaged), next: next)
+        }
+    }
+
+    /// Counts `query`'s matches inside a read: from the maintained tally when its filters allow.
+    static func count(_ db: Database, _ query: AssetQuery) throws -> Int {
+        if let (text, arguments) = AssetTally.count(query) {
+            return try Int.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? 0
+        }
+        let (text, arguments) = QuerySQL(query).count()
+        return try Int.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? 0
     }
 
     // MARK: Observation

@@ -64,7 +64,7 @@ extension PhotoLibrary {
         if !adopted.isEmpty {
             _ = try write { db, _ in
                 for asset in adopted {
-                    try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
+                    try asset.insert(db)
                 }
             }
             report.adoptedAssets = adopted.map(\.id)

@@ -157,7 +157,7 @@ public final class PhotoLibrary: Sendable {
     public func add(jpeg: [UInt8], metadata: PhotoMetadata) throws -> Asset {
         let (asset, delivery) = try store(jpeg: jpeg, metadata: metadata) { db, asset, tracker in
             try tracker.willChange(db, assets: [asset.id])
-            try db.execute(sql: Asset.insertSQL, arguments: asset.insertArguments)
+            try asset.insert(db)
         }
         deliver(delivery)
         return asset

@@ -1,0 +1,94 @@
+// SQLite's query plans for the library's queries: each walks an index in order, none scans or sorts.
+
+import GRDB
+import PinholeCore
+import XCTest
+
+@testable import PinholeLibrary
+
+final class QueryPlanTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var library: PhotoLibrary!
+
+    override func setUpWithError() throws {
+        dir = TemporaryDirectory()
+        library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    }
+
+    override func tearDown() {
+        library = nil
+        dir = nil
+    }
+
+    /// The `EXPLAIN QUERY PLAN` lines of the page SELECT of `query`.
+    private func plan(_ query: AssetQuery, after cursor: AssetCursor? = nil) throws -> [String] {
+        var sql = QuerySQL(query)
+        if let cursor { try sql.start(after: cursor) }
+        let (text, arguments) = sql.select(limit: 100, offset: 0)
+        return try library.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + text, arguments: arguments).map { $0["detail"] }
+        }
+    }
+
+    /// Checks that the plan searches `index` and neither scans the photos nor sorts them.
+    private func assertPlan(
+        _ query: AssetQuery, after cursor: AssetCursor? = nil, uses index: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let lines = try plan(query, after: cursor)
+        let text = lines.joined(separator: " | ")
+        XCTAssertTrue(lines.contains { $0.contains("INDEX \(index) ") }, text, file: file, line: line)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("SCAN") }, text, file: file, line: line)
+        XCTAssertFalse(lines.contains { $0.contains("TEMP B-TREE") }, text, file: file, line: line)
+    }
+
+    func testSmartAlbumsAndPagesUseTheirIndexes() throws {
+        try assertPlan(.all, uses: "asset_by_created")
+        try assertPlan(AssetQuery.all.sorted(by: .created, ascending: false), uses: "asset_by_created")
+        try assertPlan(library.query(for: .favorites), uses: "asset_favorites_visible")
+        try assertPlan(library.query(for: .edited), uses: "asset_edited_visible")
+        try assertPlan(library.query(for: .hidden), uses: "asset_by_created")
+        try assertPlan(library.query(for: .camera("cam0")), uses: "asset_by_camera_visible")
+        try assertPlan(library.query(for: .recentlyDeleted), uses: "asset_deleted")
+        try assertPlan(library.query(for: .recentlyAdded), uses: "asset_by_added_visible")
+        try assertPlan(library.albumQuery("some-album"), uses: "album_asset_by_position")
+    }
+
+    func testKeysetPagesStartWithAnIndexRange() throws {
+        let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        for query in [
+            AssetQuery.all, AssetQuery.all.sorted(by: .created, ascending: false),
+            library.query(for: .favorites), library.query(for: .recentlyDeleted),
+        ] {
+            let cursor = try library.cursor(after: asset.id, in: query)
+            let lines = try plan(query, after: cursor)
+            XCTAssertTrue(
+                lines.contains {
+                    $0.hasPrefix("SEARCH asset USING") && ($0.hasSuffix(">?)") || $0.hasSuffix("<?)"))
+                },
+                "the cursor bounds the index range: \(lines)")
+            XCTAssertFalse(lines.contains { $0.contains("TEMP B-TREE") }, "\(lines)")
+        }
+        let album = try library.performChanges { batch in
+            let album = batch.createAlbum(title: "A")
+            batch.addAssets([asset.id], to: album)
+        }.createdAlbumIDs[0]
+        let query = library.albumQuery(album)
+        let lines = try plan(query, after: try library.cursor(after: asset.id, in: query))
+        XCTAssertTrue(lines.contains { $0.contains("album_asset_by_position (album_id=? AND ") }, "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains("TEMP B-TREE") }, "\(lines)")
+    }
+
+    func testSmartAlbumCountsReadTheTally() throws {
+        for smart in [SmartAlbum.allPhotos, .favorites, .edited, .hidden, .recentlyDeleted, .camera("cam0")] {
+            let (sql, arguments) = try XCTUnwrap(AssetTally.count(library.query(for: smart)), "\(smart)")
+            let lines = try library.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map {
+                    $0["detail"] as String
+                }
+            }
+            XCTAssertTrue(lines.allSatisfy { $0.contains("asset_tally") }, "\(smart): \(lines)")
+            XCTAssertFalse(lines.contains { $0.contains(" asset ") }, "\(smart): \(lines)")
+        }
+    }
+}
