@@ -156,6 +156,13 @@ final class FuzzSimulation: SimulationControl {
         gpio.drive(b.line, active: states.b)
     }
 
+    func fireTrigger(_ name: String?) throws -> Instant {
+        guard let trigger = board.triggers.first(where: { name == nil || $0.name == name }) else {
+            throw ConsoleError.unavailable("no trigger '\(name ?? "")'")
+        }
+        return gpio.press(trigger.line, hold: .milliseconds(500), bounce: 0)
+    }
+
     func setLux(_ lux: Double) { world.setLux(lux) }
 
     func changeScene() { world.changeScene() }
