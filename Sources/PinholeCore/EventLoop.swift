@@ -187,21 +187,7 @@ public final class EventLoop: @unchecked Sendable {
         _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
     ) {
         preconditionInLoop("EventLoop.offload")
-        let id = nextID
-        nextID += 1
-        completions[id] = { value in completion(value as! T) }
-        lock.withLock { outstandingWork += 1 }
-        worker.submit { [self] in
-            let result = work()
-            lock.withLock {
-                outstandingWork -= 1
-                posted.append { [self] in
-                    let handler = completions.removeValue(forKey: id)
-                    handler?(result)
-                }
-                lock.broadcast()
-            }
-        }
+        submit(work, to: worker, counting: \.outstandingWork, then: completion)
     }
 
     /// Runs long `work` (library commands: fsck, import, export) on a second worker thread
@@ -212,14 +198,25 @@ public final class EventLoop: @unchecked Sendable {
         _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
     ) {
         preconditionInLoop("EventLoop.offloadLong")
+        submit(work, to: longWorker, counting: \.outstandingLongWork, then: completion)
+    }
+
+    /// Runs `work` on `thread`, counted in `counter` (under the lock) while it runs, then
+    /// posts `completion` with its result to the loop: the one path for `offload` and
+    /// `offloadLong`.
+    private func submit<T: Sendable>(
+        _ work: @escaping @Sendable () -> T, to thread: SerialWorker,
+        counting counter: any ReferenceWritableKeyPath<EventLoop, Int> & Sendable,
+        then completion: @escaping (T) -> Void
+    ) {
         let id = nextID
         nextID += 1
         completions[id] = { value in completion(value as! T) }
-        lock.withLock { outstandingLongWork += 1 }
-        longWorker.submit { [self] in
+        lock.withLock { self[keyPath: counter] += 1 }
+        thread.submit { [self] in
             let result = work()
             lock.withLock {
-                outstandingLongWork -= 1
+                self[keyPath: counter] -= 1
                 posted.append { [self] in
                     let handler = completions.removeValue(forKey: id)
                     handler?(result)
