@@ -13,7 +13,7 @@ struct Conformance: ParsableCommand {
         subcommands: [GPIOCheck.self])
 }
 
-/// Runs the libgpiod conformance check on gpio-sim lines.
+/// Runs the GPIO contract suite: the libgpiod backend on gpio-sim lines.
 struct GPIOCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpio",
@@ -33,9 +33,9 @@ struct GPIOCheck: ParsableCommand {
     var activeLowOutput = "GPIO25"
 
     func run() throws {
-        let lines = GPIOConformanceCheck.Lines(
+        let lines = GPIOContract.Lines(
             bouncy: bouncy, debounced: debounced, output: output, activeLowOutput: activeLowOutput)
-        let passed = GPIOConformanceCheck(lines: lines).run { print($0) }
+        let passed = GPIOContract(lines: lines, harness: GPIOSimHarness()).run { print($0) }
         if !passed { throw ExitCode(1) }
     }
 }
