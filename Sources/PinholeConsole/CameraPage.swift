@@ -25,23 +25,6 @@ enum CameraPage {
                         "AF point: x y (0…1, 0.5 0.5 is the centre)", .words(before: ["af", "point"]),
                         initial: "0.5 0.5"))),
             MenuItem(
-                "AE point",
-                value: status?.aePoint.map { "\(rounded($0[0])) \(rounded($0[1]))" } ?? "metering mode",
-                action: .ask(
-                    Prompt(
-                        "AE point: x y (0…1, 0 0 is the top left), or off", .words(before: ["ae", "point"]),
-                        initial: "0.5 0.5"))),
-            MenuItem(
-                "Zoom", value: status?.zoom.map { "\(rounded($0))x" } ?? "-",
-                action: .ask(
-                    Prompt("Zoom: 1 (none) up to the camera's limit", .word(before: ["zoom"]), initial: "1"))),
-            MenuItem(
-                "Still size", value: status?.camera?.stillSize ?? "-",
-                action: .ask(
-                    Prompt(
-                        "Still size WxH: " + (current?.stillSizes.joined(separator: ", ") ?? ""),
-                        .word(before: ["camera", "size"])))),
-            MenuItem(
                 "Lens position", value: status?.lensPosition.map { "\(rounded($0)) dioptres" } ?? "-",
                 action: .ask(Prompt("Lens position in dioptres (0 = infinity)", .word(before: ["lens"])))),
             MenuItem(
@@ -69,6 +52,26 @@ enum CameraPage {
         let torch = status?.torch ?? false
         items.append(
             MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))
+        // Framing and metering after the older items, so that their numbers stay as they were.
+        items += [
+            MenuItem(
+                "AE point",
+                value: status?.aePoint.map { "\(rounded($0[0])) \(rounded($0[1]))" } ?? "metering mode",
+                action: .ask(
+                    Prompt(
+                        "AE point: x y (0…1, 0 0 is the top left), or off", .words(before: ["ae", "point"]),
+                        initial: "0.5 0.5"))),
+            MenuItem(
+                "Zoom", value: status?.zoom.map { "\(rounded($0))x" } ?? "-",
+                action: .ask(
+                    Prompt("Zoom: 1 (none) up to the camera's limit", .word(before: ["zoom"]), initial: "1"))),
+            MenuItem(
+                "Still size", value: status?.camera?.stillSize ?? "-",
+                action: .ask(
+                    Prompt(
+                        "Still size WxH: " + (current?.stillSizes.joined(separator: ", ") ?? ""),
+                        .word(before: ["camera", "size"])))),
+        ]
         return items
     }
 
