@@ -49,10 +49,7 @@ enum CameraPage {
                 "Flash", value: status?.flash ?? "-",
                 action: .ask(Prompt("Flash: off, on or auto", .word(before: ["flash"])))),
         ]
-        let torch = status?.torch ?? false
-        items.append(
-            MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))
-        // Framing and metering after the older items, so that their numbers stay as they were.
+        // Framing and metering after the older items (their numbers stay), the torch last.
         items += [
             MenuItem(
                 "AE point",
@@ -72,6 +69,9 @@ enum CameraPage {
                         "Still size WxH: " + (current?.stillSizes.joined(separator: ", ") ?? ""),
                         .word(before: ["camera", "size"])))),
         ]
+        let torch = status?.torch ?? false
+        items.append(
+            MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))
         return items
     }
 

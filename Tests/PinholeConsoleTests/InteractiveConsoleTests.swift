@@ -58,7 +58,7 @@ final class InteractiveConsoleTests: XCTestCase {
         harness.type("2")  // Camera
         let page = harness.terminal.text
         for item in ["AE point", "Zoom", "Still size"] { XCTAssertTrue(page.contains(item), page) }
-        let down = String(repeating: "\u{1B}[B", count: 12)  // the thirteenth item: Zoom
+        let down = String(repeating: "\u{1B}[B", count: 11)  // the twelfth item: Zoom
         harness.type(down + "\r")
         XCTAssertTrue(harness.terminal.line(23).contains("Zoom: 1 (none)"), harness.terminal.line(23))
         harness.type("\u{15}2\r", settle: .seconds(1))  // Ctrl-U clears the initial answer
