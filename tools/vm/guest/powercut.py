@@ -319,15 +319,15 @@ class Worker:
                      "adjust": f"--exposure {rng.choice(['0.3', '-0.3', '0.5'])}"}[kind]
             op.targets = [pid]
             answer = self._send(op, f"library edit {kind} {pid} {extra} --json")
-            if answer and answer.startswith("{"):
-                revision = json.loads(answer)["revision"]
+            revision = answered(answer).get("revision")
+            if revision is not None:
                 op.apply = lambda md: md.edits.__setitem__(pid, revision)
         elif kind == "album":
             albums = sorted(model.albums) + self.created_albums
             if not albums or rng.random() < 0.15:
                 answer = self._send(op, f"library album create a{self.index}-{n} --json")
-                if answer and answer.startswith("{"):
-                    aid = json.loads(answer)["id"]
+                aid = answered(answer).get("id")
+                if aid is not None:
                     op.apply = lambda md: md.albums.__setitem__(aid, set())
                     op.album = aid
                     self.created_albums.append(aid)
@@ -344,7 +344,7 @@ class Worker:
                     return None
                 op.album, op.targets = aid, [pid]
                 answer = self._send(op, f"library album {verb} {aid} {pid} --json")
-                if answer and answer.startswith("{"):
+                if pid in answered(answer).get("ok", []):
                     if verb == "add":
                         op.apply = lambda md: md.albums[aid].add(pid)
                     else:
@@ -356,7 +356,9 @@ class Worker:
                 return None
             op.targets = [pid]
             answer = self._send(op, f"library {kind} {pid} --json")
-            if answer and answer.startswith("{"):
+            # Only what the answer says was done: within one cut the worker may pick a photo
+            # that an earlier request of the same cut already purged, and gets an error.
+            if pid in answered(answer).get("ok", []):
                 state = {"delete": "deleted", "restore": "active", "purge": "purged"}[kind]
                 op.apply = lambda md: md.photos.__setitem__(pid, state)
         elif kind == "import":
@@ -398,6 +400,17 @@ def file_crc(path):
 
 
 EDIT_KINDS = ("rotate", "crop", "adjust")
+
+
+def answered(answer):
+    """A JSON answer's object, or {} for an error, a non-JSON line or no answer."""
+    if not answer or not answer.startswith("{"):
+        return {}
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) and "error" not in value else {}
 
 
 def check_after_cut(app, model, maybe, record):
