@@ -166,6 +166,25 @@ class Appliance:
                 self.answers.put((stamp, line))
         self.answers.put((time.monotonic(), None))
 
+    def where_stuck(self):
+        """Each thread's name and kernel wait channel and stack, to say where a start hung."""
+        lines = []
+        base = f"/proc/{self.proc.pid}/task"
+        try:
+            tasks = sorted(os.listdir(base), key=int)
+        except OSError as error:
+            return [f"no /proc entry for pid {self.proc.pid}: {error}"]
+        for tid in tasks:
+            def read(name):
+                try:
+                    with open(f"{base}/{tid}/{name}") as f:
+                        return f.read().strip()
+                except OSError:
+                    return "?"
+            stack = read("stack").replace("\n", " | ")
+            lines.append(f"thread {tid} {read('comm')}: wchan {read('wchan')}; kernel stack: {stack}")
+        return lines
+
     def ask(self, command, timeout=90):
         """Sends one line; returns (stamp, answer) or (stamp, None) at exit or timeout."""
         try:
@@ -592,7 +611,10 @@ def main():
         stamp, line = app.ask("status --json", timeout=180)
         ready = stamp - started
         if line is None:
+            stuck = app.where_stuck()
             app.kill()
+            for entry in stuck:
+                log(f"  start {index}: {entry}")
             raise SystemExit(f"powercut: the appliance did not start (see {RESULTS}/powercut-appliance.log)")
         if pending is not None:
             pmodel, maybe, record = pending
