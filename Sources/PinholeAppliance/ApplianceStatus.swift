@@ -96,6 +96,12 @@ public struct ApplianceStatus: Codable, Sendable {
     public var gps: String? = nil
     /// The fix photos get now (nil: none).
     public var gpsFix: GPSFixStatus? = nil
+    /// The gpsd address in use, "HOST:PORT" (nil: GPS off).
+    public var gpsd: String? = nil
+    /// The gpsd client's state: off, connecting, no receiver, no fix, fix, lost, disconnected.
+    public var gpsState: String? = nil
+    /// Satellites used in the fix by the last satellites report (also without a fix).
+    public var gpsSatellites: Int? = nil
     /// Clock trust for photos taken now: synchronized, gps, unsynchronized, unknown.
     public var clockTrust: String? = nil
     /// Clock trust explained.
@@ -124,4 +130,8 @@ public struct GPSFixStatus: Codable, Sendable {
     public var dop: Double?
     /// The fix's UTC time, ISO 8601.
     public var time: String?
+    /// Speed over ground, m/s.
+    public var speed: Double? = nil
+    /// Course over ground, degrees from true north.
+    public var track: Double? = nil
 }
