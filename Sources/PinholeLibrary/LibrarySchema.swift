@@ -153,7 +153,17 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_added_visible ON asset(hidden, deleted_ns, added_ns);
                     """)
         }
-        migrator.registerMigration("v6-export-journal") { db in
+        migrator.registerMigration("photo-timing") { db in
+            // The photo's timing record: from the shutter press to the start of its exposure
+            // (negative: already under way at the press) and, for a press that woke the camera
+            // from standby, the time to its first usable frame. NULL: not recorded.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN exposure_lag_ns INTEGER;
+                    ALTER TABLE asset ADD COLUMN wake_cost_ns INTEGER;
+                    """)
+        }
+        migrator.registerMigration("export-journal") { db in
             // Exports in flight: written before the first file goes to the target, removed once
             // every file is durably there; a row found by the recovery pass is an interrupted
             // export, reported until it is redone or forgotten (see PhotoLibrary+ExportJournal).
