@@ -67,7 +67,9 @@ extension PhotoLibrary {
                 let source = version == .current ? try currentFilePath(of: asset) : fileURLPath(of: asset)
                 let path = target + "/" + Self.exportName(of: asset)
                 let isOriginal = source == fileURLPath(of: asset)
-                let bytes = { Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal) }
+                let bytes = {
+                    Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal)
+                }
                 if !POSIXFiles.exists(path) {
                     try POSIXFiles.writeDurably(try bytes(), to: path)
                     report.written.append(path)
