@@ -110,6 +110,10 @@ public struct ApplianceStatus: Codable, Sendable {
     public var whenFull: String? = nil
     /// Photos recycled to make room since start.
     public var recycled: Int? = nil
+    /// When the appliance started, ISO 8601 local time (a restart after a power cut shows here).
+    public var startedAt: String? = nil
+    /// Seconds since it started.
+    public var uptimeSeconds: Int? = nil
     /// The board's trigger lines and their counts (nil: the board has none).
     public var triggers: [TriggerStatus]? = nil
 }

@@ -11,6 +11,7 @@ enum GPSPage {
                 .info("GPS", "off"),
                 .info("  to turn it on, set [gps] gpsd = \"127.0.0.1:2947\" in the configuration"),
                 .info("Clock", status.clock ?? "unknown"),
+                .info("Running since", runningSince(status)),
             ]
         }
         var items: [MenuItem] = [
@@ -34,6 +35,7 @@ enum GPSPage {
             items.append(.info("Photos now", "taken without location"))
         }
         items.append(.info("Clock", status.clock ?? "unknown"))
+        items.append(.info("Running since", runningSince(status)))
         items.append(.info(""))
         items.append(
             MenuItem(
@@ -52,6 +54,12 @@ enum GPSPage {
                     needsPIN: true))
         }
         return items
+    }
+
+    /// `2026-06-01T03:12:40.120+02:00 (31 d 4 h)`: the last start, which a power cut renews.
+    static func runningSince(_ status: ApplianceStatus) -> String {
+        guard let started = status.startedAt else { return "-" }
+        return started + (status.uptimeSeconds.map { " (\(ApplianceStatus.uptime($0)))" } ?? "")
     }
 
     /// `46.5201° N`: degrees to five decimals at most (about a metre) and the hemisphere.

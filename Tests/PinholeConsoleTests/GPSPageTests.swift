@@ -10,7 +10,8 @@ final class GPSPageTests: XCTestCase {
     private func status(_ gps: String) throws -> ApplianceStatus {
         let json = """
             {"board":"sim","cameras":1,"torch":false,"flash":"off","afMode":"auto","afState":"idle",
-             "busy":false,"frames":10,"problems":[],"clock":"synchronized (kernel)"\(gps)}
+             "busy":false,"frames":10,"problems":[],"clock":"synchronized (kernel)",
+             "startedAt":"2026-11-01T08:00:00.000+01:00","uptimeSeconds":90000\(gps)}
             """
         return try JSONDecoder().decode(ApplianceStatus.self, from: Data(json.utf8))
     }
@@ -76,6 +77,7 @@ final class GPSPageTests: XCTestCase {
         XCTAssertEqual(value(items, "GPS"), "off")
         XCTAssertTrue(items.contains { $0.label.contains("[gps] gpsd = ") })
         XCTAssertEqual(value(items, "Clock"), "synchronized (kernel)")
+        XCTAssertEqual(value(items, "Running since"), "2026-11-01T08:00:00.000+01:00 (1 d 1 h)")
         XCTAssertTrue(items.allSatisfy { $0.action == nil })
     }
 }
