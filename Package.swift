@@ -62,7 +62,10 @@ let package = Package(
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
             name: "PinholeLinux",
-            dependencies: ["PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex"],
+            dependencies: [
+                "PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
         .target(
@@ -99,7 +102,11 @@ let package = Package(
         // Contract checks that a backend must pass, run against real drivers (gpio-sim in the
         // VM test) by `pinhole-conformance`, and by the tests. Not part of `pinhole`.
         .target(
-            name: "PinholeConformance", dependencies: ["PinholeCore", "PinholeLinux"], swiftSettings: swift6),
+            name: "PinholeConformance",
+            dependencies: [
+                "PinholeCore", "PinholeLinux", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The executable: arguments, configuration, logging, wiring a board together.
         .executableTarget(
             name: "pinhole",

@@ -222,7 +222,9 @@ final class SimOutputLine: OutputLine {
     }
 
     func set(_ on: Bool) throws {
-        guard let chip else { throw GPIOError.system(operation: "set", line: name, errno: 9) }
+        guard let chip else {
+            throw GPIOError.system(operation: "set", line: name, errno: .badFileDescriptor)
+        }
         guard on != value else { return }
         value = on
         chip.recordOutput(name, on)

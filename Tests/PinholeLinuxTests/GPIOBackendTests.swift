@@ -29,7 +29,7 @@ final class GPIOBackendTests: XCTestCase {
             }
             XCTAssertEqual(operation, "open /nonexistent/gpiochip9")
             XCTAssertEqual(line, "GPIO24")
-            XCTAssertEqual(code, ENOENT)
+            XCTAssertEqual(code, .noSuchFileOrDirectory)
         }
     }
 
