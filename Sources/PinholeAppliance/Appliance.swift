@@ -53,6 +53,8 @@ public final class Appliance {
     public internal(set) var burstShotsTaken = 0
     private(set) var capturesInFlight = 0
     private var started = false
+    /// When `start()` ran: the loop's instant and the wall time.
+    var startedAt: (Instant, WallTime)?
     /// Camera standby (`[camera] standby_after`).
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
@@ -126,6 +128,7 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
+        startedAt = (loop.now, loop.wallNow)
         restoreSettings()
         do {
             try requestButtons()

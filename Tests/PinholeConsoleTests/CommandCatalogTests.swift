@@ -91,7 +91,7 @@ final class CommandCatalogTests: XCTestCase {
         snapshot.outputs = [("status", false), ("torch", true)]
         _ = menu.handle(.snapshot(snapshot))
         let pages: [MenuPageID] = [
-            .main, .capture, .camera, .system, .diagnostics, .settings, .viewfinder, .library,
+            .main, .capture, .camera, .system, .diagnostics, .settings, .viewfinder, .library, .gps,
         ]
         var runs = 0, prompts = 0
         for page in pages {

@@ -578,6 +578,40 @@ def stick_files(model, app_listing):
     return problems, torn, temps
 
 
+def torn_path(entry):
+    """The path of a `stick_files` torn entry ("PATH (N bytes)")."""
+    return entry.rsplit(" (", 1)[0]
+
+
+def check_interrupted_exports(app, model, crcs, torn, temps):
+    """Every torn file and temporary file on the stick must lie in the folder of an export that
+    the start reported as interrupted (`library exports`); redoing each must make every file of
+    it whole and leave no temporary file. Returns (problems, exports reported)."""
+    try:
+        interrupted = app.ask_json("library exports --json")
+    except CheckError as error:
+        return [f"interrupted exports: {error}"], 0
+    folders = {e["directory"] for e in interrupted}
+    problems = [f"export interrupted but not reported at start: {entry}"
+                for entry in torn + temps if os.path.dirname(torn_path(entry)) not in folders]
+    for export in interrupted:
+        try:
+            app.ask_json(f"library export --redo {export['id']} --json", timeout=180)
+        except CheckError as error:
+            problems.append(f"redo of interrupted export {export['id']}: {error}")
+    if interrupted:
+        _, torn_after, temps_after = stick_files(model, crcs)
+        problems += [f"redo left a torn file: {t}" for t in torn_after
+                     if os.path.dirname(torn_path(t)) in folders]
+        problems += [f"redo left a temporary file: {t}" for t in temps_after if os.path.dirname(t) in folders]
+        try:
+            left = app.ask_json("library exports --json")
+            problems += [f"export {e['id']} still interrupted after its redo" for e in left]
+        except CheckError as error:
+            problems.append(f"interrupted exports after the redo: {error}")
+    return problems, len(interrupted)
+
+
 # MARK: the series
 
 
@@ -588,7 +622,7 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
-              "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0}
+              "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0, "reported_exports": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
     replays_before = 0
@@ -636,6 +670,12 @@ def main():
             totals["export_temps"] = len(temps)
             problems += stick_problems
             record["torn_unacknowledged_exports"] = new_torn
+            # An export the cut interrupted must be reported at this start (never silently
+            # incomplete), and its redo must leave every file of it whole.
+            redo_problems, reported = check_interrupted_exports(app, pmodel, seen_crcs, torn, temps)
+            problems += redo_problems
+            totals["reported_exports"] += reported
+            record["interrupted_exports_reported"] = reported
             record["problems"] = problems
             record["check_seconds"] = round(time.monotonic() - started, 2)
             record["start_seconds"] = round(ready, 2)
@@ -741,7 +781,8 @@ def main():
                f"fsck clean {totals['fsck_clean']}/{totals['checked']} "
                f"(exercised: {ops}; {totals['changes']} acknowledged answers checked, {totals['problems']} problems "
                f"in {totals['problem_cuts']} cuts; journal replayed after {totals['replays']} cuts; on the vfat stick "
-               f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files)")
+               f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files; "
+               f"{totals['reported_exports']} interrupted exports reported at start and redone)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")
