@@ -18,6 +18,7 @@ extension Appliance {
         status.storageLow = indicator.lowStorage
         status.whenFull = storagePolicy.whenFull.rawValue
         status.recycled = storagePolicy.recycled
+        if let triggers, !board.triggers.isEmpty { status.triggers = triggers.status() }
     }
 }
 
@@ -32,6 +33,7 @@ extension ApplianceStatus {
         }
         if standby == true { parts.append("camera in standby") }
         if storageLow == true { parts.append("storage low") }
+        for trigger in triggers ?? [] { parts.append(trigger.summary) }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 }

@@ -104,6 +104,8 @@ public struct ApplianceStatus: Codable, Sendable {
     public var whenFull: String? = nil
     /// Photos recycled to make room since start.
     public var recycled: Int? = nil
+    /// The board's trigger lines and their counts (nil: the board has none).
+    public var triggers: [TriggerStatus]? = nil
 }
 
 /// The GPS fix in `status --json`.

@@ -17,6 +17,12 @@ public final class TriggerController {
     public private(set) var fired: [String: Int] = [:]
     /// Triggers ignored inside their hold-off, by name.
     public private(set) var suppressed: [String: Int] = [:]
+    /// Edges ignored because the line did not hold its level for the debounce, by name.
+    public private(set) var glitches: [String: Int] = [:]
+    /// Photos saved for triggers, by name.
+    public private(set) var shotsTaken: [String: Int] = [:]
+    /// The wall time each trigger last fired, by name.
+    private var lastFiredWall: [String: WallTime] = [:]
 
     /// Creates a controller for the appliance's board.
     public init(appliance: Appliance) {
@@ -41,6 +47,16 @@ public final class TriggerController {
         }
     }
 
+    /// Each trigger line's counts, in the board's order.
+    public func status() -> [TriggerStatus] {
+        appliance.board.triggers.map { trigger in
+            TriggerStatus(
+                name: trigger.name, line: trigger.line, fired: fired[trigger.name] ?? 0,
+                shots: shotsTaken[trigger.name] ?? 0, ignoredHoldOff: suppressed[trigger.name] ?? 0,
+                ignoredDebounce: glitches[trigger.name] ?? 0, lastFired: lastFiredWall[trigger.name]?.iso8601)
+        }
+    }
+
     /// Releases the lines.
     public func stop() {
         for line in lines.values { line.release() }
@@ -62,12 +78,16 @@ public final class TriggerController {
         guard let first = pending.removeValue(forKey: trigger.name), let line = lines[trigger.name] else {
             return
         }
-        guard (try? line.read()) == level else { return }  // it was a glitch
+        guard (try? line.read()) == level else {  // it was a glitch
+            glitches[trigger.name, default: 0] += 1
+            return
+        }
         if let last = lastFired[trigger.name], first < last + trigger.holdOff {
             suppressed[trigger.name, default: 0] += 1
             return
         }
         lastFired[trigger.name] = first
+        lastFiredWall[trigger.name] = loop.wallNow.adding(first - loop.now)
         fired[trigger.name, default: 0] += 1
         appliance.emit(
             .notice("trigger \(trigger.name) fired: \(trigger.shots) shot\(trigger.shots == 1 ? "" : "s")"))
@@ -78,7 +98,9 @@ public final class TriggerController {
     private func shoot(_ trigger: TriggerWiring, at instant: Instant, remaining: Int) {
         guard remaining > 0 else { return }
         appliance.capture(pressedAt: instant) { [weak self] result in
-            guard let self, case .success(let capture) = result, let album = trigger.album else { return }
+            guard let self, case .success(let capture) = result else { return }
+            self.shotsTaken[trigger.name, default: 0] += 1
+            guard let album = trigger.album else { return }
             self.file(capture.photo.id, in: album, trigger: trigger.name)
         }
         guard remaining > 1 else { return }

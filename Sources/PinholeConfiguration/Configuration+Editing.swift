@@ -77,6 +77,8 @@ extension Configuration {
         let old = FileSystem.readText(file) ?? ""
         let text = setting(section, key, to: literal, in: old)
         let configuration = try parse(text, file: file)
+        // Temporary files a power cut left behind (a minute old: not another writer's own).
+        removeStaleTemporaries(of: file, olderThanSeconds: 60)
         try writeAtomically(text, to: file)
         return configuration
     }

@@ -87,6 +87,12 @@ struct RunCommand: ParsableCommand {
             throw StartFailure(message: "cannot open the photo library at \(libraryPath): \(error)")
         }
         log.info("board \(profile.name) (\(note)), library \(libraryPath)")
+        let settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
+        for file in [settings.file, settingsFile.path].compactMap({ $0 }) {
+            for removed in Configuration.removeStaleTemporaries(of: file) {
+                log.notice("removed \(removed), left by an interrupted write (power cut?)")
+            }
+        }
         Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
         let watch = LibraryWatch(library: photoLibrary, loop: loop)
         watch.start()
@@ -97,7 +103,7 @@ struct RunCommand: ParsableCommand {
             encoder: PhotoEncoder(quality: settings.jpegQuality),
             store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath, watch: watch),
             software: "Pinhole \(Pinhole.version)")
-        appliance.settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
+        appliance.settingsFile = settingsFile
         appliance.observe { event in
             switch event {
             case .problem(let message): log.warning("\(message)")

@@ -1,5 +1,6 @@
 // Trigger inputs on the simulated board: debounce, hold-off, shots per trigger, standby wake, profile errors.
 
+import Foundation
 import PinholeAppliance
 import PinholeCore
 import PinholeSim
@@ -56,6 +57,41 @@ final class TriggerTests: XCTestCase {
         rig.gpio.drive(pirLine, active: false)
         rig.loop.advance(by: .seconds(1))
         XCTAssertEqual(saved().count, 4, "after the hold-off it fires again")
+    }
+
+    func testStatusCountsFiringsShotsAndIgnoredEdgesPerTrigger() throws {
+        let (rig, saved) = try rig()
+        let never = try XCTUnwrap(rig.appliance.status().triggers?.first)
+        XCTAssertEqual(never.name, "pir")
+        XCTAssertEqual(never.line, pirLine)
+        XCTAssertEqual(
+            [never.fired, never.shots, never.ignoredHoldOff, never.ignoredDebounce], [0, 0, 0, 0])
+        XCTAssertNil(never.lastFired)
+        rig.gpio.drive(pirLine, active: true)  // a glitch shorter than the debounce
+        rig.loop.advance(by: .milliseconds(5))
+        rig.gpio.drive(pirLine, active: false)
+        rig.loop.advance(by: .seconds(1))
+        let firedAt = rig.loop.wallNow
+        for _ in 0..<2 {  // one trigger, then one inside its hold-off
+            rig.gpio.drive(pirLine, active: true)
+            rig.loop.advance(by: .milliseconds(600))
+            rig.gpio.drive(pirLine, active: false)
+            rig.loop.advance(by: .milliseconds(2400))
+        }
+        XCTAssertEqual(saved().count, 2)
+        let status = rig.appliance.status()
+        let pir = try XCTUnwrap(status.triggers?.first)
+        XCTAssertEqual(pir.fired, 1)
+        XCTAssertEqual(pir.shots, 2)
+        XCTAssertEqual(pir.ignoredHoldOff, 1)
+        XCTAssertEqual(pir.ignoredDebounce, 1)
+        XCTAssertEqual(pir.lastFired, firedAt.iso8601)
+        XCTAssertTrue(
+            status.fieldSummary.contains(
+                "trigger pir (\(pirLine)): fired 1, 2 shots, ignored 1 in hold-off, 1 in debounce, last \(firedAt.iso8601)"
+            ), status.fieldSummary)
+        let json = String(decoding: try JSONEncoder().encode(status), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"ignoredHoldOff\":1"), json)
     }
 
     func testATriggerWakesTheCameraFromStandby() throws {

@@ -1,0 +1,49 @@
+// Removing the temporary files a power cut left beside the configuration or settings file.
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+import PinholeCore
+
+extension Configuration {
+    /// Removes the temporary files that an interrupted write of `file` left in its directory:
+    /// `.<name>.<random>.tmp` (the durable writer's), `<name>.tmp-<pid>` and `<name>.tmp`
+    /// (older writers'). With `olderThanSeconds`, only files not modified for that long go,
+    /// so that a write in progress in another process keeps its file; at start (nil) every
+    /// one goes. Returns the paths removed; a file that cannot be removed is left alone.
+    @discardableResult
+    public static func removeStaleTemporaries(of file: String, olderThanSeconds: Int64? = nil) -> [String] {
+        let slash = file.lastIndex(of: "/")
+        let directory = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
+        guard !name.isEmpty else { return [] }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var removed: [String] = []
+        for entry in FileSystem.list(directory).sorted() where isTemporary(entry, of: name) {
+            let path = (directory == "/" ? "" : directory) + "/" + entry
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if let olderThanSeconds, Int64(now.tv_sec) - Int64(info.st_mtim.tv_sec) < olderThanSeconds {
+                continue
+            }
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        if !removed.isEmpty {
+            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd >= 0 {
+                fsync(fd)
+                close(fd)
+            }
+        }
+        return removed
+    }
+
+    /// Whether `entry` is one of the temporary names used while writing `name`.
+    static func isTemporary(_ entry: String, of name: String) -> Bool {
+        if entry == name + ".tmp" { return true }
+        if entry.hasPrefix(name + ".tmp-") { return true }
+        let prefix = "." + name + "."
+        return entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") && entry.count > prefix.count + 4
+    }
+}
