@@ -112,6 +112,8 @@ extension CaptureEngine {
         let (selection, wakeCost) = standby.selection(selection, pressedAt: press.pressedAt)
         var metadata = photoMetadata(for: frame.metadata, camera: camera)
         if metadata.flashFired != nil { metadata.flashFired = flashFired }
+        metadata.pressToExposure = frame.metadata.sensorTimestamp - press.pressedAt
+        metadata.wakeCost = wakeCost
         delegate?.captureEngine(self, complete: &metadata)
         let finalMetadata = metadata
         let encoder = self.encoder

@@ -69,8 +69,13 @@ public enum ExifReader {
         m.serialNumber = e.string(.exif, ExifTagID.bodySerialNumber)
         m.gps = gps(e)
         if var fix = m.gps { readGPSDetails(&fix, e); m.gps = fix }
-        m.clockTrust = ClockTrustMarker.read(
-            e.raw(.exif, ExifTagID.userComment, [EXIF_FORMAT_UNDEFINED])?.bytes)
+        let comment = PinholeComment.read(e.raw(.exif, ExifTagID.userComment, [EXIF_FORMAT_UNDEFINED])?.bytes)
+        m.clockTrust = comment?.clockTrust
+        m.pressToExposure = comment?.pressToExposure
+        m.wakeCost = comment?.wakeCost
+        m.digitalZoom = e.real(.exif, ExifTagID.digitalZoomRatio).flatMap {
+            $0.isFinite && $0 >= 1 ? $0 : nil
+        }
         m.timeZoneKnown = e.string(.exif, ExifTagID.offsetTimeOriginal) != nil || m.captureTime == nil
     }
 

@@ -42,6 +42,7 @@ enum ExifTagID {
     static let exposureMode: UInt16 = 0xA402
     static let whiteBalance: UInt16 = 0xA403
     static let bodySerialNumber: UInt16 = 0xA431
+    static let digitalZoomRatio: UInt16 = 0xA404
     static let lensModel: UInt16 = 0xA434
     // GPS IFD
     static let gpsVersionID: UInt16 = 0x0000

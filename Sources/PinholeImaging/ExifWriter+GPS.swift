@@ -68,26 +68,3 @@ extension ExifReader {
         fix.track = e.real(.gps, ExifTagID.gpsTrack).flatMap { $0.isFinite && $0 >= 0 && $0 < 360 ? $0 : nil }
     }
 }
-
-/// The clock-trust marker in EXIF UserComment: "Pinhole clock: gps" and so on, after the
-/// eight-byte "ASCII\0\0\0" character code the tag requires.
-enum ClockTrustMarker {
-    static let prefix = "Pinhole clock: "
-    static let asciiCode: [UInt8] = Array("ASCII".utf8) + [0, 0, 0]
-
-    /// The UserComment bytes for `trust`.
-    static func userComment(_ trust: ClockTrust) -> [UInt8] {
-        asciiCode + Array((prefix + trust.rawValue).utf8)
-    }
-
-    /// The trust a UserComment records, if it is Pinhole's marker.
-    static func read(_ bytes: [UInt8]?) -> ClockTrust? {
-        guard let bytes, bytes.count > asciiCode.count, Array(bytes.prefix(asciiCode.count)) == asciiCode
-        else {
-            return nil
-        }
-        let text = String(decoding: bytes.dropFirst(asciiCode.count).prefix { $0 != 0 }, as: UTF8.self)
-        guard text.hasPrefix(prefix) else { return nil }
-        return ClockTrust(rawValue: String(text.dropFirst(prefix.count)).trimmingCharacters(in: " "))
-    }
-}

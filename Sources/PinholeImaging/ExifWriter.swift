@@ -135,9 +135,13 @@ public enum ExifWriter {
         if let manual = m.manualWhiteBalance { try b.short(.exif, ExifTagID.whiteBalance, manual ? 1 : 0) }
         try b.ascii(.exif, ExifTagID.bodySerialNumber, m.serialNumber)
         try b.ascii(.exif, ExifTagID.lensModel, m.lensModel)
-        if let trust = m.clockTrust {
-            try b.undefined(.exif, ExifTagID.userComment, ClockTrustMarker.userComment(trust))
+        if let zoom = m.digitalZoom, zoom.isFinite, zoom >= 1 {
+            try b.rational(
+                .exif, ExifTagID.digitalZoomRatio, [Rational.approximating(zoom, maxDenominator: 1000)])
         }
+        let comment = PinholeComment(
+            clockTrust: m.clockTrust, pressToExposure: m.pressToExposure, wakeCost: m.wakeCost)
+        if !comment.isEmpty { try b.undefined(.exif, ExifTagID.userComment, comment.userComment) }
     }
 
     private static func writeGPS(_ gps: GPSFix, _ b: ExifBuilder) throws {

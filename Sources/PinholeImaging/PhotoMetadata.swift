@@ -88,12 +88,20 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var serialNumber: String?
     /// GPS fix (GPS IFD).
     public var gps: GPSFix?
-    /// Whether the clock could be trusted when the photo was taken (UserComment marker
-    /// "Pinhole clock: …"); nil: not recorded.
+    /// Whether the clock could be trusted when the photo was taken (UserComment, see
+    /// `PinholeComment`: "Pinhole clock: …"); nil: not recorded.
     public var clockTrust: ClockTrust? = nil
+    /// From the shutter press to the start of the photo's exposure, in one time base
+    /// (negative: the exposure was under way at the press); UserComment "press-to-exposure".
+    public var pressToExposure: Duration? = nil
+    /// For a press that woke the camera from standby: the time to its first usable frame;
+    /// UserComment "wake".
+    public var wakeCost: Duration? = nil
     /// Whether the local time zone is known; when false the UTC offset is not written
     /// (no OffsetTime*), since it would claim a zone nobody set.
     public var timeZoneKnown = true
+    /// The digital zoom in force (DigitalZoomRatio); nil or 1: none.
+    public var digitalZoom: Double? = nil
     /// The camera's identifier on this appliance (not written to EXIF; indexed).
     public var cameraID: String?
 

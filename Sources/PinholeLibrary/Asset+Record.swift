@@ -58,6 +58,8 @@ extension Asset: FetchableRecord, PersistableRecord {
         static let editRevision = "edit_revision"
         static let clockTrust = "clock_trust"
         static let dateShiftNs = "date_shift_ns"
+        static let exposureLagNs = "exposure_lag_ns"
+        static let wakeCostNs = "wake_cost_ns"
     }
 
     /// `SELECT asset.* FROM asset`: whole assets, for `Asset.fetchAll`.
@@ -113,6 +115,10 @@ extension Asset: FetchableRecord, PersistableRecord {
         let trust: String? = try row.decode(forColumn: C.clockTrust)
         clockTrust = trust.flatMap(ClockTrust.init(rawValue:))
         dateShift = .nanoseconds(try row.decode(forColumn: C.dateShiftNs) as Int64)
+        let lag: Int64? = try row.decode(forColumn: C.exposureLagNs)
+        pressToExposure = lag.map { .nanoseconds($0) }
+        let wake: Int64? = try row.decode(forColumn: C.wakeCostNs)
+        wakeCost = wake.map { .nanoseconds($0) }
     }
 
     /// Encodes every column of the asset by name (what `insert` writes).
@@ -150,5 +156,7 @@ extension Asset: FetchableRecord, PersistableRecord {
         container[C.editRevision] = editRevision
         container[C.clockTrust] = clockTrust?.rawValue
         container[C.dateShiftNs] = dateShift.nanoseconds
+        container[C.exposureLagNs] = pressToExposure?.nanoseconds
+        container[C.wakeCostNs] = wakeCost?.nanoseconds
     }
 }

@@ -59,6 +59,11 @@ public struct Asset: Sendable, Codable, Hashable, Identifiable {
     public var clockTrust: ClockTrust? = nil
     /// How far `library redate` moved `created` from the original's EXIF date.
     public var dateShift: Duration = .zero
+    /// From the shutter press to the start of the exposure (negative: before the press);
+    /// nil when not recorded.
+    public var pressToExposure: Duration? = nil
+    /// For a press that woke the camera from standby: the time to its first usable frame.
+    public var wakeCost: Duration? = nil
 
     /// The date the original's EXIF records (before any redate).
     public var originalCreated: WallTime { created.adding(.zero - dateShift) }
@@ -116,5 +121,7 @@ extension Asset {
         self.editRevision = 0
         self.clockTrust = metadata.clockTrust
         self.dateShift = .zero
+        self.pressToExposure = metadata.pressToExposure
+        self.wakeCost = metadata.wakeCost
     }
 }

@@ -153,6 +153,16 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_added_visible ON asset(hidden, deleted_ns, added_ns);
                     """)
         }
+        migrator.registerMigration("photo-timing") { db in
+            // The photo's timing record: from the shutter press to the start of its exposure
+            // (negative: already under way at the press) and, for a press that woke the camera
+            // from standby, the time to its first usable frame. NULL: not recorded.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN exposure_lag_ns INTEGER;
+                    ALTER TABLE asset ADD COLUMN wake_cost_ns INTEGER;
+                    """)
+        }
         return migrator
     }
 }

@@ -21,6 +21,8 @@ extension PhotoLibrary {
         metadata.model = asset.model
         metadata.gps = asset.gps
         metadata.clockTrust = asset.clockTrust
+        metadata.pressToExposure = asset.pressToExposure
+        metadata.wakeCost = asset.wakeCost
         return (try? ExifWriter.embed(metadata, thumbnail: nil, into: bytes)) ?? bytes
     }
 }

@@ -64,6 +64,15 @@ extension LibraryCommandLine {
             lines.append("location: none")
         }
         lines.append("clock: \(asset.clockTrust?.rawValue ?? "not recorded")")
+        lines.append(
+            "exposure: "
+                + (asset.pressToExposure.map { "began " + PressLagText.relativeToPress($0) } ?? "not recorded")
+        )
+        if let wake = asset.wakeCost {
+            lines.append(
+                "wake: the press woke the camera; first usable frame after \(PressLagText.milliseconds(wake)) ms"
+            )
+        }
         if asset.dateShift != .zero {
             lines.append(
                 "redated: \(signedSeconds(asset.dateShift)) (the original says \(asset.originalCreated.iso8601))"

@@ -42,6 +42,10 @@ struct AssetJSON: Encodable {
     var clockTrust: String?
     var dateShiftSeconds: Double
     var originalCreated: String?
+    /// Milliseconds from the press to the start of the exposure (negative: before the press).
+    var pressToExposureMs: Double?
+    /// Milliseconds from waking the camera to its first usable frame (photos taken after-wake).
+    var wakeCostMs: Double?
 
     init(_ asset: Asset, file: String) {
         id = asset.id
@@ -76,6 +80,8 @@ struct AssetJSON: Encodable {
         clockTrust = asset.clockTrust?.rawValue
         dateShiftSeconds = Double(asset.dateShift.nanoseconds) / 1e9
         originalCreated = asset.dateShift == .zero ? nil : asset.originalCreated.iso8601
+        pressToExposureMs = asset.pressToExposure?.milliseconds
+        wakeCostMs = asset.wakeCost?.milliseconds
     }
 }
 

@@ -110,12 +110,7 @@ struct RunCommand: ParsableCommand {
             case .notice(let message): log.info("\(message)")
             case .captureFailed(let error): log.error("capture failed: \(error)")
             case .saved(let capture):
-                let delay = Int((capture.savedAt - capture.pressedAt).milliseconds)
-                let lag = (capture.pressToExposure.milliseconds * 10).rounded() / 10
-                let wake = capture.wakeCost.map { ", woke the camera in \(Int($0.milliseconds)) ms" } ?? ""
-                log.info(
-                    "saved \(capture.photo.id) (\(capture.selection.rawValue), pressed \(capture.pressedAt), exposure began \(lag) ms after the press, saved \(delay) ms later\(wake))"
-                )
+                log.info("\(capture.journalText)")
             case .button(let function, let buttonEvent):
                 switch buttonEvent {
                 case .pressed(let at):

@@ -22,6 +22,8 @@ final class ControlsInForceTests: XCTestCase {
         XCTAssertGreaterThan(result.pressToExposure, .zero, "the photo was exposed after the press")
         let exif = try rig.exif(result)
         XCTAssertEqual(exif.exposureTime, 0.004)
+        XCTAssertEqual(exif.pressToExposure, result.pressToExposure, "the lag is recorded in EXIF")
+        XCTAssertNil(exif.wakeCost, "the camera was streaming")
         XCTAssertEqual(exif.iso, 200)
         XCTAssertEqual(exif.manualExposure, true)
     }
@@ -35,6 +37,9 @@ final class ControlsInForceTests: XCTestCase {
         let result = try rig.capture(pressedAt: exposing.sensorTimestamp + .milliseconds(2))
         XCTAssertEqual(result.selection, .exposingAtPress)
         XCTAssertEqual(result.pressToExposure, .milliseconds(-2))
+        XCTAssertTrue(
+            result.journalText.contains("exposure began 2.0 ms before the press"), result.journalText)
+        XCTAssertEqual(try rig.exif(result).pressToExposure, .milliseconds(-2))
     }
 
     func testEVWaitsUntilAutoExposureHasSettledOnIt() throws {

@@ -38,6 +38,11 @@ final class StandbyTests: XCTestCase {
         XCTAssertEqual(photo.selection, .afterWake)
         // The first frame starts exposing `latency` after the wake and arrives a period later.
         XCTAssertEqual(photo.wakeCost, latency + ApplianceRig.smallBack.frameDuration)
+        XCTAssertEqual(photo.metadata.wakeCost, photo.wakeCost, "the wake cost is recorded on the photo")
+        XCTAssertEqual(photo.metadata.pressToExposure, photo.pressToExposure)
+        XCTAssertTrue(
+            photo.journalText.contains(
+                "exposure began \(PressLagText.relativeToPress(photo.pressToExposure))"))
         XCTAssertGreaterThanOrEqual(photo.frame.sensorTimestamp, pressedAt + latency)
         XCTAssertEqual(rig.appliance.standby.lastWakeReason, "shutter")
         XCTAssertEqual(

@@ -106,4 +106,30 @@ final class ExifFieldTests: XCTestCase {
                 try JPEGEncoder(quality: 80).encode(
                     TestImages.rgb(from: TestImages.yuv420(width: 16, height: 16))), to: corrected))
     }
+
+    func testTheTimingRecordAndZoomAreInUserCommentAndDigitalZoomRatio() throws {
+        var metadata = Self.fieldMetadata()
+        metadata.pressToExposure = .microseconds(-400)
+        metadata.wakeCost = .microseconds(182_500)
+        metadata.digitalZoom = 2.5
+        let (bytes, file) = try photo(metadata)
+        let read = try ExifReader.read(jpeg: bytes)
+        XCTAssertEqual(read.clockTrust, .gps)
+        XCTAssertEqual(read.pressToExposure, .microseconds(-400))
+        XCTAssertEqual(read.wakeCost, .microseconds(182_500))
+        XCTAssertEqual(read.digitalZoom, 2.5)
+        let tags = try exiftool(["-a", "-G1", "-s", "-n", "-UserComment", "-DigitalZoomRatio", file.path])
+        XCTAssertTrue(
+            tags.contains("Pinhole clock: gps; press-to-exposure: -0.400 ms; wake: 182.500 ms"), tags)
+        XCTAssertTrue(tags.contains("DigitalZoomRatio                : 2.5"), tags)
+
+        var bare = Self.fieldMetadata()
+        bare.clockTrust = nil
+        bare.pressToExposure = .milliseconds(12)
+        let bareRead = try ExifReader.read(jpeg: try photo(bare).bytes)
+        XCTAssertNil(bareRead.clockTrust)
+        XCTAssertEqual(bareRead.pressToExposure, .milliseconds(12))
+        XCTAssertNil(bareRead.wakeCost)
+        XCTAssertNil(bareRead.digitalZoom, "no zoom: no DigitalZoomRatio")
+    }
 }

@@ -397,6 +397,9 @@ def file_crc(path):
         return "crc32:%08x" % (zlib.crc32(f.read()) & 0xFFFFFFFF)
 
 
+EDIT_KINDS = ("rotate", "crop", "adjust")
+
+
 def check_after_cut(app, model, maybe, record):
     """Checks the restarted appliance's library against the model; returns problem lines."""
     problems = []
@@ -411,6 +414,10 @@ def check_after_cut(app, model, maybe, record):
         maybe_ids.update(op.targets)
     for pid, state in model.photos.items():
         if pid in maybe_ids:
+            # The request in flight may or may not have landed: the next cut starts from what is there.
+            unsure_where = "active" if pid in listed else "deleted" if pid in deleted else "purged"
+            if unsure_where != state:
+                model.photos[pid] = unsure_where
             continue
         where = "active" if pid in listed else "deleted" if pid in deleted else "purged"
         if where != state:
@@ -457,8 +464,24 @@ def check_after_cut(app, model, maybe, record):
         if (found & active) != (members & active):
             problems.append(f"album {aid}: holds {sorted(found & active)}, acknowledged {sorted(members & active)}")
             model.albums[aid] = found
+        elif unsure:
+            # Members a request in flight touched: the next cut starts from what is there.
+            model.albums[aid] = (members - unsure) | (found & unsure)
     for aid in gone:
         del model.albums[aid]
+    for pid in sorted(maybe_ids):
+        # An edit in flight is wholly there (one revision more) or wholly absent; either way
+        # the next cut starts from the revision found.
+        if model.photos.get(pid) == "purged" or not any(op.kind in EDIT_KINDS and pid in op.targets for op in maybe):
+            continue
+        _, line = app.ask(f"library edit show {pid} --json")
+        show = json.loads(line) if line and line.startswith("{") else {}
+        acknowledged = model.edits.get(pid, 0)
+        found = show.get("revision", 0)
+        if found not in (acknowledged, acknowledged + 1):
+            problems.append(f"edit of {pid}: revision {found}, acknowledged {acknowledged} and one in flight")
+        if found:
+            model.edits[pid] = found
     for pid, revision in list(model.edits.items()):
         if model.photos.get(pid) == "purged" or pid in maybe_ids:
             continue
