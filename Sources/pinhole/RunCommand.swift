@@ -124,6 +124,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
+        appliance.engine.maxFramesInFlight = settings.framesInFlight
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
         appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(
