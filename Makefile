@@ -60,9 +60,11 @@ powercut: build
 	@tools/powercut --no-build --cuts $(CUTS) $(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
+# The thumbnail reference (Pillow-SIMD, else Pillow) is installed by `tools/setup --bench`.
 bench: setup
 	$(SWIFT) build -c release
-	$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench $(SECTIONS)
+	PINHOLE_BENCH_PYTHON=$$(tools/setup --bench) \
+		$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench $(SECTIONS)
 
 # Style and structure, before any test: `swift format lint --strict` with the checked-in
 # .swift-format (zero findings, `///` on all public API), and Package.swift declaring exactly

@@ -63,7 +63,10 @@ let package = Package(
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
             name: "PinholeLinux",
-            dependencies: ["PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex"],
+            dependencies: [
+                "PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         // JPEG encode/decode/scale with libjpeg-turbo, EXIF with libexif, orientation.
         .target(
@@ -97,10 +100,15 @@ let package = Package(
             name: "PinholeConsole",
             dependencies: ["PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeConfiguration"],
             swiftSettings: swift6),
-        // Contract checks that a backend must pass, run against real drivers (gpio-sim in the
-        // VM test) by `pinhole-conformance`, and by the tests. Not part of `pinhole`.
+        // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
+        // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
+        // vimc in the VM test) by `pinhole-conformance`. Not part of `pinhole`.
         .target(
-            name: "PinholeConformance", dependencies: ["PinholeCore", "PinholeLinux"], swiftSettings: swift6),
+            name: "PinholeConformance",
+            dependencies: [
+                "PinholeCore", "PinholeLinux", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The executable: arguments, configuration, logging, wiring a board together.
         .executableTarget(
             name: "pinhole",
@@ -171,6 +179,11 @@ let package = Package(
                 "PinholeSim", "PinholeCore",
                 "PinholeImaging",
             ],
+            swiftSettings: swift6),
+        // The contract suites against the simulated backends (the real ones run them in the VM).
+        .testTarget(
+            name: "PinholeConformanceTests",
+            dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
             swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
         .testTarget(

@@ -76,6 +76,7 @@ enum ImagingBenchmarks {
         report(
             "imaging.thumbnail.320x240", thumb320,
             "(\(ratio(thumb320, decodeFull)) full 12 MP decode; 1/8-scale decode)")
+        againstPillow(photo)
         let thumb160 = try median(runs: 15) {
             _ = try Thumbnailer.render(
                 jpeg: photo, size: PixelSize(width: 160, height: 120), mode: .aspectFit, orientation: .up)
@@ -94,6 +95,36 @@ enum ImagingBenchmarks {
             "(\(ratio(exifWrite, reference)) \(refText); embed into a 12 MP JPEG)")
         let exifRead = try median(runs: 31) { _ = try ExifReader.read(jpeg: photo) }
         report("imaging.exif.read", exifRead, "(\(ratio(exifRead, reference)) \(refText))")
+    }
+
+    /// A 320×240 thumbnail (fit, upright, pixels: what Pillow's `thumbnail()` does) of the
+    /// 12 MP photo against Pillow(-SIMD)'s draft-mode `thumbnail()` of the same file. Three
+    /// alternating rounds of each; the best median of each counts, so a burst of other work
+    /// on the machine does not decide the ratio.
+    static func againstPillow(_ photo: [UInt8]) {
+        var ours = Double.infinity
+        var pillow: PillowReference.Figure?
+        do {
+            for _ in 0..<3 {
+                let reference = try PillowReference.measure(jpeg: photo, width: 320, height: 240, runs: 15)
+                if reference.seconds < pillow?.seconds ?? .infinity { pillow = reference }
+                ours = min(
+                    ours,
+                    try median(runs: 15) {
+                        _ = try Thumbnailer.renderPixels(
+                            jpeg: photo, size: PixelSize(width: 320, height: 240), mode: .aspectFit,
+                            orientation: .up)
+                    })
+            }
+        } catch {
+            print("imaging.thumbnail.320x240.fit      no reference: \(error)")
+            return
+        }
+        guard let pillow else { return }
+        report(
+            "imaging.thumbnail.320x240.fit", ours,
+            "(\(ratio(ours, pillow.seconds)) \(pillow.library) draft-mode thumbnail() \(ms(pillow.seconds)), "
+                + "same file, same run)")
     }
 
     /// A 4:2:0 frame with gradients, edges and fine texture, so the JPEG has a realistic size.

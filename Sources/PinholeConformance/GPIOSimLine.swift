@@ -2,10 +2,7 @@
 
 import PinholeCore
 import PinholeLinux
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemPackage
 
 /// One line of a gpio-sim chip, reached through
 /// `/sys/bus/gpio/devices/gpiochipN/sim_gpioOFFSET/{pull,value}`.
@@ -18,41 +15,44 @@ struct GPIOSimLine {
         let location = try gpio.location(of: name)
         let chipName = location.chip.split(separator: "/").last.map(String.init) ?? ""
         let directory = "/sys/bus/gpio/devices/\(chipName)/sim_gpio\(location.offset)"
-        guard access(directory + "/pull", W_OK) == 0 else {
-            throw GPIOError.system(
-                operation: "find gpio-sim's \(directory)/pull (is this chip a gpio-sim?)",
-                line: name, errno: errno)
-        }
         self.name = name
         self.directory = directory
+        do {
+            try FileDescriptor.open(FilePath(directory + "/pull"), .writeOnly, options: .closeOnExec).close()
+        } catch {
+            throw GPIOError.system(
+                operation: "find gpio-sim's \(directory)/pull (is this chip a gpio-sim?)",
+                line: name, errno: error as? Errno ?? .ioError)
+        }
     }
 
     /// Sets the simulated external level: high (pull-up) or low (pull-down).
     func drive(high: Bool) throws {
-        try write(high ? "pull-up" : "pull-down", to: directory + "/pull")
+        let path = directory + "/pull"
+        try system("write \(path)") {
+            let file = try FileDescriptor.open(FilePath(path), .writeOnly, options: .closeOnExec)
+            _ = try file.closeAfter { try file.writeAll(Array((high ? "pull-up" : "pull-down").utf8)) }
+        }
     }
 
     /// The physical level a consumer drives (for outputs) or the line has.
     func level() throws -> Bool {
-        let fd = open(directory + "/value", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw GPIOError.system(operation: "open \(directory)/value", line: name, errno: errno)
+        let path = directory + "/value"
+        return try system("read \(path)") {
+            let file = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+            var byte: UInt8 = 0
+            let count = try file.closeAfter {
+                try withUnsafeMutableBytes(of: &byte) { try file.read(into: $0) }
+            }
+            guard count == 1 else { throw Errno.ioError }
+            return byte == UInt8(ascii: "1")
         }
-        defer { close(fd) }
-        var byte: UInt8 = 0
-        guard Glibc.read(fd, &byte, 1) == 1 else {
-            throw GPIOError.system(operation: "read \(directory)/value", line: name, errno: errno)
-        }
-        return byte == UInt8(ascii: "1")
     }
 
-    private func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GPIOError.system(operation: "open \(path)", line: name, errno: errno) }
-        defer { close(fd) }
-        let written = text.withCString { Glibc.write(fd, $0, strlen($0)) }
-        guard written == text.utf8.count else {
-            throw GPIOError.system(operation: "write \(path)", line: name, errno: errno)
+    /// Runs `body`, reporting a failure as a `GPIOError` naming `operation` and this line.
+    private func system<T>(_ operation: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            throw GPIOError.system(operation: operation, line: name, errno: error as? Errno ?? .ioError)
         }
     }
 }

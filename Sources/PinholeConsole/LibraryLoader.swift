@@ -1,5 +1,7 @@
 // The library pages' records, and the protocol the menu reads them through.
 
+import PinholeCore
+
 /// An album or smart album in the browser.
 public struct LibraryAlbumRow: Hashable, Sendable {
     /// `smart:all`, `smart:camera:ID`… or a user album's id.
@@ -109,6 +111,9 @@ public struct LibraryPhotoDetail: Sendable {
     public var edited: Bool
     /// The edit's revision.
     public var editRevision: Int?
+    /// The photo upright (its orientation and edits applied), small, for the Photo page's
+    /// half-block picture (nil: none could be rendered; the page shows the metadata alone).
+    public var preview: RawImage?
 
     /// A detail with the fields every photo has; set the others as known.
     public init(

@@ -25,7 +25,9 @@ extension ConsoleMenu {
         drawTitle(&screen)
         screen.put(StatusLine.format(snapshot.status, width: width), row: 1, column: 0, style: .note)
         if page == .viewfinder { drawPreview(&screen) }
-        drawItems(&screen)
+        let picture = page == .photo ? photoPicture() : []
+        draw(picture, on: &screen)
+        drawItems(&screen, below: picture.count)
         let messageStyle: CellStyle = messageIsError ? .error : .plain
         screen.put(String(message.prefix(width)), row: height - 2, column: 0, style: messageStyle)
         drawPromptLine(&screen)
@@ -42,10 +44,27 @@ extension ConsoleMenu {
         screen.put(right, row: 0, column: max(0, width - right.count - 1), style: .highlight)
     }
 
-    private func drawItems(_ screen: inout ScreenBuffer) {
+    /// The Photo page's picture in cells: at most half the body's rows, upright as loaded.
+    func photoPicture() -> [[ScreenCell]] {
+        guard let image = browser.photo?.preview else { return [] }
+        return ViewfinderPreview.cells(from: image, columns: width - 2, rows: bodyRows / 2, unicode: unicode)
+    }
+
+    /// Draws `picture` centred under the status line.
+    private func draw(_ picture: [[ScreenCell]], on screen: inout ScreenBuffer) {
+        for (y, cells) in picture.enumerated() {
+            let left = max(0, (width - cells.count) / 2)
+            for (x, cell) in cells.prefix(width).enumerated() {
+                screen.set(row: 3 + y, column: left + x, cell)
+            }
+        }
+    }
+
+    /// The page's items; below a picture of `pictureRows` rows (and one blank row) if any.
+    private func drawItems(_ screen: inout ScreenBuffer, below pictureRows: Int) {
         let items = items(for: page)
-        let top = 3
-        let rows = page == .viewfinder ? 1 : bodyRows
+        let top = pictureRows > 0 ? 3 + pictureRows + 1 : 3
+        let rows = page == .viewfinder ? 1 : bodyRows - (top - 3)
         let firstRow = page == .viewfinder ? height - 4 : top
         let selected = selection
         let start = items.count <= rows ? 0 : min(max(0, selected - rows / 2), items.count - rows)
@@ -80,12 +99,7 @@ extension ConsoleMenu {
             screen.put("waiting for the camera…", row: 3 + rows / 2, column: width / 2 - 12, style: .note)
             return
         }
-        for (y, cells) in preview.prefix(rows).enumerated() {
-            let left = max(0, (width - cells.count) / 2)
-            for (x, cell) in cells.prefix(width).enumerated() {
-                screen.set(row: 3 + y, column: left + x, cell)
-            }
-        }
+        draw(Array(preview.prefix(rows)), on: &screen)
     }
 
     private func drawPromptLine(_ screen: inout ScreenBuffer) {

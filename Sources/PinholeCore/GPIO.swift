@@ -1,5 +1,7 @@
 // GPIO lines as the behaviour sees them: protocols and values, no backend.
 
+import SystemPackage
+
 /// Bias applied to an input line.
 public enum LineBias: String, Sendable, Codable, CaseIterable {
     /// Internal pull-up (the usual choice for a button to ground).
@@ -91,7 +93,7 @@ public enum GPIOError: Error, CustomStringConvertible, Equatable {
     /// Another process (or this one) holds the line.
     case lineBusy(String, consumer: String?)
     /// The kernel refused an operation.
-    case system(operation: String, line: String, errno: Int32)
+    case system(operation: String, line: String, errno: Errno)
 
     /// A readable form, for messages and logs.
     public var description: String {
@@ -107,7 +109,7 @@ public enum GPIOError: Error, CustomStringConvertible, Equatable {
             let by = consumer.map { " by '\($0)'" } ?? ""
             return "GPIO line '\(name)' is already in use\(by): stop the other program or free the line"
         case .system(let operation, let line, let errno):
-            return "GPIO \(operation) on line '\(line)' failed (errno \(errno))"
+            return "GPIO \(operation) on line '\(line)' failed (\(errno), errno \(errno.rawValue))"
         }
     }
 }

@@ -102,6 +102,19 @@ extension PhotoLibrary {
         }
     }
 
+    /// The photo upright (its orientation and edits applied) as pixels fitting in `size`,
+    /// for a screen that draws it itself (the console's photo page): the cached `aspectFit`
+    /// thumbnail (rendered with the DCT-scaled preview decode), decoded.
+    /// - Throws: what `thumbnail(of:size:mode:)` throws.
+    public func previewPixels(of asset: Asset, fitting size: PixelSize) throws -> RawImage {
+        let small = try thumbnail(of: asset, size: size, mode: .aspectFit)
+        do {
+            return try JPEGDecoder.decode(small.jpeg, pixelLimit: size.width * size.height)
+        } catch {
+            throw LibraryError.invalidImage(path: small.file, reason: "\(error)")
+        }
+    }
+
     /// Removes every cached thumbnail (they are re-rendered on demand); returns how many.
     @discardableResult
     public func clearThumbnailCache() throws -> Int {

@@ -5,6 +5,8 @@ import CCrypt
     import Glibc
 #endif
 import PinholeCore
+import PinholeSystem
+import SystemPackage
 
 /// PIN hashing with libxcrypt: yescrypt with a random salt from the kernel
 /// (`crypt_gensalt_rn` reads getrandom(2)), the scheme Debian uses for login passwords.
@@ -21,10 +23,10 @@ public struct CryptPINHasher: Sendable {
     public func hash(_ pin: String) throws -> String {
         var salt = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
         guard crypt_gensalt_rn(Self.scheme, 0, nil, 0, &salt, Int32(salt.count)) != nil else {
-            throw CryptError(operation: "making a salt", code: errno)
+            throw CryptError(operation: "making a salt", errno: currentErrno)
         }
         guard let hashed = crypt(pin, saltText: salt) else {
-            throw CryptError(operation: "hashing", code: errno)
+            throw CryptError(operation: "hashing", errno: currentErrno)
         }
         return hashed
     }
@@ -57,11 +59,11 @@ public struct CryptPINHasher: Sendable {
 public struct CryptError: Error, CustomStringConvertible {
     /// What was being done.
     public var operation: String
-    /// errno.
-    public var code: Int32
+    /// Why.
+    public var errno: Errno
 
     /// A readable form, for messages and logs.
     public var description: String {
-        "PIN hash: \(operation) failed (\(String(cString: strerror(code)))): check that libxcrypt supports yescrypt"
+        "PIN hash: \(operation) failed (\(errno)): check that libxcrypt supports yescrypt"
     }
 }

@@ -2,6 +2,7 @@
 
 import CGpiod
 import PinholeCore
+import PinholeSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ final class GPIOChip {
     /// Opens `path` (`gpiod_chip_open`).
     init(path: String) throws {
         guard let handle = gpiod_chip_open(path) else {
-            throw GPIOError.system(operation: "open \(path)", line: "", errno: errno)
+            throw GPIOError.system(operation: "open \(path)", line: "", errno: currentErrno)
         }
         self.path = path
         self.handle = handle

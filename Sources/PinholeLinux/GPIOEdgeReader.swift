@@ -2,10 +2,7 @@
 
 import PinholeCore
 import PinholeSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemPackage
 
 /// Blocks on a line request's file descriptor and hands each batch of edges to the event
 /// loop with `EventLoop.post`. `stop()` wakes it through a pipe and joins it, so no edge
@@ -13,8 +10,7 @@ import PinholeSystem
 final class GPIOEdgeReader: @unchecked Sendable {
     private let request: GPIOLineRequest
     private let buffer: GPIOEdgeBuffer
-    private let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
     private let loop: EventLoop
     private let deliver: @Sendable ([GPIORawEdge]) -> Void
     private var thread: SystemThread?
@@ -24,23 +20,21 @@ final class GPIOEdgeReader: @unchecked Sendable {
         throws
     {
         let buffer = try GPIOEdgeBuffer()
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else {
+        do {
+            wake = try FileDescriptor.pipe(options: .closeOnExec)
+        } catch {
             throw GPIOError.system(
-                operation: "create the reader's wake-up pipe", line: request.lineName, errno: errno)
+                operation: "create the reader's wake-up pipe", line: request.lineName, errno: error)
         }
-        for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.request = request
         self.buffer = buffer
-        self.wakeFD = pipeFDs[0]
-        self.wakeWriteFD = pipeFDs[1]
         self.loop = loop
         self.deliver = deliver
     }
 
     deinit {
-        close(wakeFD)
-        close(wakeWriteFD)
+        try? wake.readEnd.close()
+        try? wake.writeEnd.close()
     }
 
     /// Starts the thread.
@@ -49,7 +43,7 @@ final class GPIOEdgeReader: @unchecked Sendable {
             thread = try SystemThread.start { [self] in run() }
         } catch {
             throw GPIOError.system(
-                operation: "start the edge reader thread", line: request.lineName, errno: error.rawValue)
+                operation: "start the edge reader thread", line: request.lineName, errno: error)
         }
     }
 
@@ -57,42 +51,38 @@ final class GPIOEdgeReader: @unchecked Sendable {
     func stop() {
         guard let thread else { return }
         self.thread = nil
-        var byte: UInt8 = 1
-        _ = write(wakeWriteFD, &byte, 1)
+        // A full pipe already wakes the reader; nothing else can fail here.
+        _ = try? wake.writeEnd.writeAll([1])
         thread.join()
     }
 
     private func run() {
-        var fds = [
-            pollfd(fd: request.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
-        ]
+        let edges = FileDescriptor(rawValue: request.fileDescriptor)
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                report(GPIOError.system(operation: "wait for edges", line: request.lineName, errno: errno))
+            let ready: [InputReadiness]
+            do {
+                ready = try FileDescriptor.waitForInput([edges, wake.readEnd])
+            } catch {
+                report(GPIOError.system(operation: "wait for edges", line: request.lineName, errno: error))
                 return
             }
-            if fds[1].revents != 0 { return }
-            if fds[0].revents & Int16(POLLIN) != 0 {
+            if ready[1].any { return }
+            if ready[0].readable {
                 do {
-                    let edges = try request.readEdges(into: buffer)
-                    if !edges.isEmpty {
+                    let batch = try request.readEdges(into: buffer)
+                    if !batch.isEmpty {
                         let deliver = self.deliver
-                        loop.post { deliver(edges) }
+                        loop.post { deliver(batch) }
                     }
                 } catch {
                     report(error)
                     return
                 }
-            } else if fds[0].revents != 0 {
+            } else if ready[0].any {
                 report(
                     GPIOError.system(
-                        operation: "wait for edges (poll revents \(fds[0].revents))",
-                        line: request.lineName, errno: EIO))
+                        operation: "wait for edges (poll revents \(ready[0].events))",
+                        line: request.lineName, errno: .ioError))
                 return
             }
         }
@@ -101,6 +91,6 @@ final class GPIOEdgeReader: @unchecked Sendable {
     /// A reader that cannot go on says so on standard error; the line stays requested.
     private func report(_ error: Error) {
         let text = "pinhole: GPIO edge reader for \(request.lineName) stopped: \(error)\n"
-        _ = text.withCString { write(2, $0, strlen($0)) }
+        _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 }

@@ -2,6 +2,7 @@
 
 import CGpiod
 import PinholeCore
+import PinholeSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -64,8 +65,8 @@ final class GPIOLineRequest: @unchecked Sendable {
         gpiod_request_config_set_consumer(requestConfig, consumer)
 
         guard let handle = gpiod_chip_request_lines(location.chip.handle, requestConfig, lineConfig) else {
-            let code = errno
-            if code == EBUSY {
+            let code = currentErrno
+            if code == .resourceBusy {
                 throw GPIOError.lineBusy(lineName, consumer: location.chip.consumer(at: location.offset))
             }
             throw GPIOError.system(operation: "request on \(location.chip.path)", line: lineName, errno: code)
@@ -112,7 +113,7 @@ final class GPIOLineRequest: @unchecked Sendable {
     }
 
     private static func error(_ operation: String, _ line: String) -> GPIOError {
-        .system(operation: operation, line: line, errno: errno)
+        .system(operation: operation, line: line, errno: currentErrno)
     }
 
     /// The request's file descriptor, readable when edge events are waiting.
@@ -124,7 +125,7 @@ final class GPIOLineRequest: @unchecked Sendable {
     /// The logical value (`gpiod_line_request_get_value`; true = active).
     func value() throws -> Bool {
         guard let handle else {
-            throw GPIOError.system(operation: "read (released)", line: lineName, errno: EBADF)
+            throw GPIOError.system(operation: "read (released)", line: lineName, errno: .badFileDescriptor)
         }
         let value = gpiod_line_request_get_value(handle, offset)
         if value == GPIOD_LINE_VALUE_ERROR { throw Self.error("read", lineName) }
@@ -134,7 +135,7 @@ final class GPIOLineRequest: @unchecked Sendable {
     /// Drives the logical value (`gpiod_line_request_set_value`).
     func setValue(_ active: Bool) throws {
         guard let handle else {
-            throw GPIOError.system(operation: "write (released)", line: lineName, errno: EBADF)
+            throw GPIOError.system(operation: "write (released)", line: lineName, errno: .badFileDescriptor)
         }
         let value = active ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE
         guard gpiod_line_request_set_value(handle, offset, value) == 0 else {
@@ -174,7 +175,7 @@ final class GPIOEdgeBuffer {
 
     init(capacity: Int = 64) throws {
         guard let handle = gpiod_edge_event_buffer_new(capacity) else {
-            throw GPIOError.system(operation: "allocate an edge event buffer", line: "", errno: errno)
+            throw GPIOError.system(operation: "allocate an edge event buffer", line: "", errno: currentErrno)
         }
         self.handle = handle
         self.capacity = capacity

@@ -8,6 +8,9 @@ import PinholeLibrary
 /// command text, no JSON in between). Called on a worker thread.
 struct LibraryMenuReader: LibraryReading {
     let library: PhotoLibrary
+    /// The Photo page's picture: enough for a large terminal (half blocks are one pixel wide,
+    /// two tall), rendered once and then read from the thumbnail cache.
+    static let previewSize = PixelSize(width: 320, height: 240)
 
     func albums() throws -> [LibraryAlbumRow] {
         let smart = try library.smartAlbums().map { album in
@@ -61,6 +64,8 @@ struct LibraryMenuReader: LibraryReading {
         detail.hidden = asset.hidden
         detail.deleted = asset.deleted?.iso8601
         detail.editRevision = asset.editRevision
+        // A damaged original still shows its metadata: the picture is left out.
+        detail.preview = try? library.previewPixels(of: asset, fitting: Self.previewSize)
         return detail
     }
 }

@@ -3,6 +3,7 @@
 
 import Foundation
 import PinholeConsole
+import PinholeCore
 import XCTest
 
 /// A stand-in library: pages read through `LibraryReading`, changes through `library`
@@ -13,6 +14,10 @@ final class FakeLibrary: LibraryReading, @unchecked Sendable {
     private var asked: [String] = []
     private var changes: [[String]] = []
     let photos = (1...30).map { String(format: "p%02d", $0) }
+    /// The upright picture every photo's details carry (nil: none).
+    let preview: RawImage?
+
+    init(preview: RawImage? = nil) { self.preview = preview }
 
     var favorites: Set<String> { lock.withLock { favoriteIDs } }
     /// Reads asked for: `albums`, `photos SOURCE OFFSET LIMIT`, `photo ID`.
@@ -57,6 +62,7 @@ final class FakeLibrary: LibraryReading, @unchecked Sendable {
             detail.iso = 200
             detail.fNumber = 2.8
             detail.fileSize = 3_500_000
+            detail.preview = preview
             return detail
         }
     }
@@ -145,5 +151,34 @@ final class LibraryPagesTests: XCTestCase {
         harness.type("\r")  // Delete again
         harness.type("delete\r", settle: .seconds(1))
         XCTAssertEqual(harness.terminal.line(22), "error 70: disk full")
+    }
+
+    func testThePhotoPageShowsThePictureInHalfBlocksAboveItsItems() throws {
+        // An upright portrait picture as the reader hands it over: dark top half, light bottom half.
+        let picture = RawImage(
+            format: .rgb888, width: 30, height: 40,
+            planes: [
+                ImagePlane(
+                    bytes: (0..<40).flatMap { y in [UInt8](repeating: y < 20 ? 0 : 255, count: 90) },
+                    stride: 90)
+            ])
+        let library = FakeLibrary(preview: picture)
+        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) }, reader: library)
+        harness.type("4")
+        harness.type("\r")  // All photos
+        harness.type("\r")  // the first photo
+        XCTAssertTrue(harness.terminal.line(0).contains("> Photo"), harness.terminal.line(0))
+        // 80x24: the picture takes at most half of the 18 body rows, 14 columns for 3:4, centred.
+        let rows = (3..<12).map { harness.terminal.line($0) }
+        let left = (80 - 14) / 2
+        for (index, row) in rows.enumerated() {
+            let cells = Array(row.padding(toLength: 80, withPad: " ", startingAt: 0))[left..<(left + 14)]
+            let expected: Character = index < 4 ? " " : index == 4 ? "▄" : "█"
+            XCTAssertEqual(Set(cells), [expected], "picture row \(index): \(row)\n\(harness.terminal.text)")
+        }
+        XCTAssertEqual(harness.terminal.line(12), "", "one blank row under the picture")
+        XCTAssertTrue(harness.terminal.line(13).hasPrefix(" 1  Favorite"), harness.terminal.text)
+        harness.type("1", settle: .seconds(1))  // the actions still work under the picture
+        XCTAssertEqual(library.favorites, ["p01"])
     }
 }

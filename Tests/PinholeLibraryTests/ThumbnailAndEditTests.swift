@@ -61,6 +61,30 @@ final class ThumbnailAndEditTests: XCTestCase {
         XCTAssertTrue(try library.fsck().isClean)
     }
 
+    func testPreviewPixelsAreUprightByOrientationAndEdits() throws {
+        // Stored 64x48, red growing left to right; orientation 6 (in the EXIF, as a camera
+        // writes it) shows it 48x64, red growing downwards.
+        let metadata = testMetadata(orientation: .right)
+        let jpeg = try ExifWriter.embed(metadata, thumbnail: nil, into: TestJPEG.make())
+        let asset = try library.add(jpeg: jpeg, metadata: metadata)
+        let red = { (image: RawImage, x: Int, y: Int) in
+            Int(image.planes[0].bytes[y * image.planes[0].stride + x * 3])
+        }
+        let upright = try library.previewPixels(of: asset, fitting: PixelSize(width: 32, height: 32))
+        XCTAssertEqual(upright.format, .rgb888)
+        XCTAssertEqual(
+            PixelSize(width: upright.width, height: upright.height), PixelSize(width: 24, height: 32))
+        XCTAssertLessThan(red(upright, 12, 0) + 100, red(upright, 12, 31), "red grows downwards")
+
+        // A 90° edit on top of the orientation: red grows right to left.
+        _ = try library.applyAdjustments(PinholeAdjustments(rotation: 90), to: asset.id)
+        let edited = try library.previewPixels(
+            of: XCTUnwrap(library.asset(id: asset.id)), fitting: PixelSize(width: 32, height: 32))
+        XCTAssertEqual(
+            PixelSize(width: edited.width, height: edited.height), PixelSize(width: 32, height: 24))
+        XCTAssertLessThan(red(edited, 31, 12) + 100, red(edited, 0, 12), "the edit is shown")
+    }
+
     func testCancelledRequestsThrowAndCacheNothing() async throws {
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let cancellation = Cancellation()
