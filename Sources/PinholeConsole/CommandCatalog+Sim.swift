@@ -32,6 +32,13 @@ extension CommandCatalog {
             ], parse: parseSim)
     ]
 
+    /// The longest `sim press --hold` (ten minutes).
+    static let maxHoldMs = 600_000
+    /// The most chatter transitions `--bounce` simulates.
+    static let maxBounce = 50
+    /// The longest `sim wait` (a day).
+    static let maxWaitMs = 86_400_000
+
     @Sendable static func parseSim(_ words: inout CommandWords) throws -> ConsoleCommand {
         let verb = words.word()
         switch verb {
@@ -42,20 +49,20 @@ extension CommandCatalog {
             return .sim(.trigger(name))
         case "press":
             let button = try buttonArgument(words.word())
-            let hold = try words.integer("--hold") ?? 100
-            let bounce = try words.integer("--bounce") ?? 0
+            let hold = try words.integer("--hold", in: 0...maxHoldMs) ?? 100
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim press BUTTON [--hold MS] [--bounce N]")
             return .sim(.press(button, holdMs: hold, bounce: bounce))
         case "hold", "release":
             let button = try buttonArgument(words.word())
-            let bounce = try words.integer("--bounce") ?? 0
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim \(verb!) BUTTON [--bounce N]")
             return .sim(verb == "hold" ? .hold(button, bounce: bounce) : .release(button, bounce: bounce))
         case "tilt":
             guard let word = words.word(), let degrees = Int(word) else {
                 throw ConsoleError.usage("usage: sim tilt 0|90|180|270 [--bounce N]")
             }
-            let bounce = try words.integer("--bounce") ?? 0
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim tilt 0|90|180|270 [--bounce N]")
             return .sim(.tilt(degrees: degrees, bounce: bounce))
         case "scene":
@@ -79,8 +86,8 @@ extension CommandCatalog {
             }
             return .sim(.fault(fault))
         case "wait":
-            guard let text = words.word(), let ms = Int(text), ms >= 0 else {
-                throw ConsoleError.usage("usage: sim wait MS")
+            guard let text = words.word(), let ms = Int(text), (0...maxWaitMs).contains(ms) else {
+                throw ConsoleError.usage("usage: sim wait MS (0 to \(maxWaitMs))")
             }
             return .sim(.wait(ms: ms))
         default:

@@ -130,6 +130,7 @@ struct RunCommand: ParsableCommand {
         for line in recovery.lines where !exportLines.contains(line) { log.notice("recovery: \(line)") }
         for export in recovery.interruptedExports { appliance.problem(export.line) }
         appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
+        appliance.engine.maxFramesInFlight = settings.framesInFlight
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
         appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(

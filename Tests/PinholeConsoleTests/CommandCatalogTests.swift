@@ -33,6 +33,26 @@ final class CommandCatalogTests: XCTestCase {
         XCTAssertEqual(json?.first?["command"], "capture [--json]")
     }
 
+    /// Found by `tools/fuzz commands`: `sim tilt 90 --bounce 9223372036854775807` overflowed
+    /// when the chatter's duration was computed. Sizes are bounded where they are parsed.
+    func testSimulatedChatterHoldAndWaitAreBounded() throws {
+        for line in [
+            "sim tilt 90 --bounce 9223372036854775807", "sim hold shutter --bounce 51",
+            "sim release shutter --bounce 4611686018427387904", "sim press shutter --bounce 99999",
+            "sim press shutter --hold 9223372036854775807", "sim wait 9223372036854775807",
+            "sim wait 86400001",
+        ] {
+            XCTAssertThrowsError(try CommandCatalog.parse(line: line), line) { error in
+                XCTAssertEqual((error as? ConsoleError)?.status, 64, line)
+            }
+        }
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "sim tilt 90 --bounce 50")?.command,
+            .sim(.tilt(degrees: 90, bounce: 50)))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "sim wait 86400000")?.command, .sim(.wait(ms: 86_400_000)))
+    }
+
     func testLinesParseIntoValuesOnce() throws {
         XCTAssertEqual(
             try CommandCatalog.parse(line: "capture --burst 3 --json"),
