@@ -319,7 +319,7 @@ class Worker:
                 op.apply = lambda md: md.photos.__setitem__(pid, "active")
         elif kind == "burst":
             answer = self._send(op, "capture --burst 3")
-            m = re.match(r"ok saved \d+ photos: (.*)", answer or "")
+            m = re.match(r"ok saved \d+ photos: ([^;]*)", answer or "")
             if m:
                 ids = m.group(1).split()
                 op.apply = lambda md: [md.photos.__setitem__(i, "active") for i in ids]
@@ -760,7 +760,7 @@ def main():
             m = re.match(r"(?:ok|event) saved (\S+)", line)
             if m:
                 counters["captured"].add(m.group(1))
-            m = re.match(r"ok saved \d+ photos: (.*)", line)
+            m = re.match(r"ok saved \d+ photos: ([^;]*)", line)
             if m:
                 counters["captured"].update(m.group(1).split())
         record["acknowledged"] = len(new_photos)
