@@ -46,7 +46,7 @@ rng = random.Random(SEED)
 # The first cuts of a series are targeted: each makes one kind of change and cuts at once
 # after its answer, before the file system's own periodic commit could make it durable.
 TARGETED = [["import"], ["settings"], ["album", "album"], ["rotate"], ["export"], ["delete"], ["purge"],
-            ["capture"]]
+            ["capture"], ["timelapse"]]
 
 
 def log(*parts):
@@ -283,7 +283,7 @@ class Worker:
 
     def _loop(self):
         kinds = ["capture", "capture", "burst", "press", "rotate", "crop", "adjust", "album", "album",
-                 "delete", "restore", "purge", "import", "settings", "settings", "export"]
+                 "delete", "restore", "purge", "import", "settings", "settings", "export", "timelapse"]
         n = 0
         script = list(self.script or [])
         while not self.cut.is_set() and self.app.proc.poll() is None:
@@ -323,6 +323,16 @@ class Worker:
             if m:
                 ids = m.group(1).split()
                 op.apply = lambda md: [md.photos.__setitem__(i, "active") for i in ids]
+        elif kind == "timelapse":
+            # A short timelapse: its shots are acknowledged by their `event saved` lines, and one
+            # cut mid-series resumes from its durable state at the next start. Waits for the first
+            # shot (slots a slow capture overran are counted as missed, not shot).
+            before = len(self.app.events)
+            answer = self._send(op, "timelapse start --every 1s --count 2")
+            if answer and answer.startswith("ok timelapse"):
+                deadline = time.monotonic() + 30
+                while len(self.app.events) < before + 1 and time.monotonic() < deadline and not self.cut.is_set():
+                    time.sleep(0.05)
         elif kind == "press":
             before = len(self.app.events)
             press_shutter()
