@@ -47,8 +47,8 @@ enum BurstBenchmarks {
         let appliance = Appliance(
             loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
             cameras: SimulatedCameraProvider(loop: loop, world: world, specs: [spec]),
-            encoder: BurstBenchEncoder(encoder: PhotoEncoder(quality: 93)),
-            store: BurstBenchStore(library: library))
+            encoder: BenchEncoder(encoder: PhotoEncoder(quality: 93)),
+            store: BenchStore(library: library))
         try appliance.start()
         let residentBefore = statusKB("VmRSS") ?? 0
         var outcome: Result<BurstOutcome, Error>?
@@ -125,21 +125,4 @@ enum BurstBenchmarks {
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.2f", value) }
-}
-
-private struct BurstBenchEncoder: StillEncoder {
-    let encoder: PhotoEncoder
-    func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
-        try encoder.encode(image: image, metadata: metadata)
-    }
-}
-
-private struct BurstBenchStore: PhotoStore, @unchecked Sendable {
-    let library: PhotoLibrary
-    func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
-        let asset = try library.add(jpeg: jpeg, metadata: metadata)
-        return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
-    }
-    func photoCount() throws -> Int { try library.count(.all) }
-    func freeBytes() -> Int64? { nil }
 }
