@@ -59,6 +59,12 @@ let package = Package(
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        // The simulated board's `sim …` hooks (presses with bounce, tilt, triggers, scene,
+        // faults): used by `pinhole run --board sim` and by the command fuzzer.
+        .target(
+            name: "PinholeSimBoard",
+            dependencies: ["PinholeAppliance", "PinholeConsole", "PinholeCore", "PinholeSim"],
+            swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
             name: "PinholeLinux",
@@ -113,7 +119,7 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole", "PinholeSystem",
+                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -163,7 +169,7 @@ let package = Package(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeConfiguration", "PinholeAppliance", "PinholeSim", "PinholeCore",
-                "PinholeImaging",
+                "PinholeImaging", "PinholeSimBoard",
             ],
             swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),

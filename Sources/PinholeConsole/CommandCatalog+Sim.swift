@@ -43,19 +43,19 @@ extension CommandCatalog {
         case "press":
             let button = try buttonArgument(words.word())
             let hold = try words.integer("--hold") ?? 100
-            let bounce = try words.integer("--bounce") ?? 0
+            let bounce = try bounceOption(&words)
             try words.finish(usage: "sim press BUTTON [--hold MS] [--bounce N]")
             return .sim(.press(button, holdMs: hold, bounce: bounce))
         case "hold", "release":
             let button = try buttonArgument(words.word())
-            let bounce = try words.integer("--bounce") ?? 0
+            let bounce = try bounceOption(&words)
             try words.finish(usage: "sim \(verb!) BUTTON [--bounce N]")
             return .sim(verb == "hold" ? .hold(button, bounce: bounce) : .release(button, bounce: bounce))
         case "tilt":
             guard let word = words.word(), let degrees = Int(word) else {
                 throw ConsoleError.usage("usage: sim tilt 0|90|180|270 [--bounce N]")
             }
-            let bounce = try words.integer("--bounce") ?? 0
+            let bounce = try bounceOption(&words)
             try words.finish(usage: "sim tilt 0|90|180|270 [--bounce N]")
             return .sim(.tilt(degrees: degrees, bounce: bounce))
         case "scene":
@@ -87,6 +87,19 @@ extension CommandCatalog {
             throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
+
+    /// `--bounce N`: how often a contact makes and breaks before it settles; 0 to 50 (a
+    /// worn switch bounces a handful of times), so a hostile number cannot flood the loop.
+    private static func bounceOption(_ words: inout CommandWords) throws -> Int {
+        let bounce = try words.integer("--bounce") ?? 0
+        guard bounce <= maximumBounce else {
+            throw ConsoleError.usage("--bounce \(bounce): use 0 to \(maximumBounce)")
+        }
+        return bounce
+    }
+
+    /// The most contact bounces `sim` simulates.
+    static let maximumBounce = 50
 
     private static func buttonArgument(_ word: String?) throws -> ButtonFunction {
         guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {

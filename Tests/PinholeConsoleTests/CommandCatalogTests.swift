@@ -64,6 +64,13 @@ final class CommandCatalogTests: XCTestCase {
             "error 64: unknown fault 'melt': camera-timeout | camera-dead | camera-alive")
         XCTAssertEqual(error("capture \"x"), "error 64: unterminated quote")
         XCTAssertEqual(error("status now"), "error 64: unexpected 'now': usage: status [--json]")
+        // A hostile bounce count would schedule that many contact changes (or overflow).
+        XCTAssertEqual(error("sim press shutter --bounce 51"), "error 64: --bounce 51: use 0 to 50")
+        XCTAssertEqual(
+            error("sim hold shutter --bounce 9223372036854775807"),
+            "error 64: --bounce 9223372036854775807: use 0 to 50")
+        XCTAssertEqual(error("sim tilt 90 --bounce 1000000"), "error 64: --bounce 1000000: use 0 to 50")
+        XCTAssertEqual(error("sim release shutter --bounce 50"), "parsed")
     }
 
     func testPromptAnswersAreWordsNotTextSoAlbumNamesNeedNoQuoting() throws {
