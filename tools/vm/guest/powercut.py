@@ -166,6 +166,25 @@ class Appliance:
                 self.answers.put((stamp, line))
         self.answers.put((time.monotonic(), None))
 
+    def where_stuck(self):
+        """Each thread's name and kernel wait channel and stack, to say where a start hung."""
+        lines = []
+        base = f"/proc/{self.proc.pid}/task"
+        try:
+            tasks = sorted(os.listdir(base), key=int)
+        except OSError as error:
+            return [f"no /proc entry for pid {self.proc.pid}: {error}"]
+        for tid in tasks:
+            def read(name):
+                try:
+                    with open(f"{base}/{tid}/{name}") as f:
+                        return f.read().strip()
+                except OSError:
+                    return "?"
+            stack = read("stack").replace("\n", " | ")
+            lines.append(f"thread {tid} {read('comm')}: wchan {read('wchan')}; kernel stack: {stack}")
+        return lines
+
     def ask(self, command, timeout=90):
         """Sends one line; returns (stamp, answer) or (stamp, None) at exit or timeout."""
         try:
@@ -319,15 +338,15 @@ class Worker:
                      "adjust": f"--exposure {rng.choice(['0.3', '-0.3', '0.5'])}"}[kind]
             op.targets = [pid]
             answer = self._send(op, f"library edit {kind} {pid} {extra} --json")
-            if answer and answer.startswith("{"):
-                revision = json.loads(answer)["revision"]
+            revision = answered(answer).get("revision")
+            if revision is not None:
                 op.apply = lambda md: md.edits.__setitem__(pid, revision)
         elif kind == "album":
             albums = sorted(model.albums) + self.created_albums
             if not albums or rng.random() < 0.15:
                 answer = self._send(op, f"library album create a{self.index}-{n} --json")
-                if answer and answer.startswith("{"):
-                    aid = json.loads(answer)["id"]
+                aid = answered(answer).get("id")
+                if aid is not None:
                     op.apply = lambda md: md.albums.__setitem__(aid, set())
                     op.album = aid
                     self.created_albums.append(aid)
@@ -344,7 +363,7 @@ class Worker:
                     return None
                 op.album, op.targets = aid, [pid]
                 answer = self._send(op, f"library album {verb} {aid} {pid} --json")
-                if answer and answer.startswith("{"):
+                if pid in answered(answer).get("ok", []):
                     if verb == "add":
                         op.apply = lambda md: md.albums[aid].add(pid)
                     else:
@@ -356,7 +375,9 @@ class Worker:
                 return None
             op.targets = [pid]
             answer = self._send(op, f"library {kind} {pid} --json")
-            if answer and answer.startswith("{"):
+            # Only what the answer says was done: within one cut the worker may pick a photo
+            # that an earlier request of the same cut already purged, and gets an error.
+            if pid in answered(answer).get("ok", []):
                 state = {"delete": "deleted", "restore": "active", "purge": "purged"}[kind]
                 op.apply = lambda md: md.photos.__setitem__(pid, state)
         elif kind == "import":
@@ -398,6 +419,17 @@ def file_crc(path):
 
 
 EDIT_KINDS = ("rotate", "crop", "adjust")
+
+
+def answered(answer):
+    """A JSON answer's object, or {} for an error, a non-JSON line or no answer."""
+    if not answer or not answer.startswith("{"):
+        return {}
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) and "error" not in value else {}
 
 
 def check_after_cut(app, model, maybe, record):
@@ -579,7 +611,10 @@ def main():
         stamp, line = app.ask("status --json", timeout=180)
         ready = stamp - started
         if line is None:
+            stuck = app.where_stuck()
             app.kill()
+            for entry in stuck:
+                log(f"  start {index}: {entry}")
             raise SystemExit(f"powercut: the appliance did not start (see {RESULTS}/powercut-appliance.log)")
         if pending is not None:
             pmodel, maybe, record = pending
