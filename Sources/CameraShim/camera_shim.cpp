@@ -41,6 +41,9 @@ double number_of(const ControlValue &value)
 		return static_cast<double>(value.get<int64_t>());
 	case ControlTypeFloat:
 		return value.get<float>();
+	case ControlTypeRectangle:
+		// A rectangle's width: ScalerCrop's smallest and largest crops give the zoom limit.
+		return value.get<Rectangle>().width;
 	default:
 		return std::numeric_limits<double>::quiet_NaN();
 	}

@@ -76,6 +76,10 @@ public struct ApplianceStatus: Codable, Sendable {
     public var exposureLocked: Bool? = nil
     /// The AF point, normalized [x, y].
     public var afPoint: [Double]? = nil
+    /// The AE point in the upright picture [x, y]; nil: the metering mode decides.
+    public var aePoint: [Double]? = nil
+    /// The digital zoom in force (1: none).
+    public var zoom: Double? = nil
     /// Whether AWB is held.
     public var awbLocked: Bool? = nil
     /// The camera restarts the watchdog has made.

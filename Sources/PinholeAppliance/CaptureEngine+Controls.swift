@@ -139,6 +139,8 @@ extension CaptureEngine {
         status.awbLocked = awbLocked
         let point = afPicturePoint
         status.afPoint = [point.x, point.y]
+        status.aePoint = aePicturePoint.map { [$0.x, $0.y] }
+        status.zoom = current == nil ? nil : zoom
         status.cameraRestarts = watchdog.stalls
         switch configuration {
         case .valid?: status.configuration = "valid"

@@ -55,6 +55,14 @@ extension CaptureEngine {
         metadata.exposureBias = used.isManual ? 0 : used.ev
         if camera.controls["AeMeteringMode"] != nil { metadata.metering = used.metering.rawValue }
         metadata.manualWhiteBalance = used.whiteBalance != .auto
+        if used.point != nil, !used.isManual { metadata.metering = "spot" }
+        // The crop the frame reports (the simulated camera echoes ScalerCrop), else the one asked.
+        var zoom = perCamera[camera.id]?.zoom ?? 1
+        if case .rectangles(let rects)? = frame.controls["ScalerCrop"], let crop = rects.first, crop.width > 0
+        {
+            zoom = (1000 / crop.width).rounded() / 1000
+        }
+        metadata.digitalZoom = zoom > 1 ? zoom : nil
         return metadata
     }
 }

@@ -82,8 +82,11 @@ extension CaptureEngine {
         }
     }
 
-    /// Applies the per-camera settings that need a running camera: flash and the manual lens.
+    /// Applies the per-camera settings that need a running camera: flash, the manual lens,
+    /// zoom and the AE point.
     func applyRestoredCameraSettings(_ camera: CameraInfo) {
+        applyRestoredZoom(camera)
+        applyRestoredAEPoint(camera)
         let saved = perCamera[camera.id]
         let mode = saved?.flash ?? .off
         if mode != .off && !hasFlash {

@@ -46,6 +46,20 @@ public enum WhiteBalanceMode: String, Sendable, Codable, CaseIterable {
     public var libcameraValue: Int { Self.allCases.firstIndex(of: self)! }
 }
 
+/// A point in the upright picture, normalized, 0 0 at the top left.
+public struct PicturePoint: Sendable, Hashable {
+    /// Across, 0 left … 1 right.
+    public var x: Double
+    /// Down, 0 top … 1 bottom.
+    public var y: Double
+
+    /// Creates a point.
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
 /// The exposure the user asked for; applied to each camera as it starts.
 public struct ExposureSettings: Sendable, Hashable {
     /// Auto or manual.
@@ -56,6 +70,8 @@ public struct ExposureSettings: Sendable, Hashable {
     public var metering: MeteringMode = .centre
     /// White-balance mode.
     public var whiteBalance: WhiteBalanceMode = .auto
+    /// Where AE meters, in the upright picture (`ae point X Y`); nil: the metering mode decides.
+    public var point: PicturePoint?
 
     /// Default settings: auto everything.
     public init() {}

@@ -45,11 +45,14 @@ public struct PictureFrame: Sendable, Hashable {
 }
 
 extension CaptureEngine {
-    /// The upright picture of the current camera now: its mount rotation and the body's tilt.
-    public var pictureFrame: PictureFrame { PictureFrame(rotation: pictureRotation) }
+    /// The upright picture of the current camera now: its mount rotation, the body's tilt and
+    /// the zoom's crop.
+    public var pictureFrame: PictureFrame {
+        PictureFrame(rotation: pictureRotation, crop: Self.crop(zoom: zoom))
+    }
 
     /// Sets the AF point in the upright picture (0 0 top left, as the viewfinder shows it),
-    /// mapped through mount rotation and tilt to the sensor.
+    /// mapped through mount rotation, tilt and the zoom's crop to the sensor.
     public func setAFPoint(x: Double, y: Double) throws {
         guard (0...1).contains(x), (0...1).contains(y) else { throw FocusError.pointOutOfRange(x: x, y: y) }
         let sensor = pictureFrame.sensorPoint(x: x, y: y)

@@ -15,6 +15,8 @@ public struct SavedSettings: Sendable, Hashable {
         public var lens: Double?
         /// Flash mode (cameras with a torch).
         public var flash: FlashMode?
+        /// Digital zoom (ScalerCrop), above 1.
+        public var zoom: Double?
 
         /// Nothing saved.
         public init() {}
@@ -52,7 +54,11 @@ public struct SavedSettings: Sendable, Hashable {
         }
         lines += [
             "ev = \(exposure.ev)", "metering = \"\(exposure.metering.rawValue)\"",
-            "awb = \"\(exposure.whiteBalance.rawValue)\"", "", "[focus]", "mode = \"\(afMode.rawValue)\"",
+            "awb = \"\(exposure.whiteBalance.rawValue)\"",
+        ]
+        if let point = exposure.point { lines += ["point_x = \(point.x)", "point_y = \(point.y)"] }
+        lines += [
+            "", "[focus]", "mode = \"\(afMode.rawValue)\"",
             "range = \"\(afRange.rawValue)\"", "speed = \"\(afSpeed.rawValue)\"",
         ]
         if let album { lines += ["", "[capture]", "album = \(Self.quoted(album))"] }
@@ -61,6 +67,7 @@ public struct SavedSettings: Sendable, Hashable {
             if let size = camera.stillSize { lines.append("still_size = \"\(size.width)x\(size.height)\"") }
             if let lens = camera.lens { lines.append("lens = \(lens)") }
             if let flash = camera.flash { lines.append("flash = \"\(flash.rawValue)\"") }
+            if let zoom = camera.zoom { lines.append("zoom = \(zoom)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -81,6 +88,15 @@ public struct SavedSettings: Sendable, Hashable {
             settings.exposure.ev = try r.number("ev", in: -16...16) ?? 0
             settings.exposure.metering = try r.enumerated("metering") ?? .centre
             settings.exposure.whiteBalance = try r.enumerated("awb") ?? .auto
+            let pointX = try r.number("point_x", in: 0...1)
+            let pointY = try r.number("point_y", in: 0...1)
+            if let pointX, let pointY {
+                settings.exposure.point = PicturePoint(x: pointX, y: pointY)
+            } else if pointX != nil || pointY != nil {
+                throw ConfigurationError(
+                    file: file, line: table.line(of: pointX != nil ? "point_x" : "point_y"),
+                    reason: "[exposure] point_x and point_y go together")
+            }
             try r.rejectUnknown()
         }
         if let table = try reader.table("focus") {
@@ -113,6 +129,7 @@ public struct SavedSettings: Sendable, Hashable {
                 }
                 camera.lens = try r.number("lens", in: 0...1000)
                 camera.flash = try r.enumerated("flash")
+                camera.zoom = try r.number("zoom", in: 1...1000)
                 try r.rejectUnknown()
                 settings.cameras[id] = camera
             }

@@ -49,6 +49,26 @@ enum CameraPage {
                 "Flash", value: status?.flash ?? "-",
                 action: .ask(Prompt("Flash: off, on or auto", .word(before: ["flash"])))),
         ]
+        // Framing and metering after the older items (their numbers stay), the torch last.
+        items += [
+            MenuItem(
+                "AE point",
+                value: status?.aePoint.map { "\(rounded($0[0])) \(rounded($0[1]))" } ?? "metering mode",
+                action: .ask(
+                    Prompt(
+                        "AE point: x y (0…1, 0 0 is the top left), or off", .words(before: ["ae", "point"]),
+                        initial: "0.5 0.5"))),
+            MenuItem(
+                "Zoom", value: status?.zoom.map { "\(rounded($0))x" } ?? "-",
+                action: .ask(
+                    Prompt("Zoom: 1 (none) up to the camera's limit", .word(before: ["zoom"]), initial: "1"))),
+            MenuItem(
+                "Still size", value: status?.camera?.stillSize ?? "-",
+                action: .ask(
+                    Prompt(
+                        "Still size WxH: " + (current?.stillSizes.joined(separator: ", ") ?? ""),
+                        .word(before: ["camera", "size"])))),
+        ]
         let torch = status?.torch ?? false
         items.append(
             MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))

@@ -6,6 +6,7 @@
     import Foundation
 #endif
 import PinholeAppliance
+import PinholeCore
 import PinholeImaging
 
 /// The console language. `parse` turns a line (or words) into a `ConsoleInvocation`;
@@ -108,14 +109,23 @@ extension CommandCatalog {
                 form("camera list [--json]", "cameras with their sizes and controls", "camera list"),
                 form("camera switch", "switch to the next camera", "camera switch"),
                 form("camera select ID", "switch to a camera by id or model", "camera select imx477"),
+                form(
+                    "camera size WxH", "still size: one the camera lists (camera list shows them)",
+                    "camera size 2028x1520"),
             ]
         ) { words in
-            let usage = "usage: camera list [--json] | camera switch | camera select ID"
+            let usage = "usage: camera list [--json] | camera switch | camera select ID | camera size WxH"
             switch (words[0], words.count) {
             case ("list", 1): return .cameraList
             case ("switch", 1): return .cameraSwitch
             case ("select", 2): return .cameraSelect(words[1]!)
             case ("select", _): throw ConsoleError.usage("usage: camera select ID")
+            case ("size", 2):
+                guard let size = PixelSize(text: words[1]!) else {
+                    throw ConsoleError.usage("usage: camera size WxH (e.g. camera size 2028x1520)")
+                }
+                return .cameraSize(width: size.width, height: size.height)
+            case ("size", _): throw ConsoleError.usage("usage: camera size WxH (e.g. camera size 2028x1520)")
             default: throw ConsoleError.usage(usage)
             }
         },
@@ -195,12 +205,36 @@ extension CommandCatalog {
         },
         CommandDefinition(
             "ae",
-            forms: [form("ae lock|unlock", "hold the exposure AE has chosen, or let it follow", "ae lock")]
+            forms: [
+                form("ae lock|unlock", "hold the exposure AE has chosen, or let it follow", "ae lock"),
+                form(
+                    "ae point X Y|off", "meter at a point of the upright picture (0…1, 0 0 is the top left)",
+                    "ae point 0.25 0.5", "ae point off"),
+            ]
         ) { words in
+            if words[0] == "point" {
+                if words.count == 2, words[1] == "off" { return .aePointOff }
+                guard words.count == 3, let x = Double(words[1]!), let y = Double(words[2]!) else {
+                    throw ConsoleError.usage(
+                        "usage: ae point X Y (normalized 0…1, 0 0 is the top left) | ae point off")
+                }
+                return .aePoint(x: x, y: y)
+            }
             guard words.count == 1, let lock = ["lock": true, "unlock": false][words[0]!] else {
-                throw ConsoleError.usage("usage: ae lock|unlock")
+                throw ConsoleError.usage("usage: ae lock|unlock | ae point X Y|off")
             }
             return .aeLock(lock)
+        },
+        CommandDefinition(
+            "zoom",
+            forms: [
+                form("zoom FACTOR", "digital zoom from 1.0 (none) to the camera's limit", "zoom 2", "zoom 1")
+            ]
+        ) { words in
+            guard words.count == 1, let factor = Double(words[0]!) else {
+                throw ConsoleError.usage("usage: zoom FACTOR (1.0 is none, e.g. zoom 2)")
+            }
+            return .zoom(factor)
         },
         CommandDefinition("flash", forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]) {
             words in

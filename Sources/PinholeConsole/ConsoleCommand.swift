@@ -47,6 +47,14 @@ public enum ConsoleCommand: Hashable, Sendable {
     case albumCurrent(String?)
     /// `ae lock|unlock`.
     case aeLock(Bool)
+    /// `ae point X Y`.
+    case aePoint(x: Double, y: Double)
+    /// `ae point off`.
+    case aePointOff
+    /// `zoom F`.
+    case zoom(Double)
+    /// `camera size WxH`.
+    case cameraSize(width: Int, height: Int)
     /// `awb lock|unlock`.
     case awbLock(Bool)
     /// `flash MODE`.

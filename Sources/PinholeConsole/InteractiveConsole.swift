@@ -229,9 +229,11 @@ public final class InteractiveConsole {
         let engine = appliance.engine
         snapshot.cameras = engine.cameras.map { camera in
             let listing = CameraListing(camera, engine: engine)
-            return MenuSnapshot.Camera(
+            var summary = MenuSnapshot.Camera(
                 id: listing.id, model: listing.model, position: listing.position,
                 current: listing.current, torch: listing.torch, focus: listing.focus)
+            summary.stillSizes = listing.stillSizes
+            return summary
         }
         snapshot.access = commands.accessSummary
         snapshot.buttons = appliance.board.buttons.keys.sorted { $0.rawValue < $1.rawValue }

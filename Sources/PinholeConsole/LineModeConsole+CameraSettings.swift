@@ -25,7 +25,12 @@ extension LineModeConsole {
             ("camera.flash", engine.flash.mode.rawValue),
             ("camera.af_mode", engine.focus.status.mode), ("camera.af_range", settings.afRange.rawValue),
             ("camera.af_speed", settings.afSpeed.rawValue), ("camera.album", settings.album ?? "off"),
+            ("camera.ae_point", settings.exposure.point.map { "\($0.x),\($0.y)" } ?? "off"),
         ]
+        if engine.current != nil {
+            values.append(("camera.zoom", "\(engine.zoom)"))
+            if let size = engine.stillSize { values.append(("camera.size", size.description)) }
+        }
         if let camera = engine.current, let lens = settings.cameras[camera.id]?.lens,
             settings.afMode == .manual
         {
@@ -60,6 +65,14 @@ extension LineModeConsole {
         case "camera.af_speed": words = ["af", "speed", value]
         case "camera.lens": words = ["lens", value]
         case "camera.album": words = ["album", "current", value]
+        case "camera.zoom": words = ["zoom", value]
+        case "camera.size": words = ["camera", "size", value]
+        case "camera.ae_point":
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard value == "off" || parts.count == 2 else {
+                throw ConsoleError.usage("camera.ae_point is X,Y (0…1, 0,0 is the top left) or off")
+            }
+            words = value == "off" ? ["ae", "point", "off"] : ["ae", "point"] + parts
         default:
             let keys = Self.cameraSettingKeys.joined(separator: ", ")
             throw ConsoleError.usage("no setting '\(key)': camera settings are \(keys)")
@@ -75,7 +88,7 @@ extension LineModeConsole {
         "camera.exposure", "camera.exposure_time_us", "camera.gain", "camera.ev", "camera.metering",
         "camera.awb",
         "camera.flash", "camera.af_mode", "camera.af_range", "camera.af_speed", "camera.lens",
-        "camera.album",
+        "camera.album", "camera.ae_point", "camera.zoom", "camera.size",
     ]
 
     /// The manual exposure in force, else the exposure of the latest frame (as `exposure manual`

@@ -41,6 +41,18 @@ extension LineModeConsole {
         case .albumCurrent(let title):
             try appliance.engine.setCurrentAlbum(title)
             reply(.success(title.map { "ok album current \($0)" } ?? "ok album current off"))
+        case .aePoint(let x, let y):
+            try appliance.engine.setAEPoint(x: x, y: y)
+            reply(.success("ok ae point \(x) \(y)"))
+        case .aePointOff:
+            try appliance.engine.clearAEPoint()
+            reply(.success("ok ae point off (metering \(appliance.engine.exposure.metering.rawValue))"))
+        case .zoom(let factor):
+            try appliance.engine.setZoom(factor)
+            reply(.success("ok zoom \(factor)"))
+        case .cameraSize(let width, let height):
+            try appliance.engine.setStillSize(PixelSize(width: width, height: height))
+            reply(.success("ok camera size \(width)x\(height)"))
         case .aeLock(let lock):
             try appliance.engine.setAELock(lock)
             reply(.success("ok ae \(lock ? "locked" : "unlocked")"))
@@ -56,7 +68,9 @@ extension LineModeConsole {
             if json {
                 reply(.success(jsonLine(StatusAnswer(status: status, access: access))))
             } else {
-                let camera = status.camera.map { "\($0.model) (\($0.position))" } ?? "none"
+                let zoom = (status.zoom ?? 1) > 1 ? " zoom \(status.zoom!)x" : ""
+                let camera =
+                    status.camera.map { "\($0.model) (\($0.position)) \($0.stillSize)\(zoom)" } ?? "none"
                 let photos = status.photos.map(String.init) ?? "?"
                 reply(
                     .success(

@@ -19,6 +19,8 @@ public struct MenuSnapshot: Sendable {
         public var torch: Bool
         /// autofocus / motorized / fixed.
         public var focus: String
+        /// Still sizes it lists, "WxH".
+        public var stillSizes: [String] = []
 
         /// Creates a camera summary.
         public init(id: String, model: String, position: String, current: Bool, torch: Bool, focus: String) {

@@ -70,7 +70,11 @@ struct LibcameraDescription {
             case "control":
                 guard words.count == 6 else { continue }
                 let (name, type) = (words[1], words[2])
-                if type == "rect" {
+                if type == "rect" && name == "ScalerCrop" {
+                    controls[name] = ControlRange(
+                        min: 1,
+                        max: Self.zoomLimit(smallest: Self.number(words[3]), largest: Self.number(words[4])))
+                } else if type == "rect" {
                     controls[name] = ControlRange(min: 0, max: 1)
                 } else if ["bool", "int", "float"].contains(type), let min = Self.number(words[3]),
                     let max = Self.number(words[4])
@@ -101,6 +105,16 @@ struct LibcameraDescription {
             controls: controls)
         stillFormats = stills
         viewfinderFormats = viewfinders
+    }
+
+    /// The zoom ScalerCrop allows: its largest crop over its smallest, where the camera lists a
+    /// smallest crop with some width; else 8 (the Raspberry Pi pipeline lists an empty smallest
+    /// crop and scales any crop its ISP accepts).
+    static func zoomLimit(smallest: Double?, largest: Double?) -> Double {
+        guard let smallest, let largest, smallest.isFinite, largest.isFinite, smallest > 0,
+            largest >= smallest
+        else { return 8 }
+        return max(1, largest / smallest)
     }
 
     private static func size(_ words: [String]) -> PixelSize? {

@@ -38,6 +38,11 @@ public struct SimCameraSpec: Sendable, Hashable {
     /// first used by the `controlDelay`-th frame to start after it (libcamera's Raspberry Pi
     /// pipeline delays exposure by two frames and gain by one; 2 models the slower).
     public var controlDelay = 2
+    /// Whether the camera meters at a point (reports `AeWindows`). No libcamera camera does
+    /// today; the simulated back cameras model one that can, the front one one that cannot.
+    public var aeWindows = true
+    /// The highest digital zoom ScalerCrop allows (the ISP's downscaling limit).
+    public var zoomLimit = 8.0
     /// Time from `start()` until the first frame begins to expose (sensor power-up, stream
     /// start and the pipeline's first request), on the loop's clock.
     public var startupLatency: Duration
@@ -48,8 +53,9 @@ public struct SimCameraSpec: Sendable, Hashable {
         focusable: Bool, autofocusAlgorithm: Bool = false, controlStyle: ControlStyle = .aeEnable,
         fixedLensPosition: Double = 0.5, blurPerDioptre: Double = 0.004,
         frameDuration: Duration = .microseconds(33_333), lensSpeed: Double = 40,
-        startupLatency: Duration = .zero
+        startupLatency: Duration = .zero, aeWindows: Bool = true
     ) {
+        self.aeWindows = aeWindows
         self.id = id
         self.model = model
         self.position = position
@@ -87,7 +93,7 @@ public struct SimCameraSpec: Sendable, Hashable {
     public static let front = SimCameraSpec(
         id: "/base/soc/i2c0mux/i2c@0/ov5647@36", model: "ov5647", position: .front,
         pixelArraySize: PixelSize(width: 2592, height: 1944), focusable: false,
-        fixedLensPosition: 0.5, blurPerDioptre: 0.0015)
+        fixedLensPosition: 0.5, blurPerDioptre: 0.0015, aeWindows: false)
 
     /// A Camera-Module-3-like back camera (imx708) whose IPA runs phase-detect AF and reports
     /// libcamera 0.5's exposure mode controls.
@@ -118,6 +124,9 @@ public struct SimCameraSpec: Sendable, Hashable {
             controls["ExposureTimeMode"] = ControlRange(min: 0, max: 1, defaultValue: 0)
             controls["AnalogueGainMode"] = ControlRange(min: 0, max: 1, defaultValue: 0)
         }
+        // Rectangle controls: the range of ScalerCrop is the zoom it allows.
+        controls["ScalerCrop"] = ControlRange(min: 1, max: zoomLimit)
+        if aeWindows { controls["AeWindows"] = ControlRange(min: 0, max: 1) }
         if focusable {
             controls["LensPosition"] = ControlRange(min: 0, max: 15, defaultValue: 1)
         }

@@ -106,4 +106,24 @@ public struct SimScene: Sendable, Hashable {
         for object in objects.reversed() where object.rect.contains(x, y) { return object }
         return background
     }
+
+    /// The scene as a crop of the frame shows it (digital zoom): objects placed and sized
+    /// relative to `crop`, texture periods scaled with it. The full frame is the scene itself.
+    public func cropped(to crop: NormalizedRect) -> SimScene {
+        guard crop != NormalizedRect(x: 0, y: 0, width: 1, height: 1), crop.width > 0, crop.height > 0 else {
+            return self
+        }
+        func place(_ object: SimObject) -> SimObject {
+            var placed = object
+            placed.rect = NormalizedRect(
+                x: (object.rect.x - crop.x) / crop.width, y: (object.rect.y - crop.y) / crop.height,
+                width: object.rect.width / crop.width, height: object.rect.height / crop.height)
+            placed.period = object.period / crop.width
+            return placed
+        }
+        var scene = self
+        scene.background = place(background)
+        scene.objects = objects.map(place)
+        return scene
+    }
 }

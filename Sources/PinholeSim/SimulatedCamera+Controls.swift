@@ -15,9 +15,10 @@ extension SimulatedCamera {
                 throw CameraError.unsupportedControl(name, camera: spec.model)
             }
             if case .rectangles(let rects) = value {
-                guard name == "AfWindows", !rects.isEmpty else {
+                guard Self.rectangleControls.contains(name), !rects.isEmpty else {
                     throw CameraError.unsupportedControl("\(name) with rectangles", camera: spec.model)
                 }
+                try checkRectangles(name, rects)
                 continue
             }
             let number = Self.number(value)
@@ -42,8 +43,30 @@ extension SimulatedCamera {
     /// Controls that take effect `spec.controlDelay` frames late.
     static let delayedControls: Set<String> = [
         "AeEnable", "ExposureTimeMode", "AnalogueGainMode", "ExposureTime", "AnalogueGain", "ExposureValue",
-        "AeMeteringMode", "AwbMode", "AwbEnable",
+        "AeMeteringMode", "AwbMode", "AwbEnable", "ScalerCrop", "AeWindows",
     ]
+
+    /// Controls that take rectangles (normalized to the sensor's active area).
+    static let rectangleControls: Set<String> = ["AfWindows", "ScalerCrop", "AeWindows"]
+
+    /// Rectangles must lie inside the active area, with some area; a crop no smaller than the
+    /// zoom limit allows.
+    private func checkRectangles(_ name: String, _ rects: [NormalizedRect]) throws {
+        for rect in rects {
+            let edges = [rect.x, rect.y, rect.width, rect.height]
+            guard edges.allSatisfy(\.isFinite), rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0,
+                rect.x + rect.width <= 1 + 1e-9, rect.y + rect.height <= 1 + 1e-9
+            else {
+                throw CameraError.invalidConfiguration(
+                    "\(name) \(rect) is not inside the sensor's active area")
+            }
+            if name == "ScalerCrop", min(rect.width, rect.height) < 1 / spec.zoomLimit - 1e-9 {
+                throw CameraError.outOfRange(
+                    control: name, value: 1 / min(rect.width, rect.height),
+                    range: ControlRange(min: 1, max: spec.zoomLimit))
+            }
+        }
+    }
 
     /// Applies queued controls due for the frame with `sequence`.
     func applyQueued(upTo sequence: UInt64) {
@@ -58,7 +81,9 @@ extension SimulatedCamera {
         var echo: [String: ControlValue] = [
             "ExposureValue": .double(exposureValue), "AeMeteringMode": .int(meteringMode),
             "AwbMode": .int(awbMode), "AwbEnable": .bool(awbEnabled),
+            "ScalerCrop": .rectangles([scalerCrop]),
         ]
+        if let aeWindow { echo["AeWindows"] = .rectangles([aeWindow]) }
         switch spec.controlStyle {
         case .aeEnable: echo["AeEnable"] = .bool(!(exposureTimeManual && gainManual))
         case .exposureModes:
@@ -109,6 +134,12 @@ extension SimulatedCamera {
         case "AfRange": autofocus.range = Int(number)
         case "AfSpeed": autofocus.speed = Int(number)
         case "AfTrigger": if number == 0 { autofocus.trigger() } else { autofocus.cancel() }
+        case "ScalerCrop":
+            if case .rectangles(let rects) = value, let first = rects.first { scalerCrop = first }
+        case "AeWindows":
+            if case .rectangles(let rects) = value, let first = rects.first {
+                aeWindow = first == NormalizedRect(x: 0, y: 0, width: 1, height: 1) ? nil : first
+            }
         case "AfWindows":
             if case .rectangles(let rects) = value, let first = rects.first {
                 autofocus.window = NormalizedRect(

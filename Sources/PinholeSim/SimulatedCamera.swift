@@ -46,8 +46,13 @@ public final class SimulatedCamera: CameraDevice {
     var awbMode = 0
     var awbEnabled = true
     var meteringMode = 0
+    /// The part of the active area the streams show (ScalerCrop), normalized.
+    public internal(set) var scalerCrop = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+    /// Where AE meters (AeWindows), normalized to the active area; nil: the metering mode.
+    public internal(set) var aeWindow: NormalizedRect?
     var autofocus = SimAutofocusAlgorithm()
-    private var meteringCache: (scene: SimScene, mode: Int, value: Double)?
+    private var meteringCache:
+        (scene: SimScene, mode: Int, crop: NormalizedRect, window: NormalizedRect?, value: Double)?
 
     init(spec: SimCameraSpec, loop: EventLoop, world: SimWorld) {
         self.spec = spec
@@ -129,7 +134,7 @@ public final class SimulatedCamera: CameraDevice {
 
     private func exposureForNextFrame(scene: SimScene) -> (Duration, Double) {
         let target = Self.clampProduct(
-            SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance())
+            SimRenderer.targetExposureProduct(lux: scene.lux, reflectance: meteredReflectance(scene))
                 * pow2(exposureValue))
         // Converge in log space, most of the way each frame (like an IPA's AGC filter).
         let ratio = target / currentProduct
@@ -167,19 +172,22 @@ public final class SimulatedCamera: CameraDevice {
         return min(16_000, max(minimumExposure.seconds, product))
     }
 
-    /// The scene's reflectance as the metering mode weighs it: centre-weighted (0),
-    /// spot (1: the central 10 %), or matrix (2: the whole frame evenly).
-    private func meteredReflectance() -> Double {
-        let scene = world.scene
-        if let cached = meteringCache, cached.scene == scene, cached.mode == meteringMode {
+    /// The scene's reflectance as AE weighs it: the AE window where one is set (in sensor
+    /// coordinates), else the metering mode over the picture the crop shows: centre-weighted
+    /// (0), spot (1: the central 10 %), or matrix (2: the whole picture evenly).
+    private func meteredReflectance(_ scene: SimScene) -> Double {
+        if let cached = meteringCache, cached.scene == scene, cached.mode == meteringMode,
+            cached.crop == scalerCrop, cached.window == aeWindow
+        {
             return cached.value
         }
-        let value = meteredReflectance(scene)
-        meteringCache = (scene, meteringMode, value)
+        let value =
+            aeWindow.map { scene.meanReflectance(in: $0) } ?? modeReflectance(scene.cropped(to: scalerCrop))
+        meteringCache = (scene, meteringMode, scalerCrop, aeWindow, value)
         return value
     }
 
-    private func meteredReflectance(_ scene: SimScene) -> Double {
+    private func modeReflectance(_ scene: SimScene) -> Double {
         switch meteringMode {
         case 1: return scene.meanReflectance(in: NormalizedRect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
         case 2: return scene.meanReflectance()
@@ -214,11 +222,12 @@ public final class SimulatedCamera: CameraDevice {
             wallClock: spec.controlStyle == .exposureModes ? loop.wallTime(at: start) : nil,
             controls: controlsInEffect)
         sequence += 1
+        // The streams show the crop: the scene as the crop frames it, blur relative to it.
         let render = SimExposure(
             exposureTime: exposure, gain: gain, lensPosition: lensPosition,
-            blurPerDioptre: spec.blurPerDioptre, noiseSeed: metadata.sequence &+ 0x5151)
+            blurPerDioptre: spec.blurPerDioptre / scalerCrop.width, noiseSeed: metadata.sequence &+ 0x5151)
         let frame = SimulatedFrame(
-            metadata: metadata, scene: scene, exposure: render,
+            metadata: metadata, scene: scene.cropped(to: scalerCrop), exposure: render,
             stillSize: request.stillSize, viewfinderSize: request.viewfinderSize
         ) { [weak self] in
             self?.outstanding -= 1

@@ -71,6 +71,28 @@ final class HostileValuesTests: XCTestCase {
         policy.mode = .auto
         XCTAssertFalse(policy.shouldFire(scene: zero, hasFlash: true), "no exposure figure: no guess")
     }
+
+    func testHostileZoomAEPointAndSizesAreRefusedAndChangeNothing() throws {
+        let rig = try CaptureTestRig()
+        let saved = rig.engine.savedSettings
+        let size = rig.engine.stillSize
+        for value in [Double.nan, .infinity, -.infinity, -1, 0, 0.999, 1e300, .greatestFiniteMagnitude] {
+            XCTAssertThrowsError(try rig.engine.setZoom(value), "zoom \(value)")
+        }
+        for value in [Double.nan, .infinity, -.infinity, -1, -0.001, 1.001, 1e300, .greatestFiniteMagnitude] {
+            XCTAssertThrowsError(try rig.engine.setAEPoint(x: value, y: 0.5), "ae point \(value)")
+            XCTAssertThrowsError(try rig.engine.setAEPoint(x: 0.5, y: value), "ae point y \(value)")
+            XCTAssertThrowsError(try rig.engine.setAFPoint(x: 0.5, y: value), "af \(value)")
+        }
+        for (width, height) in [(0, 0), (-5, -5), (Int.max, 1), (99_999, 99_999), (641, 480)] {
+            XCTAssertThrowsError(try rig.engine.setStillSize(PixelSize(width: width, height: height)))
+        }
+        XCTAssertEqual(rig.engine.savedSettings, saved)
+        XCTAssertEqual(rig.engine.stillSize, size)
+        XCTAssertEqual(rig.engine.zoom, 1)
+        rig.loop.advance(by: .milliseconds(300))
+        XCTAssertNoThrow(try rig.capture(), "still working")
+    }
 }
 
 final class TorchTests: XCTestCase {

@@ -53,6 +53,25 @@ final class InteractiveConsoleTests: XCTestCase {
         XCTAssertTrue(harness.terminal.line(22).hasPrefix("ok saved photo1"), harness.terminal.line(22))
     }
 
+    func testTheCameraPageZoomsSetsTheSizeAndTheAEPoint() throws {
+        let harness = try ConsoleHarness(quietFocus: true)
+        harness.type("2")  // Camera
+        let page = harness.terminal.text
+        for item in ["AE point", "Zoom", "Still size"] { XCTAssertTrue(page.contains(item), page) }
+        let down = String(repeating: "\u{1B}[B", count: 11)  // the twelfth item: Zoom
+        harness.type(down + "\r")
+        XCTAssertTrue(harness.terminal.line(23).contains("Zoom: 1 (none)"), harness.terminal.line(23))
+        harness.type("\u{15}2\r", settle: .seconds(1))  // Ctrl-U clears the initial answer
+        XCTAssertEqual(harness.appliance.engine.zoom, 2)
+        harness.type("\u{1B}[B\r")  // Still size
+        XCTAssertTrue(harness.terminal.line(23).contains("320x240, 160x120"), harness.terminal.line(23))
+        harness.type("160x120\r", settle: .seconds(1))
+        XCTAssertEqual(harness.appliance.engine.stillSize, PixelSize(width: 160, height: 120))
+        harness.type(String(repeating: "\u{1B}[A", count: 2) + "\r")  // AE point
+        harness.type("\u{15}0.25 0.5\r", settle: .seconds(1))
+        XCTAssertEqual(harness.appliance.engine.aePicturePoint?.x, 0.25)
+    }
+
     func testPromptHistoryRecallsTheLastAnswer() throws {
         let harness = try ConsoleHarness(quietFocus: true)
         harness.type("2")

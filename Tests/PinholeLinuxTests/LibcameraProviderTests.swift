@@ -56,6 +56,7 @@ final class LibcameraProviderTests: XCTestCase {
             control LensPosition float 0 15 1
             control AeEnable bool 0 1 1
             control AfWindows rect nan nan nan
+            control ScalerCrop rect 1152 4608 0
             control FrameDurationLimits int -nan -nan -nan
             """
         let description = LibcameraDescription(text: text)
@@ -71,6 +72,13 @@ final class LibcameraProviderTests: XCTestCase {
         XCTAssertEqual(info.controls["LensPosition"], ControlRange(min: 0, max: 15, defaultValue: 1))
         XCTAssertTrue(info.hasAutofocusAlgorithm)
         XCTAssertNotNil(info.controls["AfWindows"])
+        XCTAssertEqual(
+            info.controls["ScalerCrop"], ControlRange(min: 1, max: 4), "largest over smallest crop")
+        XCTAssertNil(info.controls["AeWindows"], "libcamera has no AE window: ae point is refused")
+        XCTAssertEqual(
+            LibcameraDescription.zoomLimit(smallest: 0, largest: 4608), 8, "no smallest crop listed")
+        XCTAssertEqual(LibcameraDescription.zoomLimit(smallest: 1152, largest: 4608), 4)
+        XCTAssertEqual(LibcameraDescription.zoomLimit(smallest: nil, largest: nil), 8)
         XCTAssertNil(info.controls["FrameDurationLimits"], "array controls Pinhole does not set are left out")
     }
 

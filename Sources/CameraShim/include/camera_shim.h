@@ -22,7 +22,8 @@ int pinhole_lc_start(char *error, size_t error_size);
  *   id ID | model MODEL | location 0|1|2 | pixel_array W H | crop_max X Y W H
  *   still FOURCC W H | viewfinder FOURCC W H | still_default FOURCC W H | viewfinder_default FOURCC W H
  *   (the _default lines are the pipeline's recommendation for the role)
- *   control NAME TYPE MIN MAX DEFAULT   (TYPE: bool, int, float, rect, other)
+ *   control NAME TYPE MIN MAX DEFAULT   (TYPE: bool, int, float, rect, other; a rect's
+ *                                        numbers are its width)
  * Returns the length needed (write again with a larger buffer if it is >= out_size), or -1.
  */
 int pinhole_lc_describe(int index, char *out, size_t out_size);
