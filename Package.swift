@@ -105,8 +105,9 @@ let package = Package(
             name: "PinholeConsole",
             dependencies: ["PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeConfiguration"],
             swiftSettings: swift6),
-        // Contract checks that a backend must pass, run against real drivers (gpio-sim in the
-        // VM test) by `pinhole-conformance`, and by the tests. Not part of `pinhole`.
+        // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
+        // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
+        // vimc in the VM test) by `pinhole-conformance`. Not part of `pinhole`.
         .target(
             name: "PinholeConformance",
             dependencies: [
@@ -171,6 +172,11 @@ let package = Package(
                 "PinholeConsole", "PinholeConfiguration", "PinholeAppliance", "PinholeSim", "PinholeCore",
                 "PinholeImaging", "PinholeSimBoard",
             ],
+            swiftSettings: swift6),
+        // The contract suites against the simulated backends (the real ones run them in the VM).
+        .testTarget(
+            name: "PinholeConformanceTests",
+            dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
             swiftSettings: swift6),
         .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
         .testTarget(

@@ -112,6 +112,11 @@ public struct CameraInfo: Sendable, Hashable, Codable {
         self.controls = controls
     }
 
+    /// The most frames a control takes to be in effect after `CameraDevice.setControls`
+    /// (libcamera pipelines delay exposure and gain by a few frames; this leaves room for the
+    /// deepest request queue).
+    public static let controlDelayFrames = 8
+
     /// Whether the lens can be moved (LensPosition is reported).
     public var hasFocusControl: Bool { controls["LensPosition"] != nil }
 
@@ -232,7 +237,12 @@ public protocol CameraDevice: AnyObject {
     func start(onFrame: @escaping (any CameraFrame) -> Void) throws
     /// Stops streaming and returns every buffer.
     func stop()
-    /// Sets controls by libcamera name; a control the camera does not report is an error.
+    /// Sets controls by libcamera name. A control the camera does not report
+    /// (`CameraError.unsupportedControl`) or a value outside its reported range
+    /// (`.outOfRange`) is an error, and then nothing is changed. Set while streaming, a
+    /// control is in effect no later than the `CameraInfo.controlDelayFrames`-th frame
+    /// delivered after the call (the frame's metadata says what it was exposed with); set
+    /// while stopped, from the first frame.
     func setControls(_ controls: [String: ControlValue]) throws
     /// Closes the camera.
     func close()

@@ -42,6 +42,9 @@ final class LibcameraDevice: CameraDevice {
 
     func configure(_ wanted: StreamRequest) throws -> ConfigurationOutcome {
         guard let handle else { throw CameraError.failed("camera \(info.id) is closed") }
+        guard wanted.stillSize.width > 0, wanted.stillSize.height > 0 else {
+            throw CameraError.invalidConfiguration("still size \(wanted.stillSize) is empty")
+        }
         var notes: [String] = []
         let offered = LibcameraFormat.supported.filter { description.stillFormats[$0] != nil }
         guard let still = offered.first(where: { $0.pixelFormat == wanted.stillFormat }) ?? offered.first
@@ -133,8 +136,21 @@ final class LibcameraDevice: CameraDevice {
 
     func setControls(_ controls: [String: ControlValue]) throws {
         guard let handle else { throw CameraError.failed("camera \(info.id) is closed") }
-        for name in controls.keys where info.controls[name] == nil {
-            throw CameraError.unsupportedControl(name, camera: info.model)
+        // Every control is checked before any is queued: a bad one changes nothing.
+        for (name, value) in controls {
+            guard let range = info.controls[name] else {
+                throw CameraError.unsupportedControl(name, camera: info.model)
+            }
+            let number: Double
+            switch value {
+            case .bool(let flag): number = flag ? 1 : 0
+            case .int(let int): number = Double(int)
+            case .double(let double): number = double
+            case .rectangles: continue
+            }
+            guard number >= range.min, number <= range.max else {
+                throw CameraError.outOfRange(control: name, value: number, range: range)
+            }
         }
         for (name, value) in controls {
             let (kind, numbers): (Int32, [Double])

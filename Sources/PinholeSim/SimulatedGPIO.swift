@@ -20,25 +20,34 @@ public struct OutputChange: Sendable, Hashable {
 /// Every output change is recorded so tests can assert on the history. Outputs keep their
 /// level when released without being turned off, as real lines do when a process dies
 /// (`crash()`); requesting an output drives it to its initial value, off.
+///
+/// A line nobody drives from outside (see `setLevel(_:high:)` and `undrive(_:)`) follows the
+/// bias it was requested with, as gpio-sim's do: pull-down reads low, pull-up (or no bias,
+/// or no request) high. Outputs honour active-low: `outputLevel(_:)` is the physical level.
 public final class SimulatedGPIO: GPIOBackend {
     private let loop: EventLoop
     /// Names of the lines this chip has.
     public let lineNames: [String]
+    /// The consumer name a busy line reports as its holder (this process's, as on hardware).
+    public let consumer: String
     private var inputs: [String: SimInputLine] = [:]
     private var outputs: [String: SimOutputLine] = [:]
-    /// Physical level of every input line (true = high). Unrequested lines float high (pull-up).
-    private var levels: [String: Bool] = [:]
+    /// Physical level each line is driven to from outside (true = high); absent: the bias decides.
+    private var driven: [String: Bool] = [:]
     /// Logical level of every output line ever driven, requested or not.
     private var outputLevels: [String: Bool] = [:]
+    /// Whether each output line ever driven was last requested active-low.
+    private var outputActiveLow: [String: Bool] = [:]
     /// Every output change since creation.
     public private(set) var history: [OutputChange] = []
     /// Every logical edge delivered to an owner.
     public private(set) var deliveredEdges: [LineEdge] = []
 
-    /// Creates a chip with the given line names.
-    public init(loop: EventLoop, lineNames: [String]) {
+    /// Creates a chip with the given line names; `consumer` names the holder of a busy line.
+    public init(loop: EventLoop, lineNames: [String], consumer: String = "pinhole") {
         self.loop = loop
         self.lineNames = lineNames
+        self.consumer = consumer
     }
 
     /// Requests a simulated input; an unknown or already requested line is an error, as on
@@ -49,9 +58,6 @@ public final class SimulatedGPIO: GPIOBackend {
         try checkAvailable(config.name)
         let line = SimInputLine(config: config, chip: self, onEdge: onEdge)
         inputs[config.name] = line
-        if levels[config.name] == nil {
-            levels[config.name] = config.bias != .pullDown
-        }
         line.lastReported = logical(config.name)
         return line
     }
@@ -61,6 +67,7 @@ public final class SimulatedGPIO: GPIOBackend {
         try checkAvailable(name)
         let line = SimOutputLine(name: name, chip: self)
         outputs[name] = line
+        outputActiveLow[name] = activeLow
         if outputLevels[name] == true { recordOutput(name, false) }
         outputLevels[name] = false
         return line
@@ -68,14 +75,26 @@ public final class SimulatedGPIO: GPIOBackend {
 
     private func checkAvailable(_ name: String) throws {
         guard lineNames.contains(name) else { throw GPIOError.lineNotFound(name, searched: ["gpio-sim"]) }
-        if inputs[name] != nil || outputs[name] != nil { throw GPIOError.lineBusy(name, consumer: "pinhole") }
+        if inputs[name] != nil || outputs[name] != nil { throw GPIOError.lineBusy(name, consumer: consumer) }
+    }
+
+    /// The physical level of an input (true = high): as driven from outside, else by its bias.
+    public func level(_ name: String) -> Bool {
+        if let high = driven[name] { return high }
+        return inputs[name]?.config.bias != .pullDown
     }
 
     /// The logical value of an input (true = active).
     public func logical(_ name: String) -> Bool {
-        let high = levels[name] ?? true
+        let high = level(name)
         let activeLow = inputs[name]?.config.activeLow ?? true
         return activeLow ? !high : high
+    }
+
+    /// The physical level of an output (true = high; active-low applied), requested or left
+    /// behind, or nil if it was never driven.
+    public func outputLevel(_ name: String) -> Bool? {
+        outputLevels[name].map { $0 != (outputActiveLow[name] ?? false) }
     }
 
     /// The current level of an output line (requested or left behind), or nil if it was
@@ -96,14 +115,29 @@ public final class SimulatedGPIO: GPIOBackend {
 
     /// Sets an input's logical level now (true = active), as a clean edge.
     public func drive(_ name: String, active: Bool) {
-        guard let input = inputs[name] else {
-            levels[name] = !active  // unrequested lines are taken as active-low buttons
-            return
-        }
-        let high = input.config.activeLow ? !active : active
-        guard levels[name] != high else { return }
-        levels[name] = high
-        input.levelChanged(at: loop.now, active: active)
+        // Unrequested lines are taken as active-low buttons.
+        let activeLow = inputs[name]?.config.activeLow ?? true
+        setLevel(name, high: activeLow ? !active : active)
+    }
+
+    /// Drives a line's physical level from outside now (true = high), as gpio-sim's `pull`
+    /// does; a requested input sees an edge if its level changes.
+    public func setLevel(_ name: String, high: Bool) {
+        let before = level(name)
+        driven[name] = high
+        levelMayHaveChanged(name, from: before)
+    }
+
+    /// Stops driving a line from outside: it follows its bias again.
+    public func undrive(_ name: String) {
+        let before = level(name)
+        driven[name] = nil
+        levelMayHaveChanged(name, from: before)
+    }
+
+    private func levelMayHaveChanged(_ name: String, from before: Bool) {
+        guard let input = inputs[name], level(name) != before else { return }
+        input.levelChanged(at: loop.now, active: logical(name))
     }
 
     /// Schedules a button press on an input: `bounce` extra chatter transitions on press and

@@ -10,10 +10,10 @@ struct Conformance: ParsableCommand {
         commandName: "pinhole-conformance",
         abstract: "Check Pinhole's hardware backends against real (or kernel-simulated) devices.",
         discussion: "Each step prints one `ok …` or `FAIL …` line; the status is 1 when any step failed.",
-        subcommands: [GPIOCheck.self])
+        subcommands: [GPIOCheck.self, CameraCheck.self])
 }
 
-/// Runs the libgpiod conformance check on gpio-sim lines.
+/// Runs the GPIO contract suite: the libgpiod backend on gpio-sim lines.
 struct GPIOCheck: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpio",
@@ -33,9 +33,25 @@ struct GPIOCheck: ParsableCommand {
     var activeLowOutput = "GPIO25"
 
     func run() throws {
-        let lines = GPIOConformanceCheck.Lines(
+        let lines = GPIOContract.Lines(
             bouncy: bouncy, debounced: debounced, output: output, activeLowOutput: activeLowOutput)
-        let passed = GPIOConformanceCheck(lines: lines).run { print($0) }
+        let passed = GPIOContract(lines: lines, harness: GPIOSimHarness()).run { print($0) }
+        if !passed { throw ExitCode(1) }
+    }
+}
+
+/// Runs the camera contract suite: the libcamera backend on the first camera libcamera lists (vimc in the VM).
+struct CameraCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "camera",
+        abstract: "Check the libcamera backend against a camera (vimc in the VM integration test).",
+        discussion: "Configures, streams, sets controls and restarts the camera; it must not be in use.")
+
+    @Option(help: "The libcamera id of the camera to check (default: the first listed).")
+    var camera: String?
+
+    func run() throws {
+        let passed = CameraContract(harness: LibcameraHarness(), cameraID: camera).run { print($0) }
         if !passed { throw ExitCode(1) }
     }
 }

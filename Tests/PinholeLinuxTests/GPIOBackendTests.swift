@@ -49,14 +49,13 @@ final class GPIOBackendTests: XCTestCase {
 
     /// Runs where gpio-sim carries Pi-named lines (the VM test sets it up); skipped elsewhere.
     func testConformanceAgainstGPIOSimWhenPresent() throws {
-        let gpio = LinuxGPIO(loop: EventLoop.virtual())
-        guard GPIOConformanceCheck.gpioSimCarries("GPIO17", gpio: gpio) else {
+        guard GPIOSimHarness.gpioSimCarries("GPIO17") else {
             throw XCTSkip("no gpio-sim chip with a line named GPIO17")
         }
         var lines: [String] = []
-        let lineNames = GPIOConformanceCheck.Lines(
+        let lineNames = GPIOContract.Lines(
             bouncy: "GPIO17", debounced: "GPIO27", output: "GPIO24", activeLowOutput: "GPIO25")
-        let passed = GPIOConformanceCheck(lines: lineNames).run { lines.append($0) }
+        let passed = GPIOContract(lines: lineNames, harness: GPIOSimHarness()).run { lines.append($0) }
         XCTAssertTrue(passed, lines.joined(separator: "\n"))
     }
 }

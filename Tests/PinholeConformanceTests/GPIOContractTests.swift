@@ -1,0 +1,77 @@
+// The GPIO contract suite against the simulated chip (the same suite runs on gpio-sim in the VM).
+
+import PinholeConformance
+import PinholeCore
+import PinholeSim
+import XCTest
+
+final class GPIOContractTests: XCTestCase {
+    private let lines = GPIOContract.Lines(
+        bouncy: "GPIO17", debounced: "GPIO27", output: "GPIO24", activeLowOutput: "GPIO25")
+
+    func testTheSimulatedChipPassesTheGPIOContract() {
+        let harness = SimulatedGPIOHarness()
+        var report: [String] = []
+        let passed = GPIOContract(lines: lines, harness: harness).run { report.append($0) }
+        XCTAssertTrue(passed, report.joined(separator: "\n"))
+        XCTAssertEqual(report.count, 9, report.joined(separator: "\n"))
+        XCTAssertEqual(report.filter { $0.hasPrefix("ok ") }.count, 9, report.joined(separator: "\n"))
+        XCTAssertEqual(harness.chip.outputsOn, [], "the suite leaves no output on")
+        XCTAssertFalse(lines.all.contains { harness.chip.isRequested($0) }, "the suite releases every line")
+    }
+
+    /// The suite can fail: a chip that ignores active-low on outputs (as the simulated one
+    /// did before the contract) and one that forgets the holder of a busy line are caught.
+    func testTheContractCatchesABackendThatBreaksIt() {
+        let harness = SimulatedGPIOHarness()
+        let broken = BrokenGPIO(wrapping: harness.chip)
+        let brokenHarness = RewiredHarness(harness, gpio: broken)
+        var report: [String] = []
+        let passed = GPIOContract(lines: lines, harness: brokenHarness).run { report.append($0) }
+        XCTAssertFalse(passed)
+        let failures = report.filter { $0.hasPrefix("FAIL ") }
+        XCTAssertEqual(failures.count, 2, report.joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.contains { $0.hasPrefix("FAIL gpio busy line: expected lineBusy") }, "\(failures)")
+        XCTAssertTrue(failures.contains { $0.hasPrefix("FAIL gpio outputs:") }, "\(failures)")
+    }
+}
+
+extension GPIOContract.Lines {
+    fileprivate var all: [String] { [bouncy, debounced, output, activeLowOutput] }
+}
+
+/// A backend that gets two things wrong: outputs ignore active-low, and a busy line names no holder.
+private final class BrokenGPIO: GPIOBackend {
+    let chip: SimulatedGPIO
+    init(wrapping chip: SimulatedGPIO) { self.chip = chip }
+
+    func requestInput(_ config: InputLineConfig, onEdge: @escaping (LineEdge) -> Void) throws -> any InputLine
+    {
+        do {
+            return try chip.requestInput(config, onEdge: onEdge)
+        } catch GPIOError.lineBusy(let name, _) {
+            throw GPIOError.lineBusy(name, consumer: nil)
+        }
+    }
+
+    func requestOutput(name: String, activeLow: Bool) throws -> any OutputLine {
+        try chip.requestOutput(name: name, activeLow: false)
+    }
+}
+
+/// The simulated harness with another backend in front of its chip.
+private final class RewiredHarness: GPIOContractHarness {
+    let base: SimulatedGPIOHarness
+    let gpio: any GPIOBackend
+    init(_ base: SimulatedGPIOHarness, gpio: any GPIOBackend) {
+        self.base = base
+        self.gpio = gpio
+    }
+    var loop: EventLoop { base.loop }
+    var consumer: String { base.consumer }
+    func drive(_ line: String, high: Bool) throws { try base.drive(line, high: high) }
+    func undrive(_ line: String) throws { try base.undrive(line) }
+    func level(_ line: String) throws -> Bool { try base.level(line) }
+    func pass(_ duration: Duration, until done: () -> Bool) { base.pass(duration, until: done) }
+}
