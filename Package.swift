@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "pinhole", targets: ["pinhole"]),
         .executable(name: "pinhole-bench", targets: ["PinholeBench"]),
         .executable(name: "pinhole-conformance", targets: ["pinhole-conformance"]),
+        .executable(name: "pinhole-fuzz-commands", targets: ["pinhole-fuzz-commands"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -135,6 +136,18 @@ let package = Package(
                 "PinholeConformance", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift6),
+        // The line-mode command fuzzer (every form of `help --json`, hostile arguments, a
+        // simulated appliance on virtual time): replayed by the tests, run at scale by
+        // `pinhole-fuzz-commands` (tools/fuzz commands).
+        .target(
+            name: "PinholeCommandFuzz",
+            dependencies: [
+                "PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeSimBoard", "PinholeCore",
+                "PinholeImaging",
+            ],
+            swiftSettings: swift6),
+        .executableTarget(
+            name: "pinhole-fuzz-commands", dependencies: ["PinholeCommandFuzz"], swiftSettings: swift6),
         .executableTarget(
             name: "PinholeBench",
             dependencies: [
@@ -169,8 +182,8 @@ let package = Package(
         .testTarget(
             name: "PinholeConsoleTests",
             dependencies: [
-                "PinholeConsole", "PinholeConfiguration", "PinholeAppliance", "PinholeSim", "PinholeCore",
-                "PinholeImaging", "PinholeSimBoard",
+                "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
+                "PinholeSim", "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).

@@ -260,8 +260,10 @@ extern "C" int pinhole_lc_start_camera(pinhole_lc_camera *handle, pinhole_lc_fra
 		}
 		count = std::min(count, handle->allocator->buffers(stream).size());
 	}
-	handle->generation += 1;
-	handle->current.generation = handle->generation;
+	// The new generation counts only once the camera has started: Swift counts successful
+	// starts, and a frame of a generation Swift does not know would never be given back.
+	const int next = handle->generation + 1;
+	handle->current.generation = next;
 	for (size_t index = 0; index < count; index++) {
 		std::unique_ptr<Request> request = camera.createRequest(index);
 		if (!request) {
@@ -290,6 +292,7 @@ extern "C" int pinhole_lc_start_camera(pinhole_lc_camera *handle, pinhole_lc_fra
 		copy_error(error, error_size, std::string("starting the camera failed: ") + std::strerror(-ret));
 		return -1;
 	}
+	handle->generation = next;
 	for (std::unique_ptr<Request> &request : handle->requests)
 		camera.queueRequest(request.get());
 	return 0;

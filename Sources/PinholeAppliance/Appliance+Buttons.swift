@@ -50,17 +50,13 @@ extension Appliance {
                 indicator.show(.focusLocked(false))
             case .capture(let at):
                 capture(pressedAt: at)
-            case .burst(let at, _):
-                // Burst as fast as photos can be saved: a shot is skipped rather than queued
-                // without bound when earlier ones are still being encoded and stored.
-                if capturesInFlight >= maxCapturesInFlight {
-                    burstSkipped += 1
-                } else {
-                    burstShotsTaken += 1
-                    capture(pressedAt: at)
-                }
+            case .burst(let at, let shot):
+                // Held past the hold time: every frame from then on, at the camera's frame rate,
+                // until the shutter is let go (the shutter's repeats add nothing). Frames that
+                // pass while storage is behind are counted and logged, not queued.
+                if shot == 1 { captureBurst(count: nil, pressedAt: at) }
             case .burstEnded:
-                break
+                stopBurst()
             }
         }
     }

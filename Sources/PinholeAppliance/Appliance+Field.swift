@@ -19,6 +19,10 @@ extension Appliance {
         status.whenFull = storagePolicy.whenFull.rawValue
         status.recycled = storagePolicy.recycled
         if let triggers, !board.triggers.isEmpty { status.triggers = triggers.status() }
+        if let (instant, wall) = startedAt {
+            status.startedAt = wall.iso8601
+            status.uptimeSeconds = Int((loop.now - instant).seconds)
+        }
     }
 }
 
@@ -31,10 +35,19 @@ extension ApplianceStatus {
                 "timelapse \(timelapse.taken) taken \(timelapse.missed) missed next \(timelapse.next ?? "none")"
             )
         }
+        if let uptimeSeconds { parts.append("up " + Self.uptime(uptimeSeconds)) }
         if standby == true { parts.append("camera in standby") }
         if storageLow == true { parts.append("storage low") }
         for trigger in triggers ?? [] { parts.append(trigger.summary) }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
+    }
+
+    /// `45 s`, `12 min`, `5 h 3 min`, `31 d 4 h`: how long it has been running.
+    public static func uptime(_ seconds: Int) -> String {
+        let (days, hours, minutes) = (seconds / 86_400, seconds / 3600 % 24, seconds / 60 % 60)
+        if days > 0 { return "\(days) d \(hours) h" }
+        if hours > 0 { return "\(hours) h \(minutes) min" }
+        return minutes > 0 ? "\(minutes) min" : "\(seconds) s"
     }
 }
 

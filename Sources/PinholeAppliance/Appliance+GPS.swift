@@ -38,7 +38,13 @@ extension Appliance {
             status.gpsFix = GPSFixStatus(
                 latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
                 mode: fix.measureMode,
-                satellites: fix.satellites, dop: fix.dop, time: fix.time?.iso8601)
+                satellites: fix.satellites, dop: fix.dop, time: fix.time?.iso8601, speed: fix.speed,
+                track: fix.track)
+        }
+        if let gps {
+            status.gpsd = "\(gps.host):\(gps.port)"
+            status.gpsState = gps.state.name
+            status.gpsSatellites = gps.sky?.satellitesUsed
         }
         if let clockTrust {
             status.clockTrust = clockTrust.trust.rawValue

@@ -61,7 +61,8 @@ extension Appliance {
         }
         let shutterState = GPIOStatus.Shutter(
             halfPressed: shutter.halfPressed, fullPressed: shutter.fullPressed, locked: shutter.locked,
-            burstShots: shutter.burstShots, burstShotsTaken: burstShotsTaken, burstSkipped: burstSkipped)
+            burstShots: engine.currentBurstShots, burstShotsTaken: burstShotsTaken, burstSkipped: burstSkipped
+        )
         return GPIOStatus(
             board: board.name, chip: board.gpioChip, inputs: inputs, outputs: outputs, chords: chords,
             shutter: shutterState,

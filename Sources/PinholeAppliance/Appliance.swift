@@ -29,7 +29,7 @@ public final class Appliance {
     /// Whether the torch is on.
     public private(set) var torchOn = false
     /// The last capture.
-    public private(set) var lastCapture: CaptureResult?
+    public internal(set) var lastCapture: CaptureResult?
     /// The gpsd client, when `[gps] gpsd` is configured (see `attachField`).
     public internal(set) var gps: GPSTracker?
     /// Clock trust (kernel status, GPS time), when attached (see `attachField`).
@@ -45,14 +45,15 @@ public final class Appliance {
     public var lowStorageBytes: Int64 = 256 << 20
     /// Where camera settings are saved and restored from (nil: they are not kept).
     public var settingsFile: SettingsFile?
-    /// Burst shots are skipped while this many captures are still waiting or being saved.
-    public var maxCapturesInFlight = 3
-    /// Burst shots skipped because earlier ones were still being saved.
+    /// Frames skipped in bursts because earlier shots were still being encoded and stored
+    /// (`engine.maxFramesInFlight` of them).
     public internal(set) var burstSkipped = 0
     /// Burst shots taken since start.
     public internal(set) var burstShotsTaken = 0
-    private(set) var capturesInFlight = 0
+    var capturesInFlight = 0
     private var started = false
+    /// When `start()` ran: the loop's instant and the wall time.
+    var startedAt: (Instant, WallTime)?
     /// Camera standby (`[camera] standby_after`).
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
@@ -126,6 +127,7 @@ public final class Appliance {
             self?.chordCompleted(chord)
         }
         started = true
+        startedAt = (loop.now, loop.wallNow)
         restoreSettings()
         do {
             try requestButtons()

@@ -100,6 +100,12 @@ public struct ApplianceStatus: Codable, Sendable {
     public var gps: String? = nil
     /// The fix photos get now (nil: none).
     public var gpsFix: GPSFixStatus? = nil
+    /// The gpsd address in use, "HOST:PORT" (nil: GPS off).
+    public var gpsd: String? = nil
+    /// The gpsd client's state: off, connecting, no receiver, no fix, fix, lost, disconnected.
+    public var gpsState: String? = nil
+    /// Satellites used in the fix by the last satellites report (also without a fix).
+    public var gpsSatellites: Int? = nil
     /// Clock trust for photos taken now: synchronized, gps, unsynchronized, unknown.
     public var clockTrust: String? = nil
     /// Clock trust explained.
@@ -108,6 +114,10 @@ public struct ApplianceStatus: Codable, Sendable {
     public var whenFull: String? = nil
     /// Photos recycled to make room since start.
     public var recycled: Int? = nil
+    /// When the appliance started, ISO 8601 local time (a restart after a power cut shows here).
+    public var startedAt: String? = nil
+    /// Seconds since it started.
+    public var uptimeSeconds: Int? = nil
     /// The board's trigger lines and their counts (nil: the board has none).
     public var triggers: [TriggerStatus]? = nil
 }
@@ -128,4 +138,8 @@ public struct GPSFixStatus: Codable, Sendable {
     public var dop: Double?
     /// The fix's UTC time, ISO 8601.
     public var time: String?
+    /// Speed over ground, m/s.
+    public var speed: Double? = nil
+    /// Course over ground, degrees from true north.
+    public var track: Double? = nil
 }

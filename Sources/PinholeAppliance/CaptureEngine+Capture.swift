@@ -85,6 +85,8 @@ extension CaptureEngine {
                 guard let request = requests.removeValue(forKey: ticket) else { continue }
                 if let timer = request.timeout { loop.cancel(timer) }
                 request.completion(.failure(error(for: failure, camera: request.camera)))
+            case .burstEnded(let ticket, let report):
+                burstEnded(ticket, report: report)
             }
         }
     }
@@ -94,18 +96,32 @@ extension CaptureEngine {
         case .noFrame: return .noFrame(camera: camera, waited: frameTimeout)
         case .flashBusy: return .failed("a flash capture is already under way: press again once it is saved")
         case .stopped: return .noCamera
+        case .burstBusy: return .failed("a burst is already under way: wait for its answer")
         }
     }
 
-    /// Encodes and stores `frame` off the loop; the request's completion gets the outcome.
+    /// Encodes and stores `frame` off the loop; the request's completion (or the burst's)
+    /// gets the outcome.
+    ///
+    /// A pipeline: the frame's pixels are copied out on one of the loop's parallel threads and
+    /// its buffer goes straight back to the camera; the copy is encoded on a parallel thread
+    /// (one per core, so a burst's shots are encoded side by side); the JPEG is stored on the
+    /// loop's worker, one photo after the other.
     func process(
         _ frame: any CameraFrame, press: CaptureMachine.Press, selection: FrameSelection, flashFired: Bool
     ) {
         let ticket = press.ticket
-        guard let camera = current, let request = requests.removeValue(forKey: ticket) else {
+        let finish: ((Result<CaptureResult, Error>) -> Void)?
+        if press.shot > 0, bursts[ticket] != nil {
+            burstShotStarted(ticket)
+            finish = { [weak self] result in self?.burstShotDone(ticket, shot: press.shot, result: result) }
+        } else {
+            finish = press.shot > 0 ? nil : requests.removeValue(forKey: ticket)?.completion
+        }
+        guard let camera = current, let request = finish else {
             frame.release()
             perform(machine.saved(ticket))
-            requests.removeValue(forKey: ticket)?.completion(.failure(CaptureError.noCamera))
+            finish?(.failure(CaptureError.noCamera))
             return
         }
         let selectedAt = loop.now
@@ -120,28 +136,38 @@ extension CaptureEngine {
         let store = self.store
         let afState = focus.state
         let album = currentAlbum
-        loop.offload(
-            { () -> Result<SavedPhoto, Error> in
-                Result {
-                    let image = try frame.stillImage()
-                    let jpeg = try encoder.encode(image: image, metadata: finalMetadata)
-                    if let album { return try store.store(jpeg: jpeg, metadata: finalMetadata, album: album) }
-                    return try store.store(jpeg: jpeg, metadata: finalMetadata)
+        let loop = self.loop
+        let stored: (Result<SavedPhoto, Error>) -> Void = { [weak self] outcome in
+            guard let self else { return }
+            self.perform(self.machine.saved(ticket))
+            request(
+                outcome.map {
+                    CaptureResult(
+                        photo: $0, frame: frame.metadata, selection: selection,
+                        pressedAt: press.pressedAt,
+                        selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
+                        cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState,
+                        wakeCost: wakeCost)
+                })
+        }
+        loop.offloadParallel({ Result { try frame.stillImage() } }) { image in
+            frame.release()
+            loop.offloadParallel({
+                image.flatMap { image in Result { try encoder.encode(image: image, metadata: finalMetadata) }
                 }
-            },
-            then: { [weak self] outcome in
-                frame.release()
-                guard let self else { return }
-                self.perform(self.machine.saved(ticket))
-                request.completion(
-                    outcome.map {
-                        CaptureResult(
-                            photo: $0, frame: frame.metadata, selection: selection,
-                            pressedAt: press.pressedAt,
-                            selectedAt: selectedAt, savedAt: self.loop.now, metadata: finalMetadata,
-                            cameraID: camera.id, flashFired: finalMetadata.flashFired, afState: afState,
-                            wakeCost: wakeCost)
-                    })
-            })
+            }) { jpeg in
+                loop.offload(
+                    {
+                        jpeg.flatMap { jpeg in
+                            Result {
+                                if let album {
+                                    return try store.store(jpeg: jpeg, metadata: finalMetadata, album: album)
+                                }
+                                return try store.store(jpeg: jpeg, metadata: finalMetadata)
+                            }
+                        }
+                    }, then: stored)
+            }
+        }
     }
 }

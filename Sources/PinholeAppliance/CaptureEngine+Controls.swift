@@ -8,21 +8,7 @@ extension CaptureEngine {
     /// with a value inside its range; otherwise nothing is set and the error says which.
     public func setControls(_ controls: [String: ControlValue]) throws {
         guard let device, let camera = current else { throw CaptureError.noCamera }
-        for (name, value) in controls {
-            guard let range = camera.controls[name] else {
-                throw CameraError.unsupportedControl(name, camera: camera.model)
-            }
-            let number: Double
-            switch value {
-            case .bool(let flag): number = flag ? 1 : 0
-            case .int(let int): number = Double(int)
-            case .double(let double): number = double
-            case .rectangles: continue
-            }
-            guard number >= range.min, number <= range.max else {
-                throw CameraError.outOfRange(control: name, value: number, range: range)
-            }
-        }
+        try camera.checkControls(controls)
         try device.setControls(controls)
     }
 

@@ -52,6 +52,15 @@ public final class CaptureEngine {
     /// What each waiting or in-flight request needs when it ends.
     var requests: [CaptureTicket: CaptureRequestState] = [:]
     var nextTicket: UInt64 = 0
+    /// Bursts whose shots are still being taken, encoded or stored.
+    var bursts: [CaptureTicket: BurstProgress] = [:]
+    /// During a burst, at most this many shots are encoded and stored at once (each holds a
+    /// full-resolution copy and its JPEG); frames arriving meanwhile are skipped and reported.
+    /// `[capture] frames_in_flight`; at least 1.
+    public var maxFramesInFlight: Int {
+        get { machine.maxInFlight }
+        set { machine.maxInFlight = max(1, newValue) }
+    }
     /// Full-resolution frames kept for zero shutter lag.
     public var ringSize: Int { machine.ringSize }
     /// Metadata of the most recent frame.

@@ -30,6 +30,8 @@ struct CaptureMachine {
         /// Pressed while changed controls were not yet in effect: only a frame that shows
         /// them may serve it.
         var waitsForControls = false
+        /// A burst's shot number (1, 2, …); 0 for a single capture.
+        var shot = 0
     }
 
     /// A capture waiting for a frame lit by the flash.
@@ -48,6 +50,8 @@ struct CaptureMachine {
         case flashBusy
         /// The camera stopped.
         case stopped
+        /// A burst is already under way.
+        case burstBusy
     }
 
     /// What the engine must do.
@@ -64,28 +68,41 @@ struct CaptureMachine {
         case setFlash(Bool)
         /// Answer the press with a failure.
         case fail(CaptureTicket, Failure)
+        /// The burst took its last shot (or was stopped): no more `process` for it.
+        case burstEnded(CaptureTicket, BurstReport)
     }
 
     /// Full-resolution frames kept for zero shutter lag.
     let ringSize: Int
-    /// The kept frames, oldest first.
-    private(set) var ring: [any CameraFrame] = []
+    /// The kept frames, oldest first. (Set only by the machine's own files, as are
+    /// `inFlight` and `burst`.)
+    var ring: [any CameraFrame] = []
     /// Presses waiting for a frame, in press order.
     private(set) var pending: [Press] = []
     /// The flash capture under way.
     private(set) var flash: FlashState?
     /// Frames handed out for encoding and storing and not yet saved.
-    private(set) var inFlight = 0
+    var inFlight = 0
+    /// At most this many frames are in flight during a burst (each holds a full-resolution
+    /// copy and its JPEG): frames arriving meanwhile are skipped and counted.
+    var maxInFlight: Int
+    /// The burst under way.
+    var burst: Burst?
     /// Controls changed and not yet seen in effect.
     private(set) var requirement: ControlRequirement?
 
     /// Creates a machine keeping `ringSize` frames.
-    init(ringSize: Int) {
+    init(ringSize: Int, maxInFlight: Int = CaptureMachine.defaultMaxInFlight) {
         self.ringSize = ringSize
+        self.maxInFlight = max(1, maxInFlight)
     }
 
+    /// Frames in flight by default: 4 full-resolution shots (a 12 MP copy of about 18 MB and
+    /// its JPEG each, under 100 MB together) fit a 512 MB board beside the system and the ring.
+    static let defaultMaxInFlight = 4
+
     /// Whether any press is waiting, being served, or the flash is out.
-    var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil }
+    var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil || burst != nil }
 
     /// The newest kept frame.
     var newestFrame: (any CameraFrame)? { ring.last }
@@ -96,16 +113,21 @@ struct CaptureMachine {
     /// settling; `maxSettleFrames`: at most this many lit frames are waited for AE.
     mutating func frameArrived(_ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int) -> [Action] {
         if let selection = judgeRequirement(frame.metadata) {
-            // The first frame with the new controls in effect serves the first press that waited.
+            // The first frame with the new controls in effect serves the first press that waited
+            // (a burst's first shot before any press).
             let waiting = pending.firstIndex(where: \.waitsForControls)
+            let burstWaited = burst?.press.waitsForControls == true
             for index in pending.indices { pending[index].waitsForControls = false }
             flash?.press.waitsForControls = false
+            burst?.press.waitsForControls = false
+            if burstWaited { return burstFrame(frame, selection: selection) }
             if let waiting {
                 let press = pending.remove(at: waiting)
                 inFlight += 1
                 return [.cancelTimeout(press.ticket), .process(frame, press, selection, flashFired: false)]
             }
         }
+        if let actions = offerToBurst(frame) { return actions }
         if let state = flash, !state.press.waitsForControls,
             let actions = flashFrame(frame, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames)
         {
@@ -151,6 +173,10 @@ struct CaptureMachine {
 
     /// The press's timeout fired: if it still waits, it fails.
     mutating func timedOut(_ ticket: CaptureTicket) -> [Action] {
+        if let state = burst, state.press.ticket == ticket, state.taken == 0 {
+            burst = nil
+            return [.fail(ticket, .noFrame)]
+        }
         if let index = pending.firstIndex(where: { $0.ticket == ticket }) {
             pending.remove(at: index)
             return [.fail(ticket, .noFrame)]
@@ -174,6 +200,14 @@ struct CaptureMachine {
     mutating func streamStopped(failWaiting: Bool) -> [Action] {
         var actions: [Action] = ring.map { .release($0) }
         ring.removeAll()
+        if let state = burst {
+            // A burst ends with the stream: its shots so far are saved, none before fails.
+            burst = nil
+            actions.append(.cancelTimeout(state.press.ticket))
+            actions.append(
+                state.taken == 0
+                    ? .fail(state.press.ticket, .stopped) : .burstEnded(state.press.ticket, report(state)))
+        }
         if let flash {
             self.flash = nil
             actions += [

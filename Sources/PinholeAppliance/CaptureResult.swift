@@ -19,6 +19,8 @@ public enum FrameSelection: String, Sendable, Codable {
     case controlsUnconfirmed = "controls-unconfirmed"
     /// The camera was in standby at the press: the first frame after it woke.
     case afterWake = "after-wake"
+    /// A burst's shot after its first: the frame after the previous shot's (consecutive frames).
+    case burst = "burst"
 }
 
 /// The outcome of one capture: the photo, the frame, and the settings really used.

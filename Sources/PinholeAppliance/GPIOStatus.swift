@@ -60,7 +60,7 @@ public struct GPIOStatus: Codable, Sendable, Hashable {
         public var burstShots: Int
         /// Burst shots taken since start.
         public var burstShotsTaken: Int
-        /// Burst shots skipped because saving lagged behind.
+        /// Frames skipped in bursts because encoding and storing lagged behind.
         public var burstSkipped: Int
     }
 

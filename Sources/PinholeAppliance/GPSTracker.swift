@@ -21,6 +21,21 @@ public enum GPSState: Sendable, Hashable {
     case disconnected(reason: String, retryAt: Instant)
 }
 
+extension GPSState {
+    /// The state in a word or two, for `status --json` and the menu.
+    public var name: String {
+        switch self {
+        case .off: return "off"
+        case .connecting: return "connecting"
+        case .noReceiver: return "no receiver"
+        case .noFix: return "no fix"
+        case .fix: return "fix"
+        case .lost: return "lost"
+        case .disconnected: return "disconnected"
+        }
+    }
+}
+
 /// A gpsd client on the loop. Reading happens on the connector's thread; every report is
 /// handled on the loop, and reconnection backs off on the loop's clock (1 s doubling to
 /// `maxBackoff`), so nothing blocks and tests run on virtual time.

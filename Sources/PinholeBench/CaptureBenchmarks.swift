@@ -91,14 +91,16 @@ enum CaptureBenchmarks {
     }
 }
 
-private struct BenchEncoder: StillEncoder {
+/// The appliance's JPEG encoder as the capture engine's `StillEncoder` (capture and burst benchmarks).
+struct BenchEncoder: StillEncoder {
     let encoder: PhotoEncoder
     func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
         try encoder.encode(image: image, metadata: metadata)
     }
 }
 
-private struct BenchStore: PhotoStore, @unchecked Sendable {
+/// A photo library as the capture engine's `PhotoStore` (capture and burst benchmarks).
+struct BenchStore: PhotoStore, @unchecked Sendable {
     let library: PhotoLibrary
     func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
         let asset = try library.add(jpeg: jpeg, metadata: metadata)

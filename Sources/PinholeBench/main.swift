@@ -18,3 +18,4 @@ if wanted("library") {
     do { try LibraryBenchmarks.run() } catch { print("library  failed: \(error)") }
 }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
+if wanted("burst") { BurstBenchmarks.run() }

@@ -12,6 +12,9 @@ public struct Configuration: Sendable, Hashable {
     public var libraryPath: String?
     /// `[capture] quality`, 1…100.
     public var jpegQuality = 93
+    /// `[capture] frames_in_flight`, 1…64: burst shots encoded and stored at once (each holds
+    /// a full-resolution copy and its JPEG, about 22 MB at 12 MP); 4 suits a 512 MB board.
+    public var framesInFlight = 4
     /// `[console] device`: stdio or a serial device.
     public var consoleDevice: String?
     /// `[console] baud`.
@@ -87,6 +90,7 @@ public struct Configuration: Sendable, Hashable {
         if let table = try reader.table("capture") {
             var r = TableReader(table: table, file: file, context: "[capture]")
             configuration.jpegQuality = try r.integer("quality", in: 1...100) ?? 93
+            configuration.framesInFlight = try r.integer("frames_in_flight", in: 1...64) ?? 4
             try r.rejectUnknown()
         }
         if let table = try reader.table("console") {

@@ -32,6 +32,13 @@ extension CommandCatalog {
             ], parse: parseSim)
     ]
 
+    /// The longest `sim press --hold` (ten minutes).
+    static let maxHoldMs = 600_000
+    /// The most chatter transitions `--bounce` simulates.
+    static let maxBounce = 50
+    /// The longest `sim wait` (a day).
+    static let maxWaitMs = 86_400_000
+
     @Sendable static func parseSim(_ words: inout CommandWords) throws -> ConsoleCommand {
         let verb = words.word()
         switch verb {
@@ -42,20 +49,20 @@ extension CommandCatalog {
             return .sim(.trigger(name))
         case "press":
             let button = try buttonArgument(words.word())
-            let hold = try words.integer("--hold") ?? 100
-            let bounce = try bounceOption(&words)
+            let hold = try words.integer("--hold", in: 0...maxHoldMs) ?? 100
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim press BUTTON [--hold MS] [--bounce N]")
             return .sim(.press(button, holdMs: hold, bounce: bounce))
         case "hold", "release":
             let button = try buttonArgument(words.word())
-            let bounce = try bounceOption(&words)
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim \(verb!) BUTTON [--bounce N]")
             return .sim(verb == "hold" ? .hold(button, bounce: bounce) : .release(button, bounce: bounce))
         case "tilt":
             guard let word = words.word(), let degrees = Int(word) else {
                 throw ConsoleError.usage("usage: sim tilt 0|90|180|270 [--bounce N]")
             }
-            let bounce = try bounceOption(&words)
+            let bounce = try words.integer("--bounce", in: 0...maxBounce) ?? 0
             try words.finish(usage: "sim tilt 0|90|180|270 [--bounce N]")
             return .sim(.tilt(degrees: degrees, bounce: bounce))
         case "scene":
@@ -79,27 +86,14 @@ extension CommandCatalog {
             }
             return .sim(.fault(fault))
         case "wait":
-            guard let text = words.word(), let ms = Int(text), ms >= 0 else {
-                throw ConsoleError.usage("usage: sim wait MS")
+            guard let text = words.word(), let ms = Int(text), (0...maxWaitMs).contains(ms) else {
+                throw ConsoleError.usage("usage: sim wait MS (0 to \(maxWaitMs))")
             }
             return .sim(.wait(ms: ms))
         default:
             throw ConsoleError.usage("usage: sim press|hold|release|tilt|scene|fault|wait … (type help)")
         }
     }
-
-    /// `--bounce N`: how often a contact makes and breaks before it settles; 0 to 50 (a
-    /// worn switch bounces a handful of times), so a hostile number cannot flood the loop.
-    private static func bounceOption(_ words: inout CommandWords) throws -> Int {
-        let bounce = try words.integer("--bounce") ?? 0
-        guard bounce <= maximumBounce else {
-            throw ConsoleError.usage("--bounce \(bounce): use 0 to \(maximumBounce)")
-        }
-        return bounce
-    }
-
-    /// The most contact bounces `sim` simulates.
-    static let maximumBounce = 50
 
     private static func buttonArgument(_ word: String?) throws -> ButtonFunction {
         guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {

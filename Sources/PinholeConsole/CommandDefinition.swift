@@ -82,6 +82,15 @@ public struct CommandWords: Sendable {
         return value
     }
 
+    /// An integer option `--name N` within `range` (a usage error names the range).
+    mutating func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value = try integer(name) else { return nil }
+        guard range.contains(value) else {
+            throw ConsoleError.usage("\(name) takes \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
     /// A text option `--name VALUE`, taken out with its value (the value may itself start
     /// with `--`: an album named `--json`).
     mutating func option(_ name: String) throws -> String? {

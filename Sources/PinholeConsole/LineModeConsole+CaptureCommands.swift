@@ -15,8 +15,30 @@ extension LineModeConsole {
                 self?.captureSeries(count: 1, json: json, reply: reply)
             }
         case .burst(let count):
-            captureSeries(count: count, json: json, reply: reply)
+            appliance.captureBurst(count: count) { outcome in
+                reply(
+                    outcome.flatMap { burst in
+                        guard !burst.saved.isEmpty else {
+                            return .failure(
+                                ConsoleError.failed(
+                                    "no photo of the burst was saved: " + burst.failed.joined(separator: "; ")
+                                ))
+                        }
+                        return .success(json ? jsonLine(BurstAnswer(burst)) : Self.burstText(burst))
+                    })
+            }
         }
+    }
+
+    /// `ok saved N photos: ID …`, then what failed and whether storage kept up.
+    static func burstText(_ burst: BurstOutcome) -> String {
+        var text =
+            "ok saved \(burst.saved.count) photos: " + burst.saved.map(\.photo.id).joined(separator: " ")
+        if !burst.failed.isEmpty {
+            text += "; \(burst.failed.count) failed: " + burst.failed.joined(separator: "; ")
+        }
+        if let note = burst.report.storageNote { text += "; " + note }
+        return text
     }
 
     /// Takes `count` photos one after the other; answers when the last is saved (or one fails).

@@ -61,7 +61,9 @@ extension LineModeConsole {
     }
 
     private func waitIdle(_ done: @escaping () -> Void) {
-        if appliance.isBusy {
+        // A held shutter bursts until it is let go: that is not waited for (the release that
+        // ends it is the next command).
+        if appliance.isBusy && !appliance.shutter.isBursting {
             appliance.loop.schedule(after: .milliseconds(5)) { [weak self] in self?.waitIdle(done) }
         } else {
             done()

@@ -10,6 +10,7 @@ enum MainPage {
             MenuItem(
                 "Library", value: "albums, photos, edits, export", action: .open(.library), needsPIN: true),
             MenuItem("System", value: "storage, board diagnostics, logs, shutdown", action: .open(.system)),
+            MenuItem("GPS and clock", value: "fix, satellites, gpsd, clock trust", action: .open(.gps)),
             MenuItem(
                 "Settings", value: "saved to the configuration file", action: .open(.settings), needsPIN: true
             ),

@@ -3,7 +3,7 @@
 /// The menu's pages.
 public enum MenuPageID: Hashable, Sendable {
     case main, capture, camera, library, albums, photos, photo, system, diagnostics, logs, settings,
-        viewfinder
+        viewfinder, gps
 }
 
 /// What choosing an item does.

@@ -304,6 +304,7 @@ public struct ConsoleMenu: Sendable {
         case .library, .albums, .photos, .photo: return browser.items(for: page, cameras: snapshot.cameras)
         case .settings: return SettingsPage.items(self)
         case .viewfinder: return ViewfinderPage.items(self)
+        case .gps: return GPSPage.items(self)
         }
     }
 

@@ -16,6 +16,7 @@ extension ConsoleMenu {
         case .logs: return "Logs"
         case .settings: return "Settings"
         case .viewfinder: return "Viewfinder"
+        case .gps: return "GPS and clock"
         }
     }
 

@@ -52,9 +52,12 @@ public final class EventLoop: @unchecked Sendable {
     private var posted: [@Sendable () -> Void] = []
     private var outstandingWork = 0
     private var outstandingLongWork = 0
+    private var waitsForWork = true
     private var stopped = false
     private let worker: SerialWorker
     private let longWorker = SerialWorker()
+    /// One thread per core for work that may run side by side (`offloadParallel`).
+    private let pool = WorkerPool(threads: WorkerPool.onlineCores)
     /// The thread the loop belongs to (`pthread_self()` as a number).
     private let owner: Atomic<UInt>
 
@@ -187,8 +190,21 @@ public final class EventLoop: @unchecked Sendable {
         _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
     ) {
         preconditionInLoop("EventLoop.offload")
-        submit(work, to: worker, counting: \.outstandingWork, then: completion)
+        submit(work, to: worker.submit, counting: \.outstandingWork, then: completion)
     }
+
+    /// Runs `work` on one of the pool's threads (one per core; jobs start in order and run
+    /// side by side) and then `completion` with its result on the loop. Counted like
+    /// `offload`: virtual time does not move while it is outstanding.
+    public func offloadParallel<T: Sendable>(
+        _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
+    ) {
+        preconditionInLoop("EventLoop.offloadParallel")
+        submit(work, to: pool.submit, counting: \.outstandingWork, then: completion)
+    }
+
+    /// Threads that run `offloadParallel` work.
+    public var parallelThreads: Int { pool.threads }
 
     /// Runs long `work` (library commands: fsck, import, export) on a second worker thread
     /// and then `completion` with its result on the loop. Unlike `offload`, virtual time
@@ -198,14 +214,14 @@ public final class EventLoop: @unchecked Sendable {
         _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
     ) {
         preconditionInLoop("EventLoop.offloadLong")
-        submit(work, to: longWorker, counting: \.outstandingLongWork, then: completion)
+        submit(work, to: longWorker.submit, counting: \.outstandingLongWork, then: completion)
     }
 
     /// Runs `work` on `thread`, counted in `counter` (under the lock) while it runs, then
     /// posts `completion` with its result to the loop: the one path for `offload` and
     /// `offloadLong`.
     private func submit<T: Sendable>(
-        _ work: @escaping @Sendable () -> T, to thread: SerialWorker,
+        _ work: @escaping @Sendable () -> T, to thread: (@escaping @Sendable () -> Void) -> Void,
         counting counter: any ReferenceWritableKeyPath<EventLoop, Int> & Sendable,
         then completion: @escaping (T) -> Void
     ) {
@@ -213,7 +229,7 @@ public final class EventLoop: @unchecked Sendable {
         nextID += 1
         completions[id] = { value in completion(value as! T) }
         lock.withLock { self[keyPath: counter] += 1 }
-        thread.submit { [self] in
+        thread { [self] in
             let result = work()
             lock.withLock {
                 self[keyPath: counter] -= 1
@@ -223,6 +239,31 @@ public final class EventLoop: @unchecked Sendable {
                 }
                 lock.broadcast()
             }
+        }
+    }
+
+    /// Virtual time: whether `advance` waits for `offload`/`offloadParallel` work before it
+    /// moves time (true, the default, keeps tests deterministic). A test of work that takes
+    /// longer than frames (storage that cannot keep up) turns it off, holds its work back
+    /// itself, and lets it finish with `finishWork()`.
+    public var virtualTimeWaitsForWork: Bool {
+        get { lock.withLock { waitsForWork } }
+        set { lock.withLock { waitsForWork = newValue } }
+    }
+
+    /// Waits (no time passes) until all `offload`/`offloadParallel` work has finished and its
+    /// completions ran.
+    public func finishWork() {
+        preconditionInLoop("EventLoop.finishWork")
+        while true {
+            drainPosted()
+            lock.lock()
+            if outstandingWork == 0 && posted.isEmpty {
+                lock.unlock()
+                return
+            }
+            if posted.isEmpty { lock.wait() }
+            lock.unlock()
         }
     }
 
@@ -328,7 +369,7 @@ public final class EventLoop: @unchecked Sendable {
         while true {
             drainPosted()
             lock.lock()
-            if posted.isEmpty && outstandingWork == 0 {
+            if posted.isEmpty && (outstandingWork == 0 || !waitsForWork) {
                 lock.unlock()
                 return
             }

@@ -163,6 +163,23 @@ enum LibrarySchema {
                     ALTER TABLE asset ADD COLUMN wake_cost_ns INTEGER;
                     """)
         }
+        migrator.registerMigration("export-journal") { db in
+            // Exports in flight: written before the first file goes to the target, removed once
+            // every file is durably there; a row found by the recovery pass is an interrupted
+            // export, reported until it is redone or forgotten (see PhotoLibrary+ExportJournal).
+            try db.execute(
+                sql: """
+                    CREATE TABLE export_job (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        directory TEXT NOT NULL,
+                        version TEXT NOT NULL,
+                        asset_ids TEXT NOT NULL,
+                        started_ns INTEGER NOT NULL,
+                        started_offset INTEGER NOT NULL,
+                        interrupted INTEGER NOT NULL DEFAULT 0
+                    );
+                    """)
+        }
         return migrator
     }
 }

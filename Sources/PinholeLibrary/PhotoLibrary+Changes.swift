@@ -55,6 +55,7 @@ extension PhotoLibrary {
             default: break
             }
         }
+        for case let .redate(ids, _) in requests { restampRenders(of: ids) }
         deliver(delivery)
         return result
     }

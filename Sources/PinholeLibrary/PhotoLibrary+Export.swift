@@ -18,6 +18,11 @@ public struct ExportReport: Sendable, Hashable, Codable {
     public var skipped: [String] = []
     /// True when the export stopped early because progress asked it to.
     public var cancelled = false
+    /// Files of a redone export that were there but not whole (torn by a power cut), rewritten;
+    /// they are also in `written`.
+    public var replaced: [String] = []
+    /// Photos of a redone export that are no longer in the library, by identifier.
+    public var gone: [String] = []
 }
 
 extension PhotoLibrary {
@@ -25,25 +30,60 @@ extension PhotoLibrary {
     /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` in local capture time, each file written
     /// durably. Existing files are left alone and reported as skipped. `progress` is called
     /// after every photo; return false to stop.
+    ///
+    /// Power loss: the export is first recorded in the library (durably), then the files are
+    /// written, then the record is removed. A record that the next open finds is reported as
+    /// an interrupted export (`interruptedExports()`, the recovery report) until it is redone
+    /// (`redoExport`) or forgotten, so an export to a stick is never silently incomplete.
     public func export(
         _ query: AssetQuery, to directory: String, version: ExportVersion = .original,
         progress: (TransferProgress) -> Bool = { _ in true }
     ) throws -> ExportReport {
         let target = POSIXFiles.absolute(directory)
         let assets = try assets(query)
+        guard !assets.isEmpty else { return ExportReport() }
+        let job = try beginExportJob(assets.map(\.id), to: target, version: version)
+        let report: ExportReport
+        do {
+            report = try writeExport(assets, to: target, version: version, progress: progress)
+        } catch {
+            markExportInterrupted(job)
+            throw error
+        }
+        try finishExportJob(job)
+        return report
+    }
+
+    /// Writes `assets` into `target`; with `replacingDifferent`, a file of the export's name
+    /// whose bytes differ from what the export writes (left torn by a power cut) is replaced.
+    func writeExport(
+        _ assets: [Asset], to target: String, version: ExportVersion, replacingDifferent: Bool = false,
+        progress: (TransferProgress) -> Bool
+    ) throws -> ExportReport {
         var report = ExportReport()
         do {
             try POSIXFiles.makeDirectories(target)
             for (index, asset) in assets.enumerated() {
                 let source = version == .current ? try currentFilePath(of: asset) : fileURLPath(of: asset)
                 let path = target + "/" + Self.exportName(of: asset)
-                if POSIXFiles.exists(path) {
-                    report.skipped.append(path)
-                } else {
-                    let bytes = Self.exportBytes(
-                        of: asset, try POSIXFiles.read(source), isOriginal: source == fileURLPath(of: asset))
-                    try POSIXFiles.writeDurably(bytes, to: path)
+                let isOriginal = source == fileURLPath(of: asset)
+                let bytes = {
+                    Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal)
+                }
+                if !POSIXFiles.exists(path) {
+                    try POSIXFiles.writeDurably(try bytes(), to: path)
                     report.written.append(path)
+                } else if replacingDifferent {
+                    let expected = try bytes()
+                    if (try? POSIXFiles.read(path)) == expected {
+                        report.skipped.append(path)
+                    } else {
+                        try POSIXFiles.writeDurably(expected, to: path, replace: true)
+                        report.written.append(path)
+                        report.replaced.append(path)
+                    }
+                } else {
+                    report.skipped.append(path)
                 }
                 if !progress(TransferProgress(completed: index + 1, total: assets.count, file: path)) {
                     report.cancelled = index + 1 < assets.count

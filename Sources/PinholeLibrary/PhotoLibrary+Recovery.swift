@@ -94,6 +94,7 @@ extension PhotoLibrary {
         report.expiredPurges = try purgeExpired()
         try saveVerifiedState(scan, verified: verified, rows: rows, changed: changedDirectories)
         try refreshStatistics()
+        report.interruptedExports = try markInterruptedExports()
     }
 
     /// The verified directories and the row watermark recorded by the last recovery pass.

@@ -107,7 +107,9 @@ extension PhotoLibrary {
         renderer: AdjustmentRenderer = StandardAdjustmentRenderer()
     ) throws -> AssetEdit {
         guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
-        let rendered = try renderer.render(original: try originalData(of: asset), adjustments: adjustments)
+        // A redated photo's render carries its corrected date, like its exports.
+        let rendered = Self.stampedRender(
+            of: asset, try renderer.render(original: try originalData(of: asset), adjustments: adjustments))
         let data: AdjustmentData
         do {
             data = try adjustments.adjustmentData()

@@ -22,6 +22,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// Set when another process had the library open: no repair was attempted (that process
     /// did its own recovery when it opened the library).
     public var deferred: String?
+    /// Exports that did not finish (the library itself needs no repair for them: the user
+    /// redoes or forgets them).
+    public var interruptedExports: [InterruptedExport] = []
 
     /// True when the pass found nothing to repair.
     public var isClean: Bool {
@@ -41,6 +44,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
         lines += restoredPurges.map { "undid interrupted permanent deletion of \($0)" }
         lines += completedPurges.map { "completed permanent deletion of \($0)" }
         lines += expiredPurges.map { "purged expired deleted photo \($0)" }
+        lines += interruptedExports.map(\.line)
         return lines
     }
 }

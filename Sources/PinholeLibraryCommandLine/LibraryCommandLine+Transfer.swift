@@ -25,15 +25,38 @@ extension LibraryCommandLine {
             lines += report.failures.sorted { $0.key < $1.key }.map { "failed: \($0.key): \($0.value)" }
             return lines.joined(separator: "\n")
         case "export":
+            if let job = try args.integer("redo") {
+                guard operands.isEmpty else {
+                    throw LibraryError.invalidRequest("usage: library export --redo N")
+                }
+                let report = try library.redoExport(Int64(job))
+                if json { return try LibraryJSON.encode(report) }
+                return "exported \(report.written.count) (\(report.replaced.count) torn files replaced), "
+                    + "\(report.skipped.count) already whole, \(report.gone.count) photos no longer in the library"
+            }
+            if let job = try args.integer("forget") {
+                guard operands.isEmpty else {
+                    throw LibraryError.invalidRequest("usage: library export --forget N")
+                }
+                try library.forgetExport(Int64(job))
+                return json ? "{\"forgotten\":\(job)}" : "ok export \(job) forgotten"
+            }
             guard operands.count == 1 else {
                 throw LibraryError.invalidRequest(
-                    "usage: library export DIR [--album ID] [--rendered] [filters of list]")
+                    "usage: library export DIR [--album ID] [--rendered] [filters of list]"
+                        + " | library export --redo N | library export --forget N")
             }
             let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
             let report = try library.export(query, to: operands[0], version: version)
             if json { return try LibraryJSON.encode(report) }
             return "exported \(report.written.count), skipped \(report.skipped.count) (already there)"
+        case "exports":
+            guard operands.isEmpty else { throw LibraryError.invalidRequest("usage: library exports") }
+            let interrupted = try library.interruptedExports()
+            if json { return try LibraryJSON.encode(interrupted) }
+            return interrupted.isEmpty
+                ? "no interrupted exports" : interrupted.map(\.line).joined(separator: "\n")
         case "edit":
             return try edit(operands, &args, json: json, library: library)
         case "thumbnail":

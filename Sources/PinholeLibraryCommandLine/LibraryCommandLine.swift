@@ -10,6 +10,7 @@ public enum LibraryCommandLine {
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
         "degrees", "rect", "exposure", "contrast", "vignette", "from", "to", "near", "within", "by", "clock",
+        "redo", "forget",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -74,6 +75,8 @@ public enum LibraryCommandLine {
                                        dates; originals are never modified)
           import DIR                   copy the JPEGs of DIR into the library
           export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
+          exports                      exports that did not finish (power cut, full or pulled stick)
+          export --redo N | --forget N   finish an interrupted export (torn files rewritten), or drop it
           thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]
                                        render (or reuse the cached) thumbnail; prints its file
           edit show|revert ID          show or revert a photo's edit

@@ -137,21 +137,7 @@ final class LibcameraDevice: CameraDevice {
     func setControls(_ controls: [String: ControlValue]) throws {
         guard let handle else { throw CameraError.failed("camera \(info.id) is closed") }
         // Every control is checked before any is queued: a bad one changes nothing.
-        for (name, value) in controls {
-            guard let range = info.controls[name] else {
-                throw CameraError.unsupportedControl(name, camera: info.model)
-            }
-            let number: Double
-            switch value {
-            case .bool(let flag): number = flag ? 1 : 0
-            case .int(let int): number = Double(int)
-            case .double(let double): number = double
-            case .rectangles: continue
-            }
-            guard number >= range.min, number <= range.max else {
-                throw CameraError.outOfRange(control: name, value: number, range: range)
-            }
-        }
+        try info.checkControls(controls)
         for (name, value) in controls {
             let (kind, numbers): (Int32, [Double])
             switch value {

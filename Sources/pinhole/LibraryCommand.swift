@@ -86,7 +86,7 @@ struct LibraryCommand: ParsableCommand {
             throw LibraryCommandFailure(message: "cannot open the photo library at \(path): \(error)")
         }
         let recovery = photoLibrary.recoveryReport
-        if !recovery.isClean {
+        if !recovery.isClean || !recovery.interruptedExports.isEmpty {
             for line in recovery.lines {
                 LineWriter.standardError.write("pinhole library: recovery: \(line)")
             }

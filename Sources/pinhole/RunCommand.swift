@@ -124,7 +124,14 @@ struct RunCommand: ParsableCommand {
             default: break
             }
         }
+        // What the library's open-time recovery did; an export a power cut interrupted stays a
+        // problem in `status` until it is redone (`library export --redo N`) or forgotten.
+        let recovery = photoLibrary.recoveryReport
+        let exportLines = Set(recovery.interruptedExports.map(\.line))
+        for line in recovery.lines where !exportLines.contains(line) { log.notice("recovery: \(line)") }
+        for export in recovery.interruptedExports { appliance.problem(export.line) }
         appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
+        appliance.engine.maxFramesInFlight = settings.framesInFlight
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
         appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(

@@ -29,7 +29,7 @@ final class ButtonShutterTests: XCTestCase {
         XCTAssertEqual(pressedAt, [firstEdge])
     }
 
-    func testHoldingTheFullPressBurstsAtTheHoldTimeThenAtEveryRepeat() throws {
+    func testHoldingTheFullPressBurstsFromTheHoldTimeUntilTheRelease() throws {
         let rig = try ApplianceRig()
         var pressedAt: [Int64] = []
         rig.appliance.observe { if case .saved(let capture) = $0 { pressedAt.append(capture.pressedAt.ms) } }
@@ -38,21 +38,14 @@ final class ButtonShutterTests: XCTestCase {
         rig.loop.advance(by: .milliseconds(1400))
         rig.release(.shutter)
         rig.loop.advance(by: .milliseconds(500))
-        // The press, then the hold at 800 ms, then a repeat every 250 ms until the release.
-        XCTAssertEqual(pressedAt.map { $0 - start }, [0, 800, 1050, 1300])
-        XCTAssertEqual(rig.appliance.burstShotsTaken, 3)
+        // The press, then from the hold at 800 ms every frame until the release at 1400 ms
+        // (the frames of BurstTests; 33 ms apart here).
+        XCTAssertEqual(pressedAt.first.map { $0 - start }, 0)
+        XCTAssertEqual(Set(pressedAt.dropFirst().map { $0 - start }), [800])
+        XCTAssertGreaterThanOrEqual(pressedAt.count - 1, 17)
+        XCTAssertEqual(rig.appliance.burstShotsTaken, pressedAt.count - 1)
+        XCTAssertEqual(rig.appliance.burstSkipped, 0)
         XCTAssertFalse(rig.appliance.shutter.isBursting)
-    }
-
-    func testBurstSkipsShotsWhileEarlierOnesAreStillBeingSaved() throws {
-        let rig = try ApplianceRig()
-        rig.appliance.maxCapturesInFlight = 0  // as if saving could never keep up
-        rig.hold(.shutter)
-        rig.loop.advance(by: .milliseconds(1400))
-        rig.release(.shutter)
-        rig.loop.advance(by: .milliseconds(200))
-        XCTAssertEqual(rig.appliance.burstSkipped, 3)
-        XCTAssertEqual(rig.store.photos.count, 1, "the press itself still captures")
     }
 
     func testHalfPressLocksFullPressCapturesAndLettingGoUnlocks() throws {

@@ -31,6 +31,7 @@ enum Step: Equatable {
     case cancel(UInt64)
     case flash(Bool)
     case fail(UInt64, CaptureMachine.Failure)
+    case ended(UInt64, taken: Int, atFrameRate: Int, skipped: Int)
 
     static func of(_ actions: [CaptureMachine.Action]) -> [Step] {
         actions.map {
@@ -43,6 +44,10 @@ enum Step: Equatable {
             case .cancelTimeout(let ticket): return .cancel(ticket.number)
             case .setFlash(let lit): return .flash(lit)
             case .fail(let ticket, let failure): return .fail(ticket.number, failure)
+            case .burstEnded(let ticket, let report):
+                return .ended(
+                    ticket.number, taken: report.taken, atFrameRate: report.atFrameRate,
+                    skipped: report.framesSkipped)
             }
         }
     }

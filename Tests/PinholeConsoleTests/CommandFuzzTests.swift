@@ -1,6 +1,7 @@
 // The line-mode grammar fuzzer: its committed corpus replayed, a short generated run, and long runs on request.
 
 import Foundation
+import PinholeCommandFuzz
 import PinholeConsole
 import XCTest
 
@@ -25,6 +26,8 @@ final class CommandFuzzTests: XCTestCase {
         fuzzer.settle(.seconds(90))
         XCTAssertEqual(fuzzer.commands, lines.count)
         XCTAssertGreaterThanOrEqual(fuzzer.answers, lines.count - lines.filter { $0.isEmpty }.count - 5)
+        XCTAssertGreaterThan(fuzzer.rejected, 10)
+        XCTAssertEqual(fuzzer.violations.map(\.description), [])
     }
 
     func testTheGrammarCoversEveryForm() throws {
@@ -34,22 +37,28 @@ final class CommandFuzzTests: XCTestCase {
     }
 
     /// A short generated run in every test; PINHOLE_FUZZ_COMMANDS=N (and PINHOLE_FUZZ_SEED)
-    /// runs N (tools/fuzz commands N).
-    func testGeneratedSequencesDoNotTrap() throws {
+    /// runs N; `tools/fuzz commands N` runs a release build far faster.
+    func testGeneratedSequencesDoNotTrapAndRejectedCommandsChangeNothing() throws {
         let environment = ProcessInfo.processInfo.environment
         let count = environment["PINHOLE_FUZZ_COMMANDS"].flatMap(Int.init) ?? 200
         let seed = environment["PINHOLE_FUZZ_SEED"].flatMap(UInt64.init) ?? 12
         let fuzzer = try CommandFuzzer(seed: seed)
         let chunk = 10_000
         var done = 0
+        var violations: [String] = []
+        var rejected = 0
         while done < count {
             // A fresh appliance every chunk keeps a long run's memory flat.
             let part = min(chunk, count - done)
             let runner = done == 0 ? fuzzer : try CommandFuzzer(seed: seed &+ UInt64(done))
             runner.run(count: part)
+            violations += runner.violations.map(\.description)
+            rejected += runner.rejected
             done += part
         }
         XCTAssertEqual(done, count)
+        XCTAssertGreaterThan(rejected, 0)
+        XCTAssertEqual(violations, [])
         print("fuzz: \(count) commands, seed \(seed), no trap")
     }
 }

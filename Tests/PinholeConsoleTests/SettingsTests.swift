@@ -99,7 +99,7 @@ final class SettingsTests: XCTestCase {
         let file = directory.appendingPathComponent("pinhole.toml").path
         let store = ConsoleSettings(configuration: Configuration(), file: file)
         let harness = try ConsoleHarness(quietFocus: true, configure: { $0.settingsStore = store })
-        harness.type("6")  // Settings
+        harness.type("7")  // Settings
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Settings"), harness.terminal.line(0))
         XCTAssertTrue(
             harness.terminal.text.contains("Saved to                    /tmp/pinhole-settings-"),

@@ -46,7 +46,7 @@ rng = random.Random(SEED)
 # The first cuts of a series are targeted: each makes one kind of change and cuts at once
 # after its answer, before the file system's own periodic commit could make it durable.
 TARGETED = [["import"], ["settings"], ["album", "album"], ["rotate"], ["export"], ["delete"], ["purge"],
-            ["capture"]]
+            ["capture"], ["timelapse"]]
 
 
 def log(*parts):
@@ -283,7 +283,7 @@ class Worker:
 
     def _loop(self):
         kinds = ["capture", "capture", "burst", "press", "rotate", "crop", "adjust", "album", "album",
-                 "delete", "restore", "purge", "import", "settings", "settings", "export"]
+                 "delete", "restore", "purge", "import", "settings", "settings", "export", "timelapse"]
         n = 0
         script = list(self.script or [])
         while not self.cut.is_set() and self.app.proc.poll() is None:
@@ -319,10 +319,20 @@ class Worker:
                 op.apply = lambda md: md.photos.__setitem__(pid, "active")
         elif kind == "burst":
             answer = self._send(op, "capture --burst 3")
-            m = re.match(r"ok saved \d+ photos: (.*)", answer or "")
+            m = re.match(r"ok saved \d+ photos: ([^;]*)", answer or "")
             if m:
                 ids = m.group(1).split()
                 op.apply = lambda md: [md.photos.__setitem__(i, "active") for i in ids]
+        elif kind == "timelapse":
+            # A short timelapse: its shots are acknowledged by their `event saved` lines, and one
+            # cut mid-series resumes from its durable state at the next start. Waits for the first
+            # shot (slots a slow capture overran are counted as missed, not shot).
+            before = len(self.app.events)
+            answer = self._send(op, "timelapse start --every 1s --count 2")
+            if answer and answer.startswith("ok timelapse"):
+                deadline = time.monotonic() + 30
+                while len(self.app.events) < before + 1 and time.monotonic() < deadline and not self.cut.is_set():
+                    time.sleep(0.05)
         elif kind == "press":
             before = len(self.app.events)
             press_shutter()
@@ -578,6 +588,40 @@ def stick_files(model, app_listing):
     return problems, torn, temps
 
 
+def torn_path(entry):
+    """The path of a `stick_files` torn entry ("PATH (N bytes)")."""
+    return entry.rsplit(" (", 1)[0]
+
+
+def check_interrupted_exports(app, model, crcs, torn, temps):
+    """Every torn file and temporary file on the stick must lie in the folder of an export that
+    the start reported as interrupted (`library exports`); redoing each must make every file of
+    it whole and leave no temporary file. Returns (problems, exports reported)."""
+    try:
+        interrupted = app.ask_json("library exports --json")
+    except CheckError as error:
+        return [f"interrupted exports: {error}"], 0
+    folders = {e["directory"] for e in interrupted}
+    problems = [f"export interrupted but not reported at start: {entry}"
+                for entry in torn + temps if os.path.dirname(torn_path(entry)) not in folders]
+    for export in interrupted:
+        try:
+            app.ask_json(f"library export --redo {export['id']} --json", timeout=180)
+        except CheckError as error:
+            problems.append(f"redo of interrupted export {export['id']}: {error}")
+    if interrupted:
+        _, torn_after, temps_after = stick_files(model, crcs)
+        problems += [f"redo left a torn file: {t}" for t in torn_after
+                     if os.path.dirname(torn_path(t)) in folders]
+        problems += [f"redo left a temporary file: {t}" for t in temps_after if os.path.dirname(t) in folders]
+        try:
+            left = app.ask_json("library exports --json")
+            problems += [f"export {e['id']} still interrupted after its redo" for e in left]
+        except CheckError as error:
+            problems.append(f"interrupted exports after the redo: {error}")
+    return problems, len(interrupted)
+
+
 # MARK: the series
 
 
@@ -588,7 +632,7 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
-              "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0}
+              "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0, "reported_exports": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
     replays_before = 0
@@ -636,6 +680,12 @@ def main():
             totals["export_temps"] = len(temps)
             problems += stick_problems
             record["torn_unacknowledged_exports"] = new_torn
+            # An export the cut interrupted must be reported at this start (never silently
+            # incomplete), and its redo must leave every file of it whole.
+            redo_problems, reported = check_interrupted_exports(app, pmodel, seen_crcs, torn, temps)
+            problems += redo_problems
+            totals["reported_exports"] += reported
+            record["interrupted_exports_reported"] = reported
             record["problems"] = problems
             record["check_seconds"] = round(time.monotonic() - started, 2)
             record["start_seconds"] = round(ready, 2)
@@ -720,7 +770,7 @@ def main():
             m = re.match(r"(?:ok|event) saved (\S+)", line)
             if m:
                 counters["captured"].add(m.group(1))
-            m = re.match(r"ok saved \d+ photos: (.*)", line)
+            m = re.match(r"ok saved \d+ photos: ([^;]*)", line)
             if m:
                 counters["captured"].update(m.group(1).split())
         record["acknowledged"] = len(new_photos)
@@ -741,7 +791,8 @@ def main():
                f"fsck clean {totals['fsck_clean']}/{totals['checked']} "
                f"(exercised: {ops}; {totals['changes']} acknowledged answers checked, {totals['problems']} problems "
                f"in {totals['problem_cuts']} cuts; journal replayed after {totals['replays']} cuts; on the vfat stick "
-               f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files)")
+               f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files; "
+               f"{totals['reported_exports']} interrupted exports reported at start and redone)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")

@@ -9,20 +9,41 @@ import PinholeSimBoard
 
 /// Generates command lines from the forms `help --json` lists, with hostile arguments, and
 /// runs them in sequences against a simulated appliance on virtual time. Deterministic for a
-/// seed. A trap ends the test process, so a run that returns found nothing.
-final class CommandFuzzer {
+/// seed. A trap ends the process, so a run that returns found no crash; a command answered
+/// with an error that changed the settings or the camera is kept in `violations`.
+public final class CommandFuzzer {
+    /// A command answered with an error that changed state anyway.
+    public struct Violation: CustomStringConvertible {
+        /// The command line.
+        public var line: String
+        /// Its error answer.
+        public var answer: String
+        /// The state before and after (`settings` and the running camera).
+        public var before: String
+        /// The state after.
+        public var after: String
+
+        /// One line for a report.
+        public var description: String { "\(line) -> \(answer): state \(before) became \(after)" }
+    }
+
     /// The forms' usage strings (from `help --json`).
-    let forms: [String]
+    public let forms: [String]
     private var random: SplitMix64
     private let loop = EventLoop.virtual()
     private let world = SimWorld()
     private let gpio: SimulatedGPIO
     private let appliance: Appliance
-    private(set) var console: LineModeConsole!
+    private var console: LineModeConsole!
     /// Commands run so far.
-    private(set) var commands = 0
+    public private(set) var commands = 0
     /// Answers received so far.
-    private(set) var answers = 0
+    public private(set) var answers = 0
+    /// Commands answered with an error on the spot (their state was compared).
+    public private(set) var rejected = 0
+    /// Rejected commands that changed state.
+    public private(set) var violations: [Violation] = []
+    private var lastAnswer: String?
 
     /// Hostile words for placeholders.
     static let hostile = [
@@ -34,7 +55,8 @@ final class CommandFuzzer {
         String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current",
     ]
 
-    init(seed: UInt64) throws {
+    /// A fresh simulated appliance (two small cameras) and its line-mode console.
+    public init(seed: UInt64) throws {
         random = SplitMix64(seed: seed)
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
@@ -44,8 +66,8 @@ final class CommandFuzzer {
         front.pixelArraySize = PixelSize(width: 160, height: 120)
         let cameras = SimulatedCameraProvider(loop: loop, world: world, specs: [back, front])
         appliance = Appliance(
-            loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: NullEncoder(),
-            store: MemoryStore())
+            loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: FuzzEncoder(),
+            store: FuzzPhotoStore())
         try appliance.start()
         let json = CommandCatalog.helpJSON
         forms = Self.usages(inHelpJSON: json)
@@ -53,19 +75,22 @@ final class CommandFuzzer {
             appliance: appliance,
             simulation: SimBoardControl(gpio: gpio, world: world, board: board, loop: loop),
             library: nil
-        ) { [weak self] _ in self?.answers += 1 }
+        ) { [weak self] answer in
+            self?.answers += 1
+            self?.lastAnswer = answer
+        }
     }
 
     deinit { appliance.shutdown() }
 
     /// The `command` values of `help --json`.
-    static func usages(inHelpJSON json: String) -> [String] {
+    public static func usages(inHelpJSON json: String) -> [String] {
         let list = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: String]]
         return list?.compactMap { $0["command"] } ?? []
     }
 
     /// One command line generated from a usage form.
-    func line() -> String {
+    public func line() -> String {
         let form = forms[Int(random.next() % UInt64(forms.count))]
         var words: [String] = []
         for token in form.split(separator: " ").map(String.init) {
@@ -96,20 +121,36 @@ final class CommandFuzzer {
 
     private func pick(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
 
-    /// Runs one line and lets a little virtual time pass (sometimes a lot).
-    func run(_ line: String) {
+    /// What a rejected command must leave alone: the settings that survive a restart and
+    /// the running camera.
+    private var state: String {
+        "\(appliance.engine.savedSettings) camera \(appliance.engine.current?.id ?? "none")"
+    }
+
+    /// Runs one line and lets a little virtual time pass (sometimes a lot). A line answered
+    /// with an error at once must leave `state` as it was.
+    public func run(_ line: String) {
         commands += 1
+        let before = state
+        lastAnswer = nil
         console.receive(line: line)
+        if let answer = lastAnswer, answer.hasPrefix("error") || answer.hasPrefix("{\"error\"") {
+            rejected += 1
+            let after = state
+            if after != before {
+                violations.append(Violation(line: line, answer: answer, before: before, after: after))
+            }
+        }
         let roll = random.next() % 100
         loop.advance(by: roll < 95 ? .milliseconds(Int64(roll)) : .milliseconds(Int64(roll - 94) * 400))
     }
 
     /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish).
-    func settle(_ duration: Duration) { loop.advance(by: duration) }
+    public func settle(_ duration: Duration) { loop.advance(by: duration) }
 
     /// Runs `count` generated lines; returns them when `keep` (for a corpus).
     @discardableResult
-    func run(count: Int, keep: Bool = false) -> [String] {
+    public func run(count: Int, keep: Bool = false) -> [String] {
         var kept: [String] = []
         for _ in 0..<count {
             let next = line()

@@ -1,0 +1,128 @@
+// A 10-shot full-resolution burst and the standby wake cost on the simulated board, in real time.
+
+import Foundation
+import PinholeAppliance
+import PinholeCore
+import PinholeImaging
+import PinholeLibrary
+import PinholeSim
+
+/// `make bench SECTIONS=burst`: a 10-shot burst of 12.3 MP frames (the simulated back camera at
+/// its frame rate, the real JPEG encoder, a durable library store), as shots per second against
+/// the camera's frame rate and against cores ÷ the single-photo encode time measured in the same
+/// run (one core, the same frame); peak resident memory during the burst; and the time from
+/// waking the camera out of standby to its first usable frame, against the frame period.
+enum BurstBenchmarks {
+    /// Runs the benchmarks and prints their figures.
+    static func run() {
+        do { try measure() } catch { print("burst: failed: \(error)") }
+    }
+
+    private static func measure(shots: Int = 10) throws {
+        let directory = NSTemporaryDirectory() + "pinhole-bench-burst-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let library = try PhotoLibrary.open(at: directory, now: { systemWallNow() })
+        let spec = SimCameraSpec.back.startingAfter(SimCameraSpec.typicalStartupLatency)
+        let world = SimWorld()
+        let cores = SystemInfo.onlineCPUs
+
+        // Reference: one photo's encode on one core (the frame rendered beforehand).
+        let still = SimRenderer.render(
+            world.scene, size: spec.pixelArraySize,
+            exposure: SimExposure(
+                exposureTime: .milliseconds(10), gain: 1, lensPosition: 0.5,
+                blurPerDioptre: spec.blurPerDioptre, noiseSeed: 1))
+        let oneCore = PhotoEncoder(quality: 93, threads: 1)
+        var encodes: [Double] = []
+        for _ in 0..<3 {
+            let start = monotonicNow()
+            _ = try oneCore.encode(
+                image: still, metadata: PhotoMetadata(pixelWidth: still.width, pixelHeight: still.height))
+            encodes.append((monotonicNow() - start).seconds)
+        }
+        let encodeSeconds = encodes.sorted()[1]
+
+        let loop = EventLoop(mode: .realTime)
+        let board = try BuiltInBoards.simulated()
+        let appliance = Appliance(
+            loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
+            cameras: SimulatedCameraProvider(loop: loop, world: world, specs: [spec]),
+            encoder: BenchEncoder(encoder: PhotoEncoder(quality: 93)),
+            store: BenchStore(library: library))
+        try appliance.start()
+        let residentBefore = statusKB("VmRSS") ?? 0
+        var outcome: Result<BurstOutcome, Error>?
+        var pressedAt = Instant.zero
+        var finishedAt = Instant.zero
+        var wakeCost: Duration?
+        loop.schedule(after: .seconds(1)) {
+            // The peak from here on is the burst's.
+            resetPeakResident()
+            pressedAt = loop.now
+            appliance.captureBurst(count: shots) { result in
+                finishedAt = loop.now
+                outcome = result
+                // Then standby: sleep, wake, and the time to the first frame.
+                loop.schedule(after: .milliseconds(300)) {
+                    guard appliance.engine.enterStandby() else { return loop.stop() }
+                    loop.schedule(after: .milliseconds(300)) {
+                        try? appliance.engine.wake()
+                        waitForFrame()
+                    }
+                }
+            }
+        }
+        func waitForFrame() {
+            if let cost = appliance.engine.lastWakeCost {
+                wakeCost = cost
+                return loop.stop()
+            }
+            loop.schedule(after: .milliseconds(1)) { waitForFrame() }
+        }
+        loop.run()
+        let peak = statusKB("VmHWM") ?? 0
+        appliance.shutdown()
+
+        let burst = try (outcome ?? .failure(CaptureError.failed("the burst did not finish"))).get()
+        let seconds = (finishedAt - pressedAt).seconds
+        let rate = Double(burst.saved.count) / seconds
+        let frameRate = 1 / spec.frameDuration.seconds
+        let reference = Double(cores) / encodeSeconds
+        let frame = Double(spec.pixelArraySize.width * spec.pixelArraySize.height * 3 / 2) / 1024
+        print(
+            "burst: \(burst.saved.count) shots of \(spec.pixelArraySize.width)×\(spec.pixelArraySize.height) in "
+                + "\(format(seconds)) s (press → last saved) = \(format(rate)) shots/s")
+        print(
+            "burst: = \(format(rate / frameRate))× the camera's frame rate (\(format(frameRate)) fps), "
+                + "\(format(rate / reference))× cores ÷ single-photo encode (\(cores) ÷ "
+                + "\(format(encodeSeconds * 1000)) ms on one core = \(format(reference)) photos/s)")
+        print(
+            "burst: \(burst.report.atFrameRate) shots at the frame rate, then \(burst.report.framesSkipped) "
+                + "frames skipped while \(burst.report.maxInFlight) were in flight")
+        print(
+            "burst: peak resident \(format(Double(peak) / 1024)) MB (\(format(Double(peak - residentBefore) / 1024)) MB "
+                + "above the running appliance = \(format(Double(peak - residentBefore) / frame))× one 12 MP YUV frame)"
+        )
+        if let wakeCost {
+            print(
+                "standby: wake → first usable frame \(format(wakeCost.milliseconds)) ms = "
+                    + "\(format(wakeCost.seconds / spec.frameDuration.seconds))× the frame period "
+                    + "(\(format(spec.frameDuration.milliseconds)) ms; the simulated start-up latency "
+                    + "\(format(spec.startupLatency.milliseconds)) ms)")
+        } else {
+            print("standby: the camera did not go to standby")
+        }
+    }
+
+    /// A `kB` field of /proc/self/status.
+    private static func statusKB(_ name: String) -> Int? {
+        ApplianceMemoryBenchmark.statusField(getpid(), name)
+    }
+
+    /// Resets the kernel's peak resident set size of this process (`clear_refs` 5).
+    private static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+}

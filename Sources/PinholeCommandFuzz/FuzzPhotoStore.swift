@@ -1,0 +1,28 @@
+// The fuzzer's photo store and encoder: counts photos in memory, encodes nothing.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeImaging
+import Synchronization
+
+/// Stores photos as a count (called from the loop's worker thread, so behind a mutex).
+final class FuzzPhotoStore: PhotoStore {
+    private let count = Mutex(0)
+
+    func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
+        let n = count.withLock {
+            $0 += 1
+            return $0
+        }
+        return SavedPhoto(id: "photo\(n)", file: "/mem/photo\(n).jpg")
+    }
+
+    func photoCount() throws -> Int { count.withLock { $0 } }
+
+    func freeBytes() -> Int64? { 5 << 30 }
+}
+
+/// Encodes nothing: the fuzzer exercises the command layer, not JPEG.
+struct FuzzEncoder: StillEncoder {
+    func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] { [0xFF, 0xD8, 0xFF, 0xD9] }
+}

@@ -1,0 +1,121 @@
+// Bursts on the simulated board in virtual time: consecutive frames one period apart, the bound, storage falling behind.
+
+import PinholeCore
+import PinholeImaging
+import PinholeSim
+import XCTest
+
+@testable import PinholeAppliance
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A store whose `store` waits until the test opens it: storage that cannot keep up.
+final class GatedStore: PhotoStore, @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var open = false
+    private var count = 0
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while !open { pthread_cond_wait(&condition, &mutex) }
+        count += 1
+        return SavedPhoto(id: "G\(count)", file: "/gated/G\(count).jpg")
+    }
+
+    /// Lets every store through from now on.
+    func openGate() {
+        pthread_mutex_lock(&mutex)
+        open = true
+        pthread_cond_broadcast(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func photoCount() throws -> Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return count
+    }
+
+    func freeBytes() -> Int64? { 8 << 30 }
+}
+
+final class BurstTests: XCTestCase {
+    func testABurstTakesConsecutiveFramesOneFramePeriodApart() throws {
+        let rig = try ApplianceRig()
+        try rig.appliance.engine.setExposure(.manual(time: .milliseconds(8), gain: 2))
+        rig.loop.advance(by: .milliseconds(300))  // the manual exposure is in force
+        var outcome: BurstOutcome?
+        rig.appliance.captureBurst(count: 10) { outcome = try? $0.get() }
+        rig.loop.advance(by: .seconds(1))
+        let burst = try XCTUnwrap(outcome)
+        XCTAssertEqual(burst.saved.count, 10)
+        XCTAssertEqual(burst.report.taken, 10)
+        XCTAssertEqual(burst.report.atFrameRate, 10)
+        XCTAssertEqual(burst.report.framesSkipped, 0)
+        XCTAssertNil(burst.report.storageNote)
+        let sequences = burst.saved.map(\.frame.sequence)
+        XCTAssertEqual(sequences, Array(sequences[0]..<(sequences[0] + 10)), "consecutive frames")
+        let period = ApplianceRig.smallBack.frameDuration
+        let starts = burst.saved.map(\.frame.sensorTimestamp)
+        XCTAssertEqual(zip(starts.dropFirst(), starts).map { $0 - $1 }, Array(repeating: period, count: 9))
+        XCTAssertEqual(burst.saved.first?.selection, .exposingAtPress)
+        XCTAssertEqual(Set(burst.saved.dropFirst().map(\.selection)), [.burst])
+        XCTAssertEqual(rig.store.photos.count, 10)
+        XCTAssertEqual(rig.appliance.burstShotsTaken, 10)
+        XCTAssertFalse(rig.appliance.isBusy)
+    }
+
+    func testWhenStorageCannotKeepUpTheBoundHoldsAndTheOutcomeSaysSo() throws {
+        let gated = GatedStore()
+        let rig = try ApplianceRig(photoStore: gated)
+        rig.appliance.engine.maxFramesInFlight = 3
+        rig.loop.virtualTimeWaitsForWork = false
+        var outcome: BurstOutcome?
+        rig.appliance.captureBurst(count: 6) { outcome = try? $0.get() }
+        rig.loop.advance(by: .milliseconds(500))  // 15 frame periods; nothing can be stored
+        XCTAssertEqual(rig.appliance.engine.currentBurstShots, 3, "no more than the bound is in flight")
+        XCTAssertNil(outcome)
+        gated.openGate()
+        rig.loop.finishWork()
+        rig.loop.advance(by: .milliseconds(500))
+        rig.loop.virtualTimeWaitsForWork = true
+        rig.loop.finishWork()
+        let burst = try XCTUnwrap(outcome)
+        XCTAssertEqual(burst.saved.count, 6, "no shot is dropped")
+        XCTAssertEqual(burst.report.atFrameRate, 3)
+        XCTAssertEqual(burst.report.framesSkipped, 12, "15 frames in 500 ms, 3 of them taken")
+        XCTAssertEqual(
+            burst.report.storageNote,
+            "storage could not keep up: 3 of 6 shots at the frame rate, then \(burst.report.framesSkipped) frames "
+                + "skipped while 3 photos were being encoded and stored (`[capture] frames_in_flight`)")
+        XCTAssertEqual(rig.appliance.burstSkipped, burst.report.framesSkipped)
+        XCTAssertTrue(rig.appliance.problems.contains { $0.contains("storage could not keep up") })
+    }
+
+    func testHoldingTheShutterShootsEveryFrameUntilItIsLetGo() throws {
+        let rig = try ApplianceRig()
+        var saved: [CaptureResult] = []
+        rig.appliance.observe { if case .saved(let capture) = $0 { saved.append(capture) } }
+        rig.hold(.shutter)
+        rig.loop.advance(by: .milliseconds(1100))  // the hold is recognised at 800 ms
+        rig.release(.shutter)
+        rig.loop.advance(by: .milliseconds(300))
+        // The press itself, then the burst: consecutive frames from the hold to the release.
+        let burst = saved.dropFirst()
+        XCTAssertGreaterThanOrEqual(burst.count, 8)
+        let sequences = burst.map(\.frame.sequence)
+        XCTAssertEqual(sequences, Array(sequences.first!..<(sequences.first! + UInt64(burst.count))))
+        XCTAssertEqual(rig.appliance.burstShotsTaken, burst.count)
+        XCTAssertFalse(rig.appliance.engine.isBursting)
+        XCTAssertFalse(rig.appliance.isBusy)
+    }
+}
