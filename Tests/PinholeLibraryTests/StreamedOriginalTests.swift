@@ -64,19 +64,19 @@ final class StreamedOriginalTests: XCTestCase {
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
         let album = try library.performChanges { $0.createAlbum(title: "Trip") }.createdAlbumIDs[0]
         let inAlbum = DetailsRecorder()
-        let token = library.observe(.album(album), inAlbum.handler)
+        let token = library.observe(AssetQuery.all.filter(.album(album)), inAlbum.handler)
 
         let first = try library.add(
             try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make(seed: 1))),
             toAlbum: "Trip")
-        XCTAssertEqual(try library.assetIDs(.album(album)), [first.id])
+        XCTAssertEqual(try library.assetIDs(AssetQuery.all.filter(.album(album))), [first.id])
         XCTAssertEqual(inAlbum.all.count, 1, "the photo and its album membership in one change")
         XCTAssertEqual(inAlbum.all.first?.insertedIDs, [first.id])
 
         let second = try library.add(
             try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make(seed: 2))),
             toAlbum: "Gone")
-        XCTAssertEqual(try library.assetIDs(.album(album)), [first.id])
+        XCTAssertEqual(try library.assetIDs(AssetQuery.all.filter(.album(album))), [first.id])
         XCTAssertEqual(Set(try library.assets(.all).map(\.id)), [first.id, second.id])
         withExtendedLifetime(token) {}
     }
