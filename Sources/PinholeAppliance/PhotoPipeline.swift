@@ -68,7 +68,8 @@ public protocol PhotoStore: Sendable {
     /// Writes a photo whose bytes `produce` writes into the sink; called off the loop, for
     /// several photos at once. A store that can writes them durably into its file as they
     /// come, so the whole file is never in memory; `index(_:album:)` then indexes it.
-    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws -> WrittenPhoto
+    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
+        -> WrittenPhoto
     /// Indexes (and stores, when `write` kept the bytes) a written photo, in the album titled
     /// `album` when given; on the loop's worker thread, one photo after the other.
     func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto

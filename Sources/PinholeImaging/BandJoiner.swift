@@ -60,7 +60,9 @@ enum BandJoiner {
 
     /// Band `index`'s entropy-coded data: from its scan start (`firstScanStart` for band 0)
     /// up to, not including, its EOI.
-    static func entropyData(of band: TJBuffer, index: Int, firstScanStart: Int) throws -> UnsafeBufferPointer<UInt8> {
+    static func entropyData(of band: TJBuffer, index: Int, firstScanStart: Int) throws -> UnsafeBufferPointer<
+        UInt8
+    > {
         let bytes = band.bytes
         let scanStart =
             index == 0

@@ -32,7 +32,9 @@ struct LibraryPhotoStore: PhotoStore {
     }
 
     /// Encodes straight into the library's new file (durable before it returns).
-    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws -> WrittenPhoto {
+    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
+        -> WrittenPhoto
+    {
         let original = try library.writeOriginal(metadata: metadata, producing: produce)
         return WrittenPhoto(bytes: nil, written: original, metadata: metadata)
     }

@@ -57,7 +57,8 @@ final class CameraCommandsTests: XCTestCase {
         let cameras = list.dropFirst(3).split(separator: ";")
         XCTAssertFalse(cameras.isEmpty)
         for camera in cameras {
-            XCTAssertTrue(camera.hasSuffix(" zoom to 8.0x"), "the simulated cameras' ScalerCrop limit: \(camera)")
+            XCTAssertTrue(
+                camera.hasSuffix(" zoom to 8.0x"), "the simulated cameras' ScalerCrop limit: \(camera)")
         }
         let json = run(harness, "camera list --json")
         XCTAssertTrue(json.contains("\"zoomLimit\":8"), json)

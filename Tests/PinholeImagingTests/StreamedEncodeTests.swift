@@ -72,7 +72,9 @@ final class StreamedEncodeTests: XCTestCase {
         var markers: [UInt8] = []
         var index = start
         while index + 1 < jpeg.count {
-            if jpeg[index] == 0xFF, (0xD0...0xD7).contains(jpeg[index + 1]) { markers.append(jpeg[index + 1]) }
+            if jpeg[index] == 0xFF, (0xD0...0xD7).contains(jpeg[index + 1]) {
+                markers.append(jpeg[index + 1])
+            }
             index += 1
         }
         return markers
