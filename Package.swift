@@ -95,7 +95,10 @@ let package = Package(
         // The configuration file (pinhole.toml): reading it with file:line errors, and
         // editing one key of it in place (the console's Settings page).
         .target(
-            name: "PinholeConfiguration", dependencies: ["PinholeCore", "PinholeSystem"],
+            name: "PinholeConfiguration",
+            dependencies: [
+                "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
         // Knows protocols only: no backend, no library store, no configuration file. Its own
