@@ -207,7 +207,7 @@ let package = Package(
             name: "PinholeLinuxTests",
             dependencies: [
                 "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeSim",
-                "PinholeImaging",
+                "PinholeImaging", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],

@@ -5,6 +5,7 @@ import PinholeAppliance
 import PinholeCore
 import PinholeImaging
 @testable import PinholeLinux
+import PinholeSystem
 import XCTest
 
 #if canImport(Glibc)
@@ -215,5 +216,37 @@ final class GPSDTrackerTests: XCTestCase {
             tracker.summary.hasPrefix("no fix: gpsd at 127.0.0.1:\(port) connection refused"), tracker.summary
         )
         XCTAssertEqual(loop.pendingTimerCount, 1, "one retry scheduled")
+    }
+}
+
+/// The doctor's gpsd probe against gpsfake's gpsd, a server that is not gpsd, and no server.
+final class GPSDProbeTests: XCTestCase {
+    func testTheProbeReadsGPSDsReleaseAndClosesItsSocket() throws {
+        let gpsd = try FakeGPSD(log: "fix")
+        defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
+        let before = LoopbackServer.openDescriptors
+        let release = try GPSDProbe.version(host: "127.0.0.1", port: gpsd.port)
+        XCTAssertTrue(release.first?.isNumber == true && release.contains("."), release)
+        XCTAssertEqual(LoopbackServer.openDescriptors, before)
+    }
+
+    func testSomethingElseOrNothingListeningIsSaidAndLeavesNoDescriptorOpen() throws {
+        let server = try LoopbackServer()
+        let port = try LoopbackServer.closedPort()
+        let before = LoopbackServer.openDescriptors
+        let answer = try SystemThread.start {
+            guard let peer = try? server.accept() else { return }
+            _ = try? peer.writeAll(Array("220 mail.example ESMTP\r\n".utf8))
+            try? peer.close()
+        }
+        XCTAssertThrowsError(try GPSDProbe.version(host: "127.0.0.1", port: server.port)) {
+            XCTAssertEqual("\($0)", "not gpsd (no VERSION line)")
+        }
+        answer.join()
+        XCTAssertThrowsError(try GPSDProbe.version(host: "127.0.0.1", port: port)) {
+            XCTAssertEqual("\($0)", "connection refused or reset (Connection refused)")
+        }
+        XCTAssertEqual(LoopbackServer.openDescriptors, before)
     }
 }
