@@ -33,17 +33,11 @@ private final class FakeGPSD {
 
     /// Whether something accepts connections on the port now.
     static func isListening(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+        guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port, timeoutMs: 1000) else {
+            return false
         }
+        try? socket.close()
+        return true
     }
 
     /// Waits (at most 20 s) until gpsd listens, so tests start from a running daemon.
@@ -66,22 +60,8 @@ private final class FakeGPSD {
 
     deinit { kill() }
 
-    /// A TCP port nothing listens on right now (bound and released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw XCTSkip("cannot find a free TCP port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A TCP port nothing listens on right now.
+    static func freePort() throws -> Int { try LoopbackServer.closedPort() }
 }
 
 final class GPSDTrackerTests: XCTestCase {
