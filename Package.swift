@@ -60,6 +60,12 @@ let package = Package(
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
         .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        // The simulated board's `sim …` hooks (presses with bounce, tilt, triggers, scene,
+        // faults): used by `pinhole run --board sim` and by the command fuzzer.
+        .target(
+            name: "PinholeSimBoard",
+            dependencies: ["PinholeAppliance", "PinholeConsole", "PinholeCore", "PinholeSim"],
+            swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
             name: "PinholeLinux",
@@ -115,7 +121,7 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole", "PinholeSystem",
+                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -136,7 +142,8 @@ let package = Package(
         .target(
             name: "PinholeCommandFuzz",
             dependencies: [
-                "PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging",
+                "PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeSimBoard", "PinholeCore",
+                "PinholeImaging",
             ],
             swiftSettings: swift6),
         .executableTarget(
@@ -176,8 +183,7 @@ let package = Package(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeSim", "PinholeCore",
-                "PinholeImaging",
+                "PinholeSim", "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).

@@ -5,6 +5,7 @@ import PinholeAppliance
 import PinholeConsole
 import PinholeCore
 import PinholeSim
+import PinholeSimBoard
 
 /// Generates command lines from the forms `help --json` lists, with hostile arguments, and
 /// runs them in sequences against a simulated appliance on virtual time. Deterministic for a
@@ -72,7 +73,7 @@ public final class CommandFuzzer {
         forms = Self.usages(inHelpJSON: json)
         console = LineModeConsole(
             appliance: appliance,
-            simulation: FuzzSimulation(gpio: gpio, world: world, board: board, loop: loop),
+            simulation: SimBoardControl(gpio: gpio, world: world, board: board, loop: loop),
             library: nil
         ) { [weak self] answer in
             self?.answers += 1

@@ -11,6 +11,7 @@ import PinholeLibrary
 import PinholeLibraryCommandLine
 import PinholeLinux
 import PinholeSim
+import PinholeSimBoard
 
 #if canImport(Glibc)
     import Glibc

@@ -84,6 +84,7 @@ final class CommandCatalogTests: XCTestCase {
             "error 64: unknown fault 'melt': camera-timeout | camera-dead | camera-alive")
         XCTAssertEqual(error("capture \"x"), "error 64: unterminated quote")
         XCTAssertEqual(error("status now"), "error 64: unexpected 'now': usage: status [--json]")
+        XCTAssertEqual(error("sim press shutter --bounce 51"), "error 64: --bounce takes 0 to 50")
     }
 
     func testPromptAnswersAreWordsNotTextSoAlbumNamesNeedNoQuoting() throws {

@@ -1,18 +1,22 @@
-// The simulated board's scripting hooks, over the simulated GPIO chip and world.
+// The simulated board's scripting hooks (`sim …` commands), over the simulated GPIO chip and world.
 
 import PinholeAppliance
 import PinholeConsole
 import PinholeCore
 import PinholeSim
 
-/// Implements `sim …` console commands for the simulated board.
-final class SimBoardControl: SimulationControl {
+/// Implements `sim …` console commands for the simulated board: presses with contact
+/// bounce on the simulated GPIO chip, tilt, triggers, light, scene and camera faults. Used
+/// by `pinhole run --board sim` and by the command fuzzer, so both drive the same board.
+public final class SimBoardControl: SimulationControl {
     let gpio: SimulatedGPIO
     let world: SimWorld
     let board: BoardProfile
     let loop: EventLoop
 
-    init(gpio: SimulatedGPIO, world: SimWorld, board: BoardProfile, loop: EventLoop) {
+    /// Controls `board` wired to `gpio`, its cameras looking at `world`; the torch output
+    /// lights the world.
+    public init(gpio: SimulatedGPIO, world: SimWorld, board: BoardProfile, loop: EventLoop) {
         self.gpio = gpio
         self.world = world
         self.board = board
@@ -35,21 +39,25 @@ final class SimBoardControl: SimulationControl {
         return wiring.line
     }
 
-    func press(_ button: ButtonFunction, hold: Duration, bounce: Int) throws -> Instant {
+    /// Presses `button` for `hold` with `bounce` contact bounces; returns when it settles.
+    public func press(_ button: ButtonFunction, hold: Duration, bounce: Int) throws -> Instant {
         gpio.press(try line(button), hold: hold, bounce: bounce)
     }
 
-    func hold(_ button: ButtonFunction, bounce: Int) throws {
+    /// Holds `button` down (after `bounce` bounces).
+    public func hold(_ button: ButtonFunction, bounce: Int) throws {
         let name = try line(button)
         scheduleChatter(name, ending: true, bounce: bounce)
     }
 
-    func release(_ button: ButtonFunction, bounce: Int) throws {
+    /// Lets `button` go (after `bounce` bounces).
+    public func release(_ button: ButtonFunction, bounce: Int) throws {
         let name = try line(button)
         scheduleChatter(name, ending: false, bounce: bounce)
     }
 
-    func tilt(degrees: Int, bounce: Int) throws {
+    /// Turns the board to `degrees` through the tilt switches.
+    public func tilt(degrees: Int, bounce: Int) throws {
         guard let mapping = board.tilt, let a = board.buttons[.tiltA], let b = board.buttons[.tiltB] else {
             throw ConsoleError.unavailable(
                 "this board has no tilt sensor ([buttons.tilt_a] and [buttons.tilt_b])")
@@ -74,7 +82,8 @@ final class SimBoardControl: SimulationControl {
         loop.schedule(at: t) { [gpio] in gpio.drive(name, active: active) }
     }
 
-    func fireTrigger(_ name: String?) throws -> Instant {
+    /// Fires the trigger input `name` (the first when nil) as a PIR sensor would.
+    public func fireTrigger(_ name: String?) throws -> Instant {
         guard let trigger = board.triggers.first(where: { name == nil || $0.name == name }) else {
             let names = board.triggers.map(\.name).joined(separator: ", ")
             throw ConsoleError.unavailable(
@@ -86,11 +95,14 @@ final class SimBoardControl: SimulationControl {
         return gpio.press(trigger.line, hold: .milliseconds(500), bounce: 0)
     }
 
-    func setLux(_ lux: Double) { world.setLux(lux) }
+    /// Sets the scene's light level.
+    public func setLux(_ lux: Double) { world.setLux(lux) }
 
-    func changeScene() { world.changeScene() }
+    /// Moves the scene (a new subject).
+    public func changeScene() { world.changeScene() }
 
-    func injectFault(_ fault: SimFault) throws {
+    /// Makes the simulated cameras fail (or work again).
+    public func injectFault(_ fault: SimFault) throws {
         switch fault {
         case .cameraTimeout: world.stallCameras(cameraIDs)
         case .cameraDead: world.deadCameras.formUnion(cameraIDs)
