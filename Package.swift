@@ -95,12 +95,21 @@ let package = Package(
         // The configuration file (pinhole.toml): reading it with file:line errors, and
         // editing one key of it in place (the console's Settings page).
         .target(
-            name: "PinholeConfiguration", dependencies: ["PinholeCore", "PinholeSystem"],
+            name: "PinholeConfiguration",
+            dependencies: [
+                "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
-        // Knows protocols only: no backend, no library store, no configuration file.
+        // Knows protocols only: no backend, no library store, no configuration file. Its own
+        // small state files (saved settings, timelapse progress) go through PinholeSystem.
         .target(
-            name: "PinholeAppliance", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+            name: "PinholeAppliance",
+            dependencies: [
+                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The console: line mode and VT100 menu.
         .target(
             name: "PinholeConsole",
@@ -177,7 +186,9 @@ let package = Package(
             name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeApplianceTests",
-            dependencies: ["PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging"],
+            dependencies: [
+                "PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging", "PinholeSystem",
+            ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeConsoleTests",
@@ -196,7 +207,7 @@ let package = Package(
             name: "PinholeLinuxTests",
             dependencies: [
                 "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeSim",
-                "PinholeImaging",
+                "PinholeImaging", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],

@@ -1,9 +1,8 @@
 // The settings file beside the configuration: read at start, replaced atomically on each change.
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 import PinholeCore
+import PinholeSystem
+import SystemPackage
 
 /// Where the saved camera settings live (`camera-settings.toml` beside the configuration file
 /// by default). Written to a temporary file in the same directory, flushed, renamed over the
@@ -25,73 +24,58 @@ public struct SettingsFile: Sendable, Hashable {
     /// The saved settings; nil when there is no file yet. A file that cannot be read or parsed
     /// is an error naming the file, line and reason.
     public func load() throws -> SavedSettings? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw ConfigurationError(
-                file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch let code as Errno where code == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw ConfigurationError(file: path, line: 0, reason: "cannot read: \(error)")
         }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw ConfigurationError(
-                    file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-            guard bytes.count <= 1 << 20 else {
-                throw ConfigurationError(file: path, line: 0, reason: "larger than 1 MB: not a settings file")
-            }
-        }
+        let bytes = try fd.closeAfter { try readAtMost(Self.maximumSize, from: fd) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigurationError(file: path, line: 0, reason: "not UTF-8 text")
         }
         return try SavedSettings.parse(text, file: path)
     }
 
-    /// Replaces the file with `settings`, atomically.
-    public func save(_ settings: SavedSettings) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        let bytes = Array(settings.toml.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let error = failure("cannot write \(temporary)")
-                close(fd)
-                unlink(temporary)
-                throw error
+    /// The largest settings file read (a few hundred bytes is usual).
+    static let maximumSize = 1 << 20
+
+    /// The whole file, refusing one larger than `limit` before reading past it.
+    private func readAtMost(_ limit: Int, from fd: FileDescriptor) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
+            } catch {
+                throw ConfigurationError(file: path, line: 0, reason: "cannot read: \(error)")
             }
-            offset += written
-        }
-        guard fsync(fd) == 0 else {
-            let error = failure("cannot flush \(temporary)")
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = failure("cannot replace")
-            unlink(temporary)
-            throw error
-        }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let dirFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            _ = fsync(dirFD)
-            close(dirFD)
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+            guard bytes.count <= limit else {
+                throw ConfigurationError(file: path, line: 0, reason: "larger than 1 MB: not a settings file")
+            }
         }
     }
 
-    private func failure(_ what: String) -> ConfigurationError {
-        ConfigurationError(file: path, line: 0, reason: "\(what): \(String(cString: strerror(errno)))")
+    /// Replaces the file with `settings` durably (`DurableFiles.write`: a new temporary file
+    /// beside it, fsync, rename over the old one, fsync of the directory), so a power cut
+    /// leaves the old or the new file, whole.
+    public func save(_ settings: SavedSettings) throws {
+        do {
+            try DurableFiles.write(Array(settings.toml.utf8), to: path, replace: true)
+        } catch let failure as SystemFailure {
+            let what =
+                switch failure.operation {
+                case "open": "cannot create a file next to it"
+                case "write": "cannot write"
+                case "fsync": "cannot flush"
+                default: "cannot replace"
+                }
+            throw ConfigurationError(file: path, line: 0, reason: "\(what): \(failure.errno)")
+        }
     }
 }

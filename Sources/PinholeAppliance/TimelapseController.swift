@@ -1,6 +1,7 @@
 // Runs a timelapse on the appliance: wall-clock slots, durable progress, missed slots, per-shot AF or a lock.
 
 import PinholeCore
+import PinholeSystem
 
 /// Shoots a timelapse through the appliance's normal capture path.
 ///
@@ -329,7 +330,7 @@ public final class TimelapseController {
         state = nil
         releaseLock()
         if let stateFile {
-            loop.offload({ DurableFile.remove(stateFile) }, then: { _ in })
+            loop.offload({ try? DurableFiles.remove(stateFile) }, then: { _ in })
         }
         onEvent?("timelapse ended (\(reason)): \(current.taken) taken, \(current.missed) missed")
     }
@@ -337,7 +338,8 @@ public final class TimelapseController {
     private func persist() {
         guard let stateFile, let state else { return }
         let bytes = Array(state.serialized().utf8)
-        loop.offload({ Result { try DurableFile.write(bytes, to: stateFile) } }) { [weak self] outcome in
+        loop.offload({ Result { try DurableFiles.write(bytes, to: stateFile, replace: true) } }) {
+            [weak self] outcome in
             if case .failure(let error) = outcome {
                 self?.onEvent?(
                     "timelapse progress could not be saved (\(error)): a restart would not resume it")

@@ -1,11 +1,9 @@
 // Changes one key of the configuration file, keeping its comments and layout, validating the
 // result like a start would, and replacing the file atomically.
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 import PinholeCore
 import PinholeSystem
+import SystemPackage
 
 extension Configuration {
     /// `text` with `key = literal` set in `[section]`: the key's line is replaced where it
@@ -92,48 +90,31 @@ extension Configuration {
 
     /// Writes the new text durably (`DurableFiles.write`: a new temporary file, fsync,
     /// rename over the old file, fsync of the directory, so an answered save survives power
-    /// loss); the error names the file and what to do.
+    /// loss; without the directory's fsync `make powercut` found an acknowledged setting
+    /// lost); the error names the file and what to do.
     private static func writeAtomically(_ text: String, to file: String) throws {
         do {
             try DurableFiles.write(Array(text.utf8), to: file, replace: true)
         } catch let failure as SystemFailure {
+            let directory = failure.path == DurableFiles.parentDirectory(of: file)
             let what =
                 switch failure.operation {
+                case "open" where directory: "cannot open its directory to flush it"
+                case "fsync" where directory: "cannot flush its directory"
                 case "open": "cannot create a file next to it"
                 case "write": "cannot write"
                 case "fsync": "cannot flush"
                 default: "cannot replace"
                 }
-            throw writeError(file, what, failure.errno.rawValue)
-        }
-        // The rename is only durable once the directory is: without this, a power cut
-        // within the file system's commit interval brings the old file back (found by
-        // `make powercut`: an acknowledged setting lost).
-        try syncDirectory(of: file)
-    }
-
-    /// `fsync` of the directory holding `file`, making a rename into it durable.
-    private static func syncDirectory(of file: String) throws {
-        let directory: String
-        if let slash = file.lastIndex(of: "/") {
-            directory = slash == file.startIndex ? "/" : String(file[..<slash])
-        } else {
-            directory = "."
-        }
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw writeError(file, "cannot open its directory to flush it", errno) }
-        defer { close(fd) }
-        while fsync(fd) != 0 {
-            if errno == EINTR { continue }
-            throw writeError(file, "cannot flush its directory", errno)
+            throw writeError(file, what, failure.errno)
         }
     }
 
-    private static func writeError(_ file: String, _ what: String, _ code: Int32) -> ConfigurationError {
+    private static func writeError(_ file: String, _ what: String, _ code: Errno) -> ConfigurationError {
         let advice =
-            code == EACCES || code == EROFS ? ": run as a user who may write it, or use --config FILE" : ""
-        return ConfigurationError(
-            file: file, line: 0, reason: "\(what) (\(String(cString: strerror(code))))\(advice)")
+            code == .permissionDenied || code == .readOnlyFileSystem
+            ? ": run as a user who may write it, or use --config FILE" : ""
+        return ConfigurationError(file: file, line: 0, reason: "\(what) (\(code))\(advice)")
     }
 }
 

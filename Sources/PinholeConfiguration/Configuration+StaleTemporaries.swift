@@ -4,6 +4,7 @@
     import Glibc
 #endif
 import PinholeCore
+import PinholeSystem
 
 extension Configuration {
     /// Removes the temporary files that an interrupted write of `file` left in its directory:
@@ -29,13 +30,8 @@ extension Configuration {
             }
             if unlink(path) == 0 { removed.append(path) }
         }
-        if !removed.isEmpty {
-            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 {
-                fsync(fd)
-                close(fd)
-            }
-        }
+        // The removals are durable with the directory (a failure here only leaves them to the next pass).
+        if !removed.isEmpty { try? DurableFiles.syncDirectory(directory) }
         return removed
     }
 

@@ -2,6 +2,7 @@
 
 import CTimex
 import PinholeCore
+import PinholeSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ public final class LinuxSystemClock: SystemClockControl {
         var status = timex()
         let state = adjtimex(&status)
         guard state >= 0 else {
-            return access("/run/systemd/timesync/synchronized", F_OK) == 0 ? true : nil
+            return FileSystem.exists("/run/systemd/timesync/synchronized") ? true : nil
         }
         return state != TIME_ERROR && status.status & STA_UNSYNC == 0
     }
@@ -28,19 +29,20 @@ public final class LinuxSystemClock: SystemClockControl {
     /// clock_settime(CLOCK_REALTIME); needs CAP_SYS_TIME (see board/README.md).
     public func setClock(to time: WallTime) throws {
         var spec = timespec(tv_sec: Int(time.secondsSince1970), tv_nsec: Int(time.nanoseconds))
-        guard clock_settime(CLOCK_REALTIME, &spec) == 0 else {
-            let code = errno
+        do {
+            try retryingInterrupts { clock_settime(CLOCK_REALTIME, &spec) }
+        } catch {
             throw ClockSetError(
-                reason: code == EPERM
+                reason: error == .notPermitted
                     ? "not permitted: the service needs CAP_SYS_TIME and ProtectClock=no (board/README.md)"
-                    : String(cString: strerror(code)))
+                    : error.description)
         }
     }
 
     /// True when TZ is set or /etc/localtime exists.
     public var timeZoneKnown: Bool {
         if let tz = getenv("TZ"), tz.pointee != 0 { return true }
-        return access("/etc/localtime", F_OK) == 0
+        return FileSystem.exists("/etc/localtime")
     }
 }
 

@@ -95,6 +95,19 @@ public enum DurableFiles {
         try naming("rename", from) { try retryingInterrupts { systemRename(from, to) } }
     }
 
+    /// Removes `path` durably: `unlink`, then `fsync` of its directory. A missing file is not
+    /// an error (and syncs nothing).
+    public static func remove(_ path: String) throws {
+        do {
+            try retryingInterrupts { unlink(path) }
+        } catch let code where code == .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw SystemFailure("unlink", path, error)
+        }
+        try syncDirectory(parentDirectory(of: path))
+    }
+
     /// `fsync` of a directory, making renames, creations and unlinks in it durable.
     public static func syncDirectory(_ path: String) throws {
         let fd = try naming("open", path) {

@@ -1,4 +1,4 @@
-// Waiting for input on descriptors with poll(2), the one EINTR policy applied.
+// Waiting on descriptors with poll(2), with a deadline kept across EINTR (the one EINTR policy).
 
 import SystemPackage
 
@@ -22,15 +22,38 @@ public struct InputReadiness: Sendable, Equatable {
 }
 
 extension FileDescriptor {
-    /// Blocks until at least one of `descriptors` is readable or fails, and returns each
-    /// one's readiness in order. An interrupted wait (EINTR) is waited again.
+    /// Blocks until at least one of `descriptors` is readable or fails, or `timeoutMs` has
+    /// passed (nil: no limit), and returns each one's readiness in order (none at all after a
+    /// timeout). An interrupted wait (EINTR) is waited again for what is left of the time.
     /// - Throws: the `Errno` of `poll(2)`.
-    public static func waitForInput(_ descriptors: [FileDescriptor]) throws(Errno) -> [InputReadiness] {
-        var fds = descriptors.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+    public static func waitForInput(_ descriptors: [FileDescriptor], timeoutMs: Int32? = nil) throws(Errno)
+        -> [InputReadiness]
+    {
+        try poll(descriptors.map { ($0, Int16(POLLIN)) }, timeoutMs: timeoutMs).map(InputReadiness.init)
+    }
+
+    /// `poll(2)` on `requests` (descriptor and the events wanted) for at most `timeoutMs`
+    /// (nil: no limit), EINTR waited again until the same deadline; the `revents` of each.
+    static func poll(_ requests: [(FileDescriptor, Int16)], timeoutMs: Int32?) throws(Errno) -> [Int16] {
+        var fds = requests.map { pollfd(fd: $0.0.rawValue, events: $0.1, revents: 0) }
+        let deadline = timeoutMs.map { monotonicMilliseconds() + Int64(max(0, $0)) }
         try retryingInterrupts {
             for index in fds.indices { fds[index].revents = 0 }
-            return fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), -1) }
+            let wait = deadline.map { Int32(clamping: max(0, $0 - monotonicMilliseconds())) } ?? -1
+            return fds.withUnsafeMutableBufferPointer { systemPoll($0.baseAddress, nfds_t($0.count), wait) }
         }
-        return fds.map { InputReadiness(events: $0.revents) }
+        return fds.map(\.revents)
     }
+}
+
+/// CLOCK_MONOTONIC in milliseconds.
+private func monotonicMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}
+
+/// `poll(2)`, named apart from `FileDescriptor.poll`.
+private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 {
+    poll(fds, count, timeout)
 }

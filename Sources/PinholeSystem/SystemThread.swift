@@ -46,9 +46,14 @@ public struct SystemThread: @unchecked Sendable {
         pthread_join(handle, nil)
     }
 
-    private func detach() {
+    /// Lets the thread end on its own, never joined (`pthread_detach`): for a thread that
+    /// must stop itself and so cannot wait for its own end.
+    public func detach() {
         pthread_detach(handle)
     }
+
+    /// Whether the calling thread is this one (`pthread_equal` with `pthread_self`).
+    public var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 
     private final class Body: @unchecked Sendable {
         let run: @Sendable () -> Void

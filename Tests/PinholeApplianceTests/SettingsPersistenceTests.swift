@@ -96,13 +96,53 @@ final class SettingsPersistenceTests: XCTestCase {
         settings.cameras["/base/soc/i2c0mux/i2c@1/imx477@1a"] = camera
         try file.save(settings)
         XCTAssertEqual(try file.load(), settings)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
-            $0.contains(".tmp-")
-        }
-        XCTAssertEqual(leftovers, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory), ["camera-settings.toml"],
+            "no temporary file is left beside it")
         XCTAssertNil(try SettingsFile(path: directory + "/missing.toml").load())
         XCTAssertEqual(
             SettingsFile.beside(configuration: "/etc/pinhole/pinhole.toml").path,
             "/etc/pinhole/camera-settings.toml")
+    }
+
+    /// Every failed load and save closes what it opened and names the file and the reason.
+    func testFailedLoadsAndSavesCloseTheirDescriptorsAndNameTheFile() throws {
+        let directory: String = try XCTUnwrap(self.directory)
+        let descriptorsBefore = FileSystem.list("/proc/self/fd").count
+        func reason(_ body: () throws -> Void) -> String {
+            do {
+                try body()
+                return "no error"
+            } catch { return "\(error)" }
+        }
+        // Opened, then the read fails (a directory).
+        XCTAssertEqual(
+            reason { _ = try SettingsFile(path: directory).load() },
+            "\(directory):0: cannot read: Is a directory")
+        // Opened, then refused while reading: too large to be a settings file.
+        let huge = directory + "/huge.toml"
+        try String(repeating: "# padding\n", count: 120_000).write(
+            toFile: huge, atomically: false, encoding: .utf8)
+        XCTAssertEqual(
+            reason { _ = try SettingsFile(path: huge).load() },
+            "\(huge):0: larger than 1 MB: not a settings file")
+        // No directory to write in.
+        let nowhere = directory + "/missing/camera-settings.toml"
+        XCTAssertEqual(
+            reason { try SettingsFile(path: nowhere).save(SavedSettings()) },
+            "\(nowhere):0: cannot create a file next to it: No such file or directory")
+        // Written and flushed, then the rename fails (a non-empty directory has the name).
+        let occupied = directory + "/occupied"
+        try FileManager.default.createDirectory(
+            atPath: occupied + "/inside", withIntermediateDirectories: true)
+        XCTAssertTrue(
+            reason { try SettingsFile(path: occupied).save(SavedSettings()) }.hasPrefix(
+                "\(occupied):0: cannot replace"))
+        XCTAssertEqual(
+            FileSystem.list("/proc/self/fd").count, descriptorsBefore, "a descriptor was left open")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(),
+            ["huge.toml", "occupied"],
+            "the failed write's temporary file is removed")
     }
 }

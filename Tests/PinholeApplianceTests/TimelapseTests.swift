@@ -3,6 +3,7 @@
 import PinholeAppliance
 import PinholeCore
 import PinholeSim
+import PinholeSystem
 import XCTest
 
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ final class TimelapseTests: XCTestCase {
         for text in [
             "interval_ms = 5\nnext_slot = 1\n", "garbage ===", "interval_ms = 10000\n", "\u{0}\u{1}",
         ] {
-            XCTAssertNoThrow(try DurableFile.write(Array(text.utf8), to: stateFile))
+            XCTAssertNoThrow(try DurableFiles.write(Array(text.utf8), to: stateFile, replace: true))
             let timelapse = TimelapseController(appliance: rig.appliance, stateFile: stateFile)
             let message = try XCTUnwrap(timelapse.resume())
             XCTAssertTrue(message.contains("not resumed"), message)

@@ -56,6 +56,22 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(try Configuration.load(file: file).consoleIdleLockSeconds, 600)
     }
 
+    func testASaveThatCannotBeWrittenSaysWhyAndWhatToDo() {
+        let file = directory.appendingPathComponent("missing/pinhole.toml").path
+        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "600", file: file)) {
+            XCTAssertEqual(
+                "\($0)", "\(file):0: cannot create a file next to it (No such file or directory)")
+        }
+        // The name is a directory: written and flushed, then the rename is refused.
+        let occupied = directory.appendingPathComponent("occupied").path
+        XCTAssertNoThrow(
+            try FileManager.default.createDirectory(
+                atPath: occupied + "/inside", withIntermediateDirectories: true))
+        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "600", file: occupied)) {
+            XCTAssertTrue("\($0)".hasPrefix("\(occupied):0: cannot replace ("), "\($0)")
+        }
+    }
+
     func testLineModeSettingsAndPINChangesAreSavedAndApplied() throws {
         let file = directory.appendingPathComponent("pinhole.toml").path
         try sample.write(toFile: file, atomically: true, encoding: .utf8)

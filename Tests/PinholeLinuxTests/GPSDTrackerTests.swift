@@ -5,6 +5,7 @@ import PinholeAppliance
 import PinholeCore
 import PinholeImaging
 @testable import PinholeLinux
+import PinholeSystem
 import XCTest
 
 #if canImport(Glibc)
@@ -32,17 +33,11 @@ private final class FakeGPSD {
 
     /// Whether something accepts connections on the port now.
     static func isListening(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+        guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port, timeoutMs: 1000) else {
+            return false
         }
+        try? socket.close()
+        return true
     }
 
     /// Waits (at most 20 s) until gpsd listens, so tests start from a running daemon.
@@ -65,22 +60,8 @@ private final class FakeGPSD {
 
     deinit { kill() }
 
-    /// A TCP port nothing listens on right now (bound and released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw XCTSkip("cannot find a free TCP port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A TCP port nothing listens on right now.
+    static func freePort() throws -> Int { try LoopbackServer.closedPort() }
 }
 
 final class GPSDTrackerTests: XCTestCase {
@@ -215,5 +196,37 @@ final class GPSDTrackerTests: XCTestCase {
             tracker.summary.hasPrefix("no fix: gpsd at 127.0.0.1:\(port) connection refused"), tracker.summary
         )
         XCTAssertEqual(loop.pendingTimerCount, 1, "one retry scheduled")
+    }
+}
+
+/// The doctor's gpsd probe against gpsfake's gpsd, a server that is not gpsd, and no server.
+final class GPSDProbeTests: XCTestCase {
+    func testTheProbeReadsGPSDsReleaseAndClosesItsSocket() throws {
+        let gpsd = try FakeGPSD(log: "fix")
+        defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
+        let before = LoopbackServer.openDescriptors
+        let release = try GPSDProbe.version(host: "127.0.0.1", port: gpsd.port)
+        XCTAssertTrue(release.first?.isNumber == true && release.contains("."), release)
+        XCTAssertEqual(LoopbackServer.openDescriptors, before)
+    }
+
+    func testSomethingElseOrNothingListeningIsSaidAndLeavesNoDescriptorOpen() throws {
+        let server = try LoopbackServer()
+        let port = try LoopbackServer.closedPort()
+        let before = LoopbackServer.openDescriptors
+        let answer = try SystemThread.start {
+            guard let peer = try? server.accept() else { return }
+            _ = try? peer.writeAll(Array("220 mail.example ESMTP\r\n".utf8))
+            try? peer.close()
+        }
+        XCTAssertThrowsError(try GPSDProbe.version(host: "127.0.0.1", port: server.port)) {
+            XCTAssertEqual("\($0)", "not gpsd (no VERSION line)")
+        }
+        answer.join()
+        XCTAssertThrowsError(try GPSDProbe.version(host: "127.0.0.1", port: port)) {
+            XCTAssertEqual("\($0)", "connection refused or reset (Connection refused)")
+        }
+        XCTAssertEqual(LoopbackServer.openDescriptors, before)
     }
 }
