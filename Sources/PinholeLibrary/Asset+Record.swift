@@ -24,139 +24,124 @@ extension Asset: FetchableRecord, PersistableRecord {
     /// The table of assets.
     public static let databaseTableName = "asset"
 
-    /// The column names of the `asset` table.
-    enum ColumnName {
-        static let id = "id"
-        static let path = "path"
-        static let createdNs = "created_ns"
-        static let createdOffset = "created_offset"
-        static let addedNs = "added_ns"
-        static let addedOffset = "added_offset"
-        static let modifiedNs = "modified_ns"
-        static let modifiedOffset = "modified_offset"
-        static let cameraID = "camera_id"
-        static let make = "make"
-        static let model = "model"
-        static let width = "width"
-        static let height = "height"
-        static let orientation = "orientation"
-        static let exposureTime = "exposure_time"
-        static let iso = "iso"
-        static let fNumber = "f_number"
-        static let focalLength = "focal_length"
-        static let lensPosition = "lens_position"
-        static let flashFired = "flash_fired"
-        static let latitude = "latitude"
-        static let longitude = "longitude"
-        static let altitude = "altitude"
-        static let fileSize = "file_size"
-        static let checksum = "checksum"
-        static let favorite = "favorite"
-        static let hidden = "hidden"
-        static let deletedNs = "deleted_ns"
-        static let deletedOffset = "deleted_offset"
-        static let editRevision = "edit_revision"
-        static let clockTrust = "clock_trust"
-        static let dateShiftNs = "date_shift_ns"
-        static let exposureLagNs = "exposure_lag_ns"
-        static let wakeCostNs = "wake_cost_ns"
-    }
-
     /// `SELECT asset.* FROM asset`: whole assets, for `Asset.fetchAll`.
     static let selectSQL = "SELECT asset.* FROM asset"
 
     /// Decodes an asset from a row of the `asset` table by column name (extra columns are
     /// ignored, so rows of joins and of later schema versions decode alike). Throws a
     /// `RowDecodingError` naming the column when a stored value has the wrong type.
+    ///
+    /// Looks the names up for this row; to decode many rows of one statement, resolve the
+    /// names once (`all(in:arguments:)`, `init(row:columns:)`).
     public init(row: Row) throws {
-        typealias C = ColumnName
-        id = try row.decode(forColumn: C.id)
-        path = try row.decode(forColumn: C.path)
+        try self.init(row: row, columns: AssetColumnPositions(columnNames: row.columnNames))
+    }
+
+    /// Decodes an asset from a row whose column positions were resolved by name beforehand
+    /// (for every row of the same statement).
+    init(row: Row, columns: AssetColumnPositions) throws {
+        typealias C = AssetColumn
+        let p = columns
+        id = try row.decode(C.id, in: p)
+        path = try row.decode(C.path, in: p)
         created = WallTime(
-            epochNanoseconds: try row.decode(forColumn: C.createdNs),
-            utcOffsetSeconds: try row.decode(forColumn: C.createdOffset))
+            epochNanoseconds: try row.decode(C.createdNs, in: p),
+            utcOffsetSeconds: try row.decode(C.createdOffset, in: p))
         added = WallTime(
-            epochNanoseconds: try row.decode(forColumn: C.addedNs),
-            utcOffsetSeconds: try row.decode(forColumn: C.addedOffset))
+            epochNanoseconds: try row.decode(C.addedNs, in: p),
+            utcOffsetSeconds: try row.decode(C.addedOffset, in: p))
         modified = WallTime(
-            epochNanoseconds: try row.decode(forColumn: C.modifiedNs),
-            utcOffsetSeconds: try row.decode(forColumn: C.modifiedOffset))
-        cameraID = try row.decode(forColumn: C.cameraID)
-        make = try row.decode(forColumn: C.make)
-        model = try row.decode(forColumn: C.model)
-        pixelWidth = try row.decode(forColumn: C.width)
-        pixelHeight = try row.decode(forColumn: C.height)
-        orientation = Orientation(rawValue: try row.decode(forColumn: C.orientation)) ?? .up
-        exposureTime = try row.decode(forColumn: C.exposureTime)
-        iso = try row.decode(forColumn: C.iso)
-        fNumber = try row.decode(forColumn: C.fNumber)
-        focalLength = try row.decode(forColumn: C.focalLength)
-        lensPosition = try row.decode(forColumn: C.lensPosition)
-        flashFired = try row.decode(forColumn: C.flashFired)
-        let latitude: Double? = try row.decode(forColumn: C.latitude)
-        let longitude: Double? = try row.decode(forColumn: C.longitude)
+            epochNanoseconds: try row.decode(C.modifiedNs, in: p),
+            utcOffsetSeconds: try row.decode(C.modifiedOffset, in: p))
+        cameraID = try row.decode(C.cameraID, in: p)
+        make = try row.decode(C.make, in: p)
+        model = try row.decode(C.model, in: p)
+        pixelWidth = try row.decode(C.width, in: p)
+        pixelHeight = try row.decode(C.height, in: p)
+        orientation = Orientation(rawValue: try row.decode(C.orientation, in: p)) ?? .up
+        exposureTime = try row.decode(C.exposureTime, in: p)
+        iso = try row.decode(C.iso, in: p)
+        fNumber = try row.decode(C.fNumber, in: p)
+        focalLength = try row.decode(C.focalLength, in: p)
+        lensPosition = try row.decode(C.lensPosition, in: p)
+        flashFired = try row.decode(C.flashFired, in: p)
+        let latitude: Double? = try row.decode(C.latitude, in: p)
+        let longitude: Double? = try row.decode(C.longitude, in: p)
         if let latitude, let longitude {
             gps = GPSFix(
-                latitude: latitude, longitude: longitude, altitude: try row.decode(forColumn: C.altitude))
+                latitude: latitude, longitude: longitude, altitude: try row.decode(C.altitude, in: p))
         } else {
             gps = nil
         }
-        fileSize = try row.decode(forColumn: C.fileSize)
-        checksum = try row.decode(forColumn: C.checksum)
-        favorite = try row.decode(forColumn: C.favorite)
-        hidden = try row.decode(forColumn: C.hidden)
-        if let deletedNs: Int64 = try row.decode(forColumn: C.deletedNs) {
-            let offset: Int32? = try row.decode(forColumn: C.deletedOffset)
+        fileSize = try row.decode(C.fileSize, in: p)
+        checksum = try row.decode(C.checksum, in: p)
+        favorite = try row.decode(C.favorite, in: p)
+        hidden = try row.decode(C.hidden, in: p)
+        if let deletedNs: Int64 = try row.decode(C.deletedNs, in: p) {
+            let offset: Int32? = try row.decode(C.deletedOffset, in: p)
             deleted = WallTime(epochNanoseconds: deletedNs, utcOffsetSeconds: offset ?? 0)
         } else {
             deleted = nil
         }
-        editRevision = try row.decode(forColumn: C.editRevision)
-        let trust: String? = try row.decode(forColumn: C.clockTrust)
+        editRevision = try row.decode(C.editRevision, in: p)
+        let trust: String? = try row.decode(C.clockTrust, in: p)
         clockTrust = trust.flatMap(ClockTrust.init(rawValue:))
-        dateShift = .nanoseconds(try row.decode(forColumn: C.dateShiftNs) as Int64)
-        let lag: Int64? = try row.decode(forColumn: C.exposureLagNs)
+        dateShift = .nanoseconds(try row.decode(C.dateShiftNs, in: p) as Int64)
+        let lag: Int64? = try row.decode(C.exposureLagNs, in: p)
         pressToExposure = lag.map { .nanoseconds($0) }
-        let wake: Int64? = try row.decode(forColumn: C.wakeCostNs)
+        let wake: Int64? = try row.decode(C.wakeCostNs, in: p)
         wakeCost = wake.map { .nanoseconds($0) }
+    }
+
+    /// All assets of `statement`'s rows, their column positions resolved once for the statement
+    /// (`capacity`: how many rows are expected, when known).
+    static func all(in statement: Statement, arguments: StatementArguments, capacity: Int = 0) throws
+        -> [Asset]
+    {
+        let columns = AssetColumnPositions(columnNames: statement.columnNames)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var assets: [Asset] = []
+        assets.reserveCapacity(capacity)
+        while let row = try rows.next() { assets.append(try Asset(row: row, columns: columns)) }
+        return assets
     }
 
     /// Encodes every column of the asset by name (what `insert` writes).
     public func encode(to container: inout PersistenceContainer) {
-        typealias C = ColumnName
-        container[C.id] = id
-        container[C.path] = path
-        container[C.createdNs] = created.epochNanoseconds
-        container[C.createdOffset] = created.utcOffsetSeconds
-        container[C.addedNs] = added.epochNanoseconds
-        container[C.addedOffset] = added.utcOffsetSeconds
-        container[C.modifiedNs] = modified.epochNanoseconds
-        container[C.modifiedOffset] = modified.utcOffsetSeconds
-        container[C.cameraID] = cameraID
-        container[C.make] = make
-        container[C.model] = model
-        container[C.width] = pixelWidth
-        container[C.height] = pixelHeight
-        container[C.orientation] = orientation.rawValue
-        container[C.exposureTime] = exposureTime
-        container[C.iso] = iso
-        container[C.fNumber] = fNumber
-        container[C.focalLength] = focalLength
-        container[C.lensPosition] = lensPosition
-        container[C.flashFired] = flashFired
-        container[C.latitude] = gps?.latitude
-        container[C.longitude] = gps?.longitude
-        container[C.altitude] = gps?.altitude
-        container[C.fileSize] = fileSize
-        container[C.checksum] = checksum
-        container[C.favorite] = favorite
-        container[C.hidden] = hidden
-        container[C.deletedNs] = deleted?.epochNanoseconds
-        container[C.deletedOffset] = deleted?.utcOffsetSeconds
-        container[C.editRevision] = editRevision
-        container[C.clockTrust] = clockTrust?.rawValue
-        container[C.dateShiftNs] = dateShift.nanoseconds
-        container[C.exposureLagNs] = pressToExposure?.nanoseconds
-        container[C.wakeCostNs] = wakeCost?.nanoseconds
+        typealias C = AssetColumn
+        container[C.id.name] = id
+        container[C.path.name] = path
+        container[C.createdNs.name] = created.epochNanoseconds
+        container[C.createdOffset.name] = created.utcOffsetSeconds
+        container[C.addedNs.name] = added.epochNanoseconds
+        container[C.addedOffset.name] = added.utcOffsetSeconds
+        container[C.modifiedNs.name] = modified.epochNanoseconds
+        container[C.modifiedOffset.name] = modified.utcOffsetSeconds
+        container[C.cameraID.name] = cameraID
+        container[C.make.name] = make
+        container[C.model.name] = model
+        container[C.width.name] = pixelWidth
+        container[C.height.name] = pixelHeight
+        container[C.orientation.name] = orientation.rawValue
+        container[C.exposureTime.name] = exposureTime
+        container[C.iso.name] = iso
+        container[C.fNumber.name] = fNumber
+        container[C.focalLength.name] = focalLength
+        container[C.lensPosition.name] = lensPosition
+        container[C.flashFired.name] = flashFired
+        container[C.latitude.name] = gps?.latitude
+        container[C.longitude.name] = gps?.longitude
+        container[C.altitude.name] = gps?.altitude
+        container[C.fileSize.name] = fileSize
+        container[C.checksum.name] = checksum
+        container[C.favorite.name] = favorite
+        container[C.hidden.name] = hidden
+        container[C.deletedNs.name] = deleted?.epochNanoseconds
+        container[C.deletedOffset.name] = deleted?.utcOffsetSeconds
+        container[C.editRevision.name] = editRevision
+        container[C.clockTrust.name] = clockTrust?.rawValue
+        container[C.dateShiftNs.name] = dateShift.nanoseconds
+        container[C.exposureLagNs.name] = pressToExposure?.nanoseconds
+        container[C.wakeCostNs.name] = wakeCost?.nanoseconds
     }
 }

@@ -131,9 +131,10 @@ struct QuerySQL {
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
     }
 
-    /// SELECT of whole assets, ordered and paged, followed by their sort keys (`keyColumns`).
-    func select(limit: Int?, offset: Int) -> (String, StatementArguments) {
-        var sql = "SELECT asset.*, " + keyColumns + fromClause + orderBy
+    /// SELECT of whole assets, ordered and paged; with `keys`, followed by their sort keys
+    /// (`keyColumns`, which a page's cursor is read from).
+    func select(limit: Int?, offset: Int, keys: Bool = true) -> (String, StatementArguments) {
+        var sql = "SELECT asset.*" + (keys ? ", " + keyColumns : "") + fromClause + orderBy
         if let limit { sql += " LIMIT \(max(0, limit))" } else if offset > 0 { sql += " LIMIT -1" }
         if offset > 0 { sql += " OFFSET \(offset)" }
         return (sql, allArguments)

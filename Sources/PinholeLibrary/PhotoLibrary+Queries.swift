@@ -8,10 +8,21 @@ extension PhotoLibrary {
     /// The assets matching `query`, in its order, limited to its page (after its cursor,
     /// then skipping its offset).
     public func assets(_ query: AssetQuery) throws -> [Asset] {
+        let (text, arguments) = try selectStatement(for: query)
+        let capacity = min(max(0, query.limit ?? 0), 1000)
+        return try read { db in
+            try Asset.all(in: db.cachedStatement(sql: text), arguments: arguments, capacity: capacity)
+        }
+    }
+
+    /// The SELECT that `assets(_:)` runs for `query`, with its arguments: what a benchmark
+    /// compares the library against, as the same SQL through GRDB.
+    @_spi(Benchmarks)
+    public func selectStatement(for query: AssetQuery) throws -> (sql: String, arguments: StatementArguments)
+    {
         var sql = QuerySQL(query)
         if let cursor = query.after { try sql.start(after: cursor) }
-        let (text, arguments) = sql.select(limit: query.limit, offset: query.offset)
-        return try read { db in try Asset.fetchAll(db.cachedStatement(sql: text), arguments: arguments) }
+        return sql.select(limit: query.limit, offset: query.offset, keys: false)
     }
 
     /// The identifiers of the assets matching `query`, in its order, limited to its page.
@@ -79,6 +90,18 @@ extension PhotoLibrary {
         return matches.count == 1 ? matches[0] : nil
     }
 
+    /// The SELECT that `page(_:after:pageSize:)` runs (one asset more than the page, with
+    /// the sort keys the next cursor is read from), with its arguments: what a benchmark
+    /// compares the library against, as the same SQL through GRDB.
+    @_spi(Benchmarks)
+    public func pageStatement(for query: AssetQuery, after cursor: AssetCursor?, pageSize: Int) throws -> (
+        sql: String, arguments: StatementArguments
+    ) {
+        var sql = QuerySQL(query.after(cursor))
+        if let cursor { try sql.start(after: cursor) }
+        return sql.select(limit: max(0, pageSize) + 1, offset: 0)
+    }
+
     /// Reads a page and the total in one snapshot; fetches one asset more than the page to
     /// know whether a next page exists (an empty page, `pageSize` 0, has no next).
     private func fetchPage(_ query: AssetQuery, offset: Int, pageSize: Int) throws -> AssetPage {
@@ -91,14 +114,17 @@ extension PhotoLibrary {
             assets.reserveCapacity(size)
             var last: AssetCursor?
             var next: AssetCursor?
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: text), arguments: arguments)
+            let statement = try db.cachedStatement(sql: text)
+            let columns = AssetColumnPositions(columnNames: statement.columnNames)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 if assets.count == size {
                     next = last
                     break
                 }
-                assets.append(try Asset(row: row))
-                last = sql.cursor(after: row)
+                assets.append(try Asset(row: row, columns: columns))
+                // The cursor of the page's last asset only (the next row, if any, says it is needed).
+                if assets.count == size { last = sql.cursor(after: row) }
             }
             return AssetPage(
                 assets: assets, offset: offset, totalCount: try Self.count(db, query.unpaged), next: next)

@@ -4,7 +4,7 @@ import GRDB
 import PinholeCore
 import XCTest
 
-@testable import PinholeLibrary
+@_spi(Benchmarks) @testable import PinholeLibrary
 
 final class QueryPlanTests: XCTestCase {
     private var dir: TemporaryDirectory!
@@ -20,14 +20,24 @@ final class QueryPlanTests: XCTestCase {
         dir = nil
     }
 
-    /// The `EXPLAIN QUERY PLAN` lines of the page SELECT of `query`.
+    /// The `EXPLAIN QUERY PLAN` lines of the SELECTs the library runs for `query`: the one of
+    /// `assets(_:)` (limited to 100) and the one of `page(_:after:pageSize:)`, as `make bench`
+    /// times them; both must have the same plan.
     private func plan(_ query: AssetQuery, after cursor: AssetCursor? = nil) throws -> [String] {
-        var sql = QuerySQL(query)
-        if let cursor { try sql.start(after: cursor) }
-        let (text, arguments) = sql.select(limit: 100, offset: 0)
-        return try library.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + text, arguments: arguments).map { $0["detail"] }
+        let statements = [
+            try library.selectStatement(for: query.after(cursor).limit(100)),
+            try library.pageStatement(for: query, after: cursor, pageSize: 100),
+        ]
+        let plans = try statements.map { statement in
+            try library.read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments
+                )
+                .map { $0["detail"] as String }
+            }
         }
+        XCTAssertEqual(plans[0], plans[1], "assets and page plan alike")
+        return plans[0]
     }
 
     /// Checks that the plan searches `index` and neither scans the photos nor sorts them.
