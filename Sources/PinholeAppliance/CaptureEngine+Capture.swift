@@ -105,8 +105,9 @@ extension CaptureEngine {
     ///
     /// A pipeline: the frame's pixels are copied out on one of the loop's parallel threads and
     /// its buffer goes straight back to the camera; the copy is encoded on a parallel thread
-    /// (one per core, so a burst's shots are encoded side by side); the JPEG is stored on the
-    /// loop's worker, one photo after the other.
+    /// (one per core, so a burst's shots are encoded side by side) straight into the store's
+    /// file (`PhotoStore.write`), so the whole JPEG is never in memory beside the frame; the
+    /// photo is indexed on the loop's worker, one photo after the other.
     func process(
         _ frame: any CameraFrame, press: CaptureMachine.Press, selection: FrameSelection, flashFired: Bool
     ) {
@@ -153,20 +154,17 @@ extension CaptureEngine {
         loop.offloadParallel({ Result { try frame.stillImage() } }) { image in
             frame.release()
             loop.offloadParallel({
-                image.flatMap { image in Result { try encoder.encode(image: image, metadata: finalMetadata) }
-                }
-            }) { jpeg in
-                loop.offload(
-                    {
-                        jpeg.flatMap { jpeg in
-                            Result {
-                                if let album {
-                                    return try store.store(jpeg: jpeg, metadata: finalMetadata, album: album)
-                                }
-                                return try store.store(jpeg: jpeg, metadata: finalMetadata)
-                            }
+                image.flatMap { image in
+                    Result {
+                        try store.write(metadata: finalMetadata) { sink in
+                            try encoder.encode(image: image, metadata: finalMetadata, into: sink)
                         }
-                    }, then: stored)
+                    }
+                }
+            }) { written in
+                loop.offload(
+                    { written.flatMap { written in Result { try store.index(written, album: album) } } },
+                    then: stored)
             }
         }
     }

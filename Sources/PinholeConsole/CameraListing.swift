@@ -22,6 +22,8 @@ struct CameraListing: Encodable {
     var viewfinderSizes: [String]
     var stillFormats: [String]
     var controls: [String: Control]
+    /// The highest digital zoom (`zoom F`); 1 when the camera cannot zoom (no ScalerCrop).
+    var zoomLimit: Double
 
     init(_ camera: CameraInfo, engine: CaptureEngine) {
         id = camera.id
@@ -35,9 +37,16 @@ struct CameraListing: Encodable {
         viewfinderSizes = camera.viewfinderSizes.map(\.description)
         stillFormats = camera.stillFormats.map(\.rawValue)
         controls = camera.controls.mapValues { Control(min: $0.min, max: $0.max, default: $0.defaultValue) }
+        zoomLimit = engine.zoomLimit(of: camera) ?? 1
+    }
+
+    /// `zoom to 8.0x`, or `no zoom`.
+    var zoomText: String {
+        zoomLimit > 1 ? "zoom to \(zoomLimit)x" : "no zoom"
     }
 
     var line: String {
         "\(id) \(model) \(position)\(current ? " (current)" : "")\(torch ? " torch" : "") \(pixelArraySize) \(focus)"
+            + " \(zoomText)"
     }
 }

@@ -5,7 +5,7 @@ import Dispatch
 import PinholeCore
 
 /// Base addresses of an image's planes, shared read-only by the band workers.
-private struct PlaneBases: @unchecked Sendable {
+struct PlaneBases: @unchecked Sendable {
     var bases: [UnsafePointer<UInt8>]
 }
 
@@ -46,7 +46,7 @@ enum BandEncoder {
     }
 
     /// Calls `body` with the base address of every plane.
-    private static func withPlaneBases<T>(_ planes: [ImagePlane], _ body: (PlaneBases) throws -> T) rethrows
+    static func withPlaneBases<T>(_ planes: [ImagePlane], _ body: (PlaneBases) throws -> T) rethrows
         -> T
     {
         func nest(_ index: Int, _ collected: [UnsafePointer<UInt8>]) throws -> T {
@@ -59,7 +59,7 @@ enum BandEncoder {
     }
 
     /// Encodes the pixel rows `rows` of `image` to one JPEG.
-    private static func encodeBand(
+    static func encodeBand(
         image: RawImage, bases: PlaneBases, rows: Range<Int>,
         quality: Int
     ) throws -> TJBuffer {

@@ -37,6 +37,19 @@ public struct JPEGEncoder: Sendable {
         let encoded = try BandEncoder.encodeBands(image, plan: plan, quality: quality)
         return try BandJoiner.join(encoded, plan: plan, app1: app1)
     }
+
+    /// Encodes `image` with `app1` like `encode(_:app1:)`, but writes the JPEG to `sink` band by
+    /// band while it is encoded (bands of about `streamBandRows` rows, at least one per
+    /// thread), so that only the bands in progress are ever in memory.
+    func encode(_ image: RawImage, app1: [UInt8]?, into sink: any ByteSink) throws {
+        try image.validate()
+        let bands = max(threads, (image.height + JPEGEncoder.streamBandRows - 1) / JPEGEncoder.streamBandRows)
+        let plan = BandPlan(width: image.width, height: image.height, bands: bands)
+        try BandStreamer.encode(image, plan: plan, threads: threads, quality: quality, app1: app1, into: sink)
+    }
+
+    /// Rows per band when streaming: a 12 MP frame's JPEG is written in twelve pieces.
+    static let streamBandRows = 256
 }
 
 /// How an image is cut into bands of whole 16-row MCU rows.

@@ -23,15 +23,22 @@ public struct PhotoEncoder: Sendable {
     /// `metadata`'s pixel size is replaced by the image's.
     /// - Throws: `ImagingError` when the image is invalid or encoding fails.
     public func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
+        let sink = ByteArraySink()
+        try encode(image: image, metadata: metadata, into: sink)
+        return sink.bytes
+    }
+
+    /// The same photo as `encode(image:metadata:)`, written to `sink` piece by piece while it
+    /// is encoded (see `JPEGEncoder`): the whole JPEG is never in memory beside the frame.
+    /// - Throws: `ImagingError` when the image is invalid or encoding fails, and whatever
+    ///   `sink` throws (nothing more is written then).
+    public func encode(image: RawImage, metadata: PhotoMetadata, into sink: any ByteSink) throws {
         try image.validate()
         var metadata = metadata
         metadata.pixelWidth = image.width
         metadata.pixelHeight = image.height
-        return try encoder.encode(
-            image,
-            app1: PhotoEncoder.exifPayload(
-                metadata, image: image,
-                quality: thumbnailQuality))
+        let app1 = try PhotoEncoder.exifPayload(metadata, image: image, quality: thumbnailQuality)
+        try encoder.encode(image, app1: app1, into: sink)
     }
 
     /// The EXIF block with a thumbnail of `image`; when strings make it too big for one APP1

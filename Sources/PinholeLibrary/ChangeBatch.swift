@@ -13,6 +13,7 @@ public struct ChangeBatch {
     /// One recorded request.
     enum Request {
         case createAsset(id: String, jpeg: [UInt8], metadata: PhotoMetadata)
+        case adoptAsset(Asset)
         case createAlbum(id: String, title: String, folderID: String?)
         case createFolder(id: String, title: String, parentID: String?)
         case renameAlbum(id: String, title: String)
@@ -49,6 +50,16 @@ public struct ChangeBatch {
     public mutating func createAsset(jpeg: [UInt8], metadata: PhotoMetadata) -> String {
         let id = newID()
         requests.append(.createAsset(id: id, jpeg: jpeg, metadata: metadata))
+        return id
+    }
+
+    /// Adds a photo whose original is already written (`PhotoLibrary.writeOriginal(metadata:producing:)`);
+    /// returns its identifier. If the batch fails, the original is removed.
+    @discardableResult
+    public mutating func adopt(_ original: WrittenOriginal) -> String {
+        let id = original.asset.id
+        createdIDs.append(id)
+        requests.append(.adoptAsset(original.asset))
         return id
     }
 

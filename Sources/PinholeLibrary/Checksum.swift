@@ -21,38 +21,47 @@ enum Checksum {
 
     /// The CRC-32 of `bytes`.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+        bytes.withUnsafeBytes { update(0xFFFF_FFFF, with: $0) } ^ 0xFFFF_FFFF
+    }
+
+    /// A running CRC-32 over more bytes: start from 0xFFFFFFFF, feed every chunk in order, and
+    /// XOR the result with 0xFFFFFFFF at the end (what `crc32(_:)` does for one chunk).
+    static func update(_ running: UInt32, with buffer: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = running
         tables.withUnsafeBufferPointer { t in
-            bytes.withUnsafeBufferPointer { buffer in
-                var index = 0
-                let count = buffer.count
-                while index + 8 <= count {
-                    let low =
-                        crc
-                        ^ (UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8
-                            | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24)
-                    let high =
-                        UInt32(buffer[index + 4]) | UInt32(buffer[index + 5]) << 8
-                        | UInt32(buffer[index + 6]) << 16 | UInt32(buffer[index + 7]) << 24
-                    crc =
-                        t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                        ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
-                        ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
-                        ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
-                    index += 8
-                }
-                while index < count {
-                    crc = t[Int((crc ^ UInt32(buffer[index])) & 0xFF)] ^ (crc >> 8)
-                    index += 1
-                }
+            var index = 0
+            let count = buffer.count
+            while index + 8 <= count {
+                let low =
+                    crc
+                    ^ (UInt32(buffer[index]) | UInt32(buffer[index + 1]) << 8
+                        | UInt32(buffer[index + 2]) << 16 | UInt32(buffer[index + 3]) << 24)
+                let high =
+                    UInt32(buffer[index + 4]) | UInt32(buffer[index + 5]) << 8
+                    | UInt32(buffer[index + 6]) << 16 | UInt32(buffer[index + 7]) << 24
+                crc =
+                    t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                crc = t[Int((crc ^ UInt32(buffer[index])) & 0xFF)] ^ (crc >> 8)
+                index += 1
             }
         }
-        return crc ^ 0xFFFF_FFFF
+        return crc
     }
 
     /// The stored form: `crc32:` followed by eight lowercase hex digits.
     static func string(for bytes: [UInt8]) -> String {
-        let hex = String(crc32(bytes), radix: 16)
+        string(crc32: crc32(bytes))
+    }
+
+    /// The stored form of a CRC-32 value.
+    static func string(crc32 value: UInt32) -> String {
+        let hex = String(value, radix: 16)
         return "crc32:" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

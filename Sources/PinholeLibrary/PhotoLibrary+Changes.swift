@@ -23,6 +23,7 @@ extension PhotoLibrary {
         // New originals first, durably; the transaction below indexes them.
         var written: [String: Asset] = [:]
         do {
+            for case let .adoptAsset(asset) in requests { written[asset.id] = asset }
             for case let .createAsset(id, jpeg, metadata) in requests {
                 written[id] = try writeOriginal(jpeg: jpeg, metadata: metadata, id: id)
             }
@@ -50,6 +51,7 @@ extension PhotoLibrary {
         for request in requests {
             switch request {
             case let .createAsset(id, _, _): result.createdAssetIDs.append(id)
+            case let .adoptAsset(asset): result.createdAssetIDs.append(asset.id)
             case let .createAlbum(id, _, _): result.createdAlbumIDs.append(id)
             case let .createFolder(id, _, _): result.createdFolderIDs.append(id)
             default: break
@@ -100,6 +102,9 @@ struct BatchApplier {
         case let .createAsset(id, _, _):
             guard let asset = written[id] else { return }
             try touch([id])
+            try asset.insert(db)
+        case let .adoptAsset(asset):
+            try touch([asset.id])
             try asset.insert(db)
         case let .createAlbum(id, title, folderID):
             try requireFolder(folderID)

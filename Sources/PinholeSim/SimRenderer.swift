@@ -52,9 +52,9 @@ public enum SimRenderer {
         let factor = max(1, (size.width + workingWidth - 1) / workingWidth)
         let workWidth = max(2, size.width / factor)
         let workHeight = max(2, size.height / factor)
-        let (luma, cb, cr) = renderWorking(scene, width: workWidth, height: workHeight, exposure: exposure)
+        var (luma, cb, cr) = renderWorking(scene, width: workWidth, height: workHeight, exposure: exposure)
         return upscale(
-            luma: luma, cb: cb, cr: cr, workWidth: workWidth, workHeight: workHeight,
+            luma: &luma, cb: &cb, cr: &cr, workWidth: workWidth, workHeight: workHeight,
             to: size, seed: exposure.noiseSeed, noise: 1.0 + 1.5 * exposure.gain.squareRoot())
     }
 
@@ -166,8 +166,10 @@ public enum SimRenderer {
         return UInt8(level < 0 ? 0 : level > 255 ? 255 : level)
     }
 
+    /// Scales the working planes up to `size`, one plane after the other, each working plane
+    /// freed as soon as its plane is made (a 12 MP frame is never beside all three).
     private static func upscale(
-        luma: [UInt8], cb: [UInt8], cr: [UInt8], workWidth: Int, workHeight: Int,
+        luma: inout [UInt8], cb: inout [UInt8], cr: inout [UInt8], workWidth: Int, workHeight: Int,
         to size: PixelSize, seed: UInt64, noise: Double
     ) -> RawImage {
         var random = SplitMix64(seed: seed)
@@ -175,7 +177,12 @@ public enum SimRenderer {
             Int16((Double(random.next() % 2001) / 1000 - 1) * noise)
         }
         return RawImage.yuv420(width: size.width, height: size.height) { plane, width, height, buffer in
-            let source = plane == 0 ? luma : plane == 1 ? cb : cr
+            var source: [UInt8] = []
+            switch plane {
+            case 0: swap(&source, &luma)
+            case 1: swap(&source, &cb)
+            default: swap(&source, &cr)
+            }
             let xStep = Double(workWidth) / Double(width)
             let yStep = Double(workHeight) / Double(height)
             let sourceColumns = (0..<width).map { min(workWidth - 1, Int(Double($0) * xStep)) }

@@ -31,6 +31,27 @@ struct LibraryPhotoStore: PhotoStore {
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
     }
 
+    /// Encodes straight into the library's new file (durable before it returns).
+    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
+        -> WrittenPhoto
+    {
+        let original = try library.writeOriginal(metadata: metadata, producing: produce)
+        return WrittenPhoto(bytes: nil, written: original, metadata: metadata)
+    }
+
+    /// Indexes the file `write` wrote (in the album in the same batch when it still exists).
+    func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto {
+        guard let original = photo.written as? WrittenOriginal else {
+            if let jpeg = photo.bytes {
+                return try album.map { try store(jpeg: jpeg, metadata: photo.metadata, album: $0) }
+                    ?? store(jpeg: jpeg, metadata: photo.metadata)
+            }
+            throw CaptureError.failed("no photo to index")
+        }
+        let asset = try library.add(original, toAlbum: album)
+        return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
+    }
+
     func checkAlbum(_ title: String) throws {
         guard try library.albums().contains(where: { $0.title == title }) else {
             throw CaptureError.failed(

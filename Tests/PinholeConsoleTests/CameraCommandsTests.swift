@@ -50,6 +50,22 @@ final class CameraCommandsTests: XCTestCase {
             run(harness, "exposure manual 4000 99").hasPrefix("error 70: AnalogueGain 99.0 is outside"))
     }
 
+    func testCameraListShowsHowFarEachCameraCanZoom() throws {
+        let harness = try ConsoleHarness()
+        let list = run(harness, "camera list")
+        XCTAssertTrue(list.hasPrefix("ok "), list)
+        let cameras = list.dropFirst(3).split(separator: ";")
+        XCTAssertFalse(cameras.isEmpty)
+        for camera in cameras {
+            XCTAssertTrue(
+                camera.hasSuffix(" zoom to 8.0x"), "the simulated cameras' ScalerCrop limit: \(camera)")
+        }
+        let json = run(harness, "camera list --json")
+        XCTAssertTrue(json.contains("\"zoomLimit\":8"), json)
+        XCTAssertEqual(run(harness, "zoom 8"), "ok zoom 8.0", "the limit listed is one zoom accepts")
+        XCTAssertTrue(run(harness, "zoom 8.5").hasPrefix("error "), "and nothing above it")
+    }
+
     func testAFixedFocusCameraWithoutATorchRefusesFocusAndFlash() throws {
         let harness = try ConsoleHarness()
         XCTAssertTrue(run(harness, "camera switch").hasPrefix("ok camera "))

@@ -1,0 +1,92 @@
+// Originals written while they are produced: durable under their final name, indexed after, never half-written.
+
+import Foundation
+import PinholeCore
+import PinholeImaging
+import XCTest
+
+@testable import PinholeLibrary
+
+final class StreamedOriginalTests: XCTestCase {
+    /// Writes `jpeg` into the sink in pieces of `piece` bytes.
+    private func pieces(_ jpeg: [UInt8], _ piece: Int = 100) -> (any ByteSink) throws -> Void {
+        { sink in
+            var start = 0
+            while start < jpeg.count {
+                let end = min(jpeg.count, start + piece)
+                try jpeg[start..<end].withUnsafeBytes { try sink.write($0) }
+                start = end
+            }
+        }
+    }
+
+    func testAStreamedOriginalIsWrittenThenIndexedLikeAnAdd() throws {
+        let dir = TemporaryDirectory()
+        let clock = ManualWallClock()
+        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let jpeg = TestJPEG.make(width: 320, height: 240, seed: 3)
+        let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(jpeg))
+        XCTAssertEqual(FileManager.default.contents(atPath: written.path).map(Array.init), jpeg)
+        XCTAssertEqual(written.byteCount, Int64(jpeg.count))
+        XCTAssertEqual(try library.count(.all), 0, "not indexed before add")
+
+        let asset = try library.add(written)
+        XCTAssertEqual(asset.checksum, Checksum.string(for: jpeg), "the running CRC over the pieces")
+        XCTAssertEqual(asset.fileSize, Int64(jpeg.count))
+        XCTAssertEqual(library.fileURLPath(of: asset), written.path)
+        XCTAssertEqual(try library.assets(.all), [asset])
+        let report = try library.fsck(verifyChecksums: true)
+        XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
+        let directory = (written.path as NSString).deletingLastPathComponent
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["\(asset.id).jpg"])
+    }
+
+    func testAProducerThatFailsLeavesNoFile() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        struct Broken: Error {}
+        let jpeg = TestJPEG.make()
+        XCTAssertThrowsError(
+            try library.writeOriginal(metadata: testMetadata()) { sink in
+                try self.pieces(Array(jpeg.prefix(200)))(sink)
+                throw Broken()
+            }
+        ) { XCTAssertTrue($0 is Broken, "\($0)") }
+        let report = try library.fsck()
+        XCTAssertEqual(report.tempFiles, [])
+        XCTAssertEqual(report.orphanFiles, [])
+        XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
+        XCTAssertEqual(try library.count(.all), 0)
+    }
+
+    func testAdoptedInAnAlbumInOneBatchAndAMissingAlbumStillKeepsThePhoto() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let album = try library.performChanges { $0.createAlbum(title: "Trip") }.createdAlbumIDs[0]
+        let inAlbum = DetailsRecorder()
+        let token = library.observe(AssetQuery.all.filter(.album(album)), inAlbum.handler)
+
+        let first = try library.add(
+            try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make(seed: 1))),
+            toAlbum: "Trip")
+        XCTAssertEqual(try library.assetIDs(AssetQuery.all.filter(.album(album))), [first.id])
+        XCTAssertEqual(inAlbum.all.count, 1, "the photo and its album membership in one change")
+        XCTAssertEqual(inAlbum.all.first?.insertedIDs, [first.id])
+
+        let second = try library.add(
+            try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make(seed: 2))),
+            toAlbum: "Gone")
+        XCTAssertEqual(try library.assetIDs(AssetQuery.all.filter(.album(album))), [first.id])
+        XCTAssertEqual(Set(try library.assets(.all).map(\.id)), [first.id, second.id])
+        withExtendedLifetime(token) {}
+    }
+
+    func testADiscardedOriginalIsRemoved() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make()))
+        library.discard(written)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: written.path))
+        XCTAssertTrue(try library.fsck().isClean)
+    }
+}
