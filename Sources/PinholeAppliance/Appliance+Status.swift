@@ -32,6 +32,7 @@ extension Appliance {
             storageFreeBytes: store.freeBytes(), lastCapture: last, busy: isBusy,
             frames: engine.framesReceived,
             problems: problems)
+        status.cameraMissing = cameraMissing
         engine.fillStatus(&status)
         fillFieldStatus(&status)
         fillGPSStatus(&status)

@@ -62,6 +62,15 @@ public final class Appliance {
     public private(set) var triggers: TriggerController?
     /// `[library] when_full`: stop, or recycle the oldest photos.
     public let storagePolicy = StoragePolicy()
+    /// How long `start()` lets the camera take to open before it reports it missing (it keeps
+    /// waiting for that open, and tries again after a failed one).
+    public var cameraOpenDeadline: Duration = .seconds(10)
+    /// How long after a failed open the camera is tried again.
+    public var cameraRetryInterval: Duration = .seconds(30)
+    /// Why the camera is missing (nil: it runs, or is still within its deadline).
+    public internal(set) var cameraMissing: String?
+    /// The deadline and retry timers of the camera's opening.
+    var cameraStartup = CameraStartupTimers()
 
     /// Creates an appliance.
     public init(
@@ -113,9 +122,9 @@ public final class Appliance {
     }
 
     /// Drives every output off (before anything else: a crashed predecessor may have left a
-    /// torch on), requests the buttons, starts the camera and shows "ready". A missing camera
-    /// is reported (error code on the error LED, event) but the appliance still runs, so the
-    /// console stays usable. A line that cannot be requested is an error; every line
+    /// torch on), requests the buttons, begins opening the camera (see `openCamera`) and
+    /// returns without waiting for it. A missing camera is reported (error code on the error
+    /// LED, event, `status`) but the appliance still runs, so the console stays usable. A line that cannot be requested is an error; every line
     /// requested so far is then released, off.
     public func start() throws {
         guard !started else { return }
@@ -138,14 +147,9 @@ public final class Appliance {
             shutdown()
             throw error
         }
-        do {
-            try engine.start()
-            indicator.show(.ready)
-            if let camera = engine.current { emit(.cameraChanged(camera)) }
-        } catch {
-            indicator.show(.noCamera)
-            problem("\(error)")
-        }
+        // The camera opens without blocking the loop: whoever runs the console starts it
+        // right after, and it answers while a camera is slow or hung at open.
+        openCamera()
         checkStorage()
     }
 
@@ -180,6 +184,7 @@ public final class Appliance {
 
     /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
     public func shutdown() {
+        cancelCameraStartup()
         standby.cancel()
         triggers?.stop()
         triggers = nil

@@ -120,6 +120,9 @@ public struct ApplianceStatus: Codable, Sendable {
     public var uptimeSeconds: Int? = nil
     /// The board's trigger lines and their counts (nil: the board has none).
     public var triggers: [TriggerStatus]? = nil
+    /// Why no camera runs though one is expected: it missed its open deadline or failed to
+    /// open (it is tried again). nil: it runs, or is opening within its deadline.
+    public var cameraMissing: String? = nil
 }
 
 /// The GPS fix in `status --json`.

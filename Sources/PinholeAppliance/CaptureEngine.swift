@@ -41,7 +41,7 @@ public final class CaptureEngine {
     let software: String
 
     /// Cameras found at start.
-    public private(set) var cameras: [CameraInfo] = []
+    public internal(set) var cameras: [CameraInfo] = []
     /// The running camera.
     public private(set) var current: CameraInfo?
     var device: (any CameraDevice)?
@@ -98,6 +98,10 @@ public final class CaptureEngine {
     public private(set) var watchdog: CameraWatchdog!
     /// Standby: asleep or streaming, and the last wake's cost.
     var standby = EngineStandby()
+    /// Whether `beginStart` is discovering or opening a camera now.
+    public internal(set) var isOpening = false
+    /// Counts `beginStart` calls and stops: a completion of an older attempt is stale.
+    var startAttempt = 0
 
     /// Creates an engine.
     public init(
@@ -149,14 +153,6 @@ public final class CaptureEngine {
         (currentFitting?.torch ?? false) && (delegate?.captureEngineHasFlashOutput(self) ?? false)
     }
 
-    /// Discovers cameras and starts the preferred one (the first back camera).
-    public func start() throws {
-        cameras = try provider.cameras()
-        guard !cameras.isEmpty else { throw CameraError.noCamera(detail: "the camera system reports none") }
-        let preferred = cameras.first { position(of: $0) == .back } ?? cameras[0]
-        try run(preferred)
-    }
-
     /// Switches to the next camera in the list; returns it.
     @discardableResult
     public func switchToNext() throws -> CameraInfo {
@@ -177,6 +173,8 @@ public final class CaptureEngine {
 
     /// Stops the camera and returns every buffer; pending captures fail.
     public func stop() {
+        startAttempt += 1
+        isOpening = false
         watchdog.stop()
         focus.detach()
         device?.stop()
@@ -188,6 +186,9 @@ public final class CaptureEngine {
     }
 
     func run(_ camera: CameraInfo) throws {
+        if isOpening {
+            throw CameraError.failed("the camera is still opening: try again once `status` shows it")
+        }
         if let device {
             focus.detach()
             device.stop()

@@ -24,6 +24,11 @@ public final class CameraContract {
     var frameInterval: Duration = .milliseconds(100)
     /// Buffers the camera lends at once (measured by the buffer step).
     var bufferCount = 0
+    /// The longest gap between two deliveries while the camera had buffers (no gap that
+    /// spans running out of them): real cameras under load are uneven.
+    var longestGap: Duration = .zero
+    /// The last delivery counted for `longestGap` (nil after a start or running out).
+    var lastDelivery: Instant?
 
     /// Creates the suite for the camera called `cameraID` (default: the first listed).
     public init(harness: any CameraContractHarness, cameraID: String? = nil) {
@@ -167,7 +172,13 @@ public final class CameraContract {
     /// Starts streaming into `received`.
     func startStreaming() throws {
         received.removeAll()
-        try device!.start { [unowned self] frame in received.append((frame, loop.now)) }
+        lastDelivery = nil
+        try device!.start { [unowned self] frame in
+            let now = loop.now
+            if let lastDelivery { longestGap = max(longestGap, now - lastDelivery) }
+            lastDelivery = now
+            received.append((frame, now))
+        }
     }
 
     /// Waits for `count` more frames and takes them off the queue (the caller releases them).

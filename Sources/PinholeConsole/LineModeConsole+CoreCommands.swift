@@ -70,7 +70,8 @@ extension LineModeConsole {
             } else {
                 let zoom = (status.zoom ?? 1) > 1 ? " zoom \(status.zoom!)x" : ""
                 let camera =
-                    status.camera.map { "\($0.model) (\($0.position)) \($0.stillSize)\(zoom)" } ?? "none"
+                    status.camera.map { "\($0.model) (\($0.position)) \($0.stillSize)\(zoom)" }
+                    ?? status.cameraMissing.map { "missing (\($0))" } ?? "none"
                 let photos = status.photos.map(String.init) ?? "?"
                 reply(
                     .success(

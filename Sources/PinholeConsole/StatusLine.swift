@@ -23,7 +23,7 @@ public enum StatusLine {
         if let camera = status.camera {
             parts.append(compact ? camera.model : "\(camera.model) \(camera.position)")
         } else {
-            parts.append("no camera")
+            parts.append(status.cameraMissing == nil ? "no camera" : "camera missing")
         }
         let mode = compact ? String(status.afMode.prefix(4)) : status.afMode
         parts.append("AF \(mode)/\(status.afState)")

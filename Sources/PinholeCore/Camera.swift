@@ -254,6 +254,26 @@ public protocol CameraProvider: AnyObject {
     func cameras() throws -> [CameraInfo]
     /// Opens a camera by id.
     func open(id: String) throws -> any CameraDevice
+    /// `cameras()` without blocking the loop where the backend can block (libcamera starting
+    /// its camera manager): `completion` runs on the loop, at once or later, or never while
+    /// the backend hangs. The default calls `cameras()` at once.
+    func cameras(then completion: @escaping (Result<[CameraInfo], any Error>) -> Void)
+    /// `open(id:)` without blocking the loop where the backend can block (a sensor that does
+    /// not answer): `completion` runs on the loop, at once or later, or never while the
+    /// backend hangs. The default calls `open(id:)` at once.
+    func open(id: String, then completion: @escaping (Result<any CameraDevice, any Error>) -> Void)
+}
+
+extension CameraProvider {
+    /// Calls `cameras()` and completes at once.
+    public func cameras(then completion: @escaping (Result<[CameraInfo], any Error>) -> Void) {
+        completion(Result { try cameras() })
+    }
+
+    /// Calls `open(id:)` and completes at once.
+    public func open(id: String, then completion: @escaping (Result<any CameraDevice, any Error>) -> Void) {
+        completion(Result { try open(id: id) })
+    }
 }
 
 /// Errors from cameras, each saying what to do.

@@ -25,14 +25,21 @@ final class LibcameraDevice: CameraDevice {
     /// Called once the camera is really released (after close and the last frame).
     var onClosed: (() -> Void)?
 
-    init(description: LibcameraDescription, loop: EventLoop) throws {
+    /// Wraps a camera `acquire` returned.
+    init(description: LibcameraDescription, loop: EventLoop, handle: OpaquePointer) {
         self.description = description
         self.loop = loop
+        self.handle = handle
+    }
+
+    /// Acquires the camera `id` for this process (any thread; it can block on a camera that
+    /// does not answer).
+    static func acquire(_ id: String) throws -> OpaquePointer {
         var error = [CChar](repeating: 0, count: 512)
-        guard let opened = pinhole_lc_open(description.info.id, &error, error.count) else {
+        guard let opened = pinhole_lc_open(id, &error, error.count) else {
             throw CameraError.failed(shimText(error))
         }
-        handle = opened
+        return opened
     }
 
     var info: CameraInfo { description.info }

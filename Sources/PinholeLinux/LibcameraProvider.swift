@@ -2,6 +2,7 @@
 
 import CameraShim
 import PinholeCore
+import PinholeSystem
 
 /// The libcamera backend of `CameraProvider`.
 ///
@@ -21,6 +22,17 @@ public final class LibcameraProvider: CameraProvider {
 
     /// The cameras present now, as they describe themselves.
     public func cameras() throws -> [CameraInfo] {
+        let found = try Self.discover()
+        remember(found)
+        return found.map(\.info)
+    }
+
+    private func remember(_ found: [LibcameraDescription]) {
+        descriptions = Dictionary(found.map { ($0.info.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Starts the shared camera manager (once) and describes every camera (any thread).
+    private static func discover() throws -> [LibcameraDescription] {
         var error = [CChar](repeating: 0, count: 512)
         let count = pinhole_lc_start(&error, error.count)
         guard count >= 0 else {
@@ -34,8 +46,41 @@ public final class LibcameraProvider: CameraProvider {
             _ = pinhole_lc_describe(Int32(index), &text, text.count)
             found.append(LibcameraDescription(text: shimText(text)))
         }
-        descriptions = Dictionary(found.map { ($0.info.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return found.map(\.info)
+        return found
+    }
+
+    /// `cameras()` on a thread of its own (starting libcamera's camera manager can hang on a
+    /// driver that does not answer); `completion` runs on the loop.
+    public func cameras(then completion: @escaping (Result<[CameraInfo], any Error>) -> Void) {
+        let loop = self.loop
+        let done = LoopBound(completion, loop: loop)
+        let provider = LoopBound(self, loop: loop)
+        SystemThread.detach {
+            let found = Result { try Self.discover() }
+            loop.post {
+                if case .success(let descriptions) = found { provider.value.remember(descriptions) }
+                done.value(found.map { $0.map(\.info) })
+            }
+        }
+    }
+
+    /// Opens `id` with the blocking part (acquiring the camera) on a thread of its own, so that
+    /// a camera that hangs at open leaves the loop running; `completion` runs on the loop.
+    public func open(id: String, then completion: @escaping (Result<any CameraDevice, any Error>) -> Void) {
+        if devices[id] != nil || descriptions[id] == nil {
+            // Reopening needs no new acquire; an unknown id fails at once.
+            return completion(Result { try open(id: id) })
+        }
+        let description = descriptions[id]!
+        let loop = self.loop
+        let done = LoopBound(completion, loop: loop)
+        let provider = LoopBound(self, loop: loop)
+        SystemThread.detach {
+            let handle = Result { try OpenedHandle(LibcameraDevice.acquire(description.info.id)) }
+            loop.post {
+                done.value(handle.map { provider.value.adopt($0.pointer, description: description) })
+            }
+        }
     }
 
     /// Opens the camera called `id` for exclusive use.
@@ -51,11 +96,23 @@ public final class LibcameraProvider: CameraProvider {
             }
             throw CameraError.unknownCamera(id, available: descriptions.keys.sorted())
         }
-        let device = try LibcameraDevice(description: description, loop: loop)
+        return adopt(try LibcameraDevice.acquire(id), description: description)
+    }
+
+    /// Wraps an acquired camera in its device and keeps it until it is closed.
+    private func adopt(_ handle: OpaquePointer, description: LibcameraDescription) -> LibcameraDevice {
+        let id = description.info.id
+        let device = LibcameraDevice(description: description, loop: loop, handle: handle)
         device.onClosed = { [weak self] in self?.devices[id] = nil }
         devices[id] = device
         return device
     }
+}
+
+/// An acquired shim camera carried from the opening thread to the loop.
+private struct OpenedHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
 
 /// The text of a NUL-terminated buffer the shim filled in.

@@ -10,6 +10,10 @@ public final class SimulatedCameraProvider: CameraProvider {
     /// The cameras' specs.
     public let specs: [SimCameraSpec]
     private var open: [String: SimulatedCamera] = [:]
+    /// Camera ids whose open does not return (a sensor or driver that does not answer).
+    public private(set) var hangingOpens: Set<String> = []
+    /// Opens under way on a hanging camera: they finish when the hang ends.
+    private var hungOpens: [(id: String, completion: (Result<any CameraDevice, any Error>) -> Void)] = []
 
     /// Creates a provider.
     public init(loop: EventLoop, world: SimWorld, specs: [SimCameraSpec] = [.back, .front]) {
@@ -31,6 +35,28 @@ public final class SimulatedCameraProvider: CameraProvider {
         open[id] = camera
         return camera
     }
+
+    /// Opening the camera `id` without blocking: at once, or, while the camera hangs at open,
+    /// not until `endOpenHang(id)`.
+    public func open(id: String, then completion: @escaping (Result<any CameraDevice, any Error>) -> Void) {
+        guard hangingOpens.contains(id) else { return completion(Result { try open(id: id) }) }
+        hungOpens.append((id, completion))
+    }
+
+    /// Makes every later open of `id` hang until `endOpenHang(id)` (`open(id:then:)` does not
+    /// complete meanwhile; `open(id:)` is the blocking call and is not simulated hanging).
+    public func hangOpens(of id: String) { hangingOpens.insert(id) }
+
+    /// Ends the hang of `id`: opens under way complete now (on the loop, in order).
+    public func endOpenHang(_ id: String) {
+        hangingOpens.remove(id)
+        let finishing = hungOpens.filter { $0.id == id }
+        hungOpens.removeAll { $0.id == id }
+        for entry in finishing { entry.completion(Result { try open(id: id) }) }
+    }
+
+    /// Opens still hanging.
+    public var hungOpenCount: Int { hungOpens.count }
 
     /// An open camera by id (for tests).
     public func openCamera(_ id: String) -> SimulatedCamera? { open[id] }

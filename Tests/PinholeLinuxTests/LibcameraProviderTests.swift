@@ -26,6 +26,12 @@ final class LibcameraProviderTests: XCTestCase {
                 loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
                 cameras: provider, encoder: NoEncoder(), store: NoStore())
             try appliance.start()
+            // Discovery runs on a thread of its own and posts its result to the loop.
+            for _ in 0..<30_000 where appliance.engine.isOpening {
+                loop.runUntilIdle()
+                usleep(1_000)
+            }
+            XCTAssertFalse(appliance.engine.isOpening, "discovery did not end within 30 s")
             XCTAssertNil(appliance.engine.current)
             XCTAssertTrue(
                 appliance.problems.contains { $0.contains("no camera found") }, "\(appliance.problems)")

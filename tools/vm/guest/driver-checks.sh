@@ -124,3 +124,20 @@ check_gpio_unit_tests() {
         fail "gpio unit tests" "$(grep -E 'error|failed' <<<"$out" | head -n 3 | tr '\n' ' ')"
     fi
 }
+
+# Pinhole's libcamera backend against vimc (`pinhole-conformance camera`, the camera contract suite).
+check_pinhole_camera() {
+    local pinhole=$1 out status line conformance
+    conformance="$(dirname "$pinhole")/pinhole-conformance"
+    [ -x "$conformance" ] || { fail "pinhole camera" "$conformance is missing (swift build failed?)"; return 1; }
+    out=$(LIBCAMERA_LOG_LEVELS='*:ERROR' timeout 180 "$conformance" camera 2>&1)
+    status=$?
+    while IFS= read -r line; do
+        case "$line" in
+            ok\ *) ok "${line#ok }" ;;
+            FAIL\ *) fail "${line#FAIL }" ;;
+            *) note "$line" ;;
+        esac
+    done <<<"$out"
+    [ "$status" -eq 0 ] || { fail "pinhole camera" "pinhole-conformance camera exited with $status"; return 1; }
+}
