@@ -27,6 +27,9 @@ extension Appliance {
                     if let note = burst.report.storageNote {
                         self.problem("burst of \(burst.report.taken): \(note)")
                     }
+                    if let note = burst.pendingNote {
+                        self.problem("burst of \(burst.report.taken): \(note)")
+                    }
                 case .failure(let error):
                     self.indicator.show(.error(self.indicator.lowStorage ? .storage : .captureFailed))
                     self.problem("burst failed: \(error)")

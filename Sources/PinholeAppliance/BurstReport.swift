@@ -14,6 +14,10 @@ public struct BurstReport: Sendable, Hashable, Codable {
     public var framesSkipped: Int
     /// The bound on frames in flight (`[capture] frames_in_flight`).
     public var maxInFlight: Int
+    /// Whether the flash would have fired for a single shot (flash on, or auto in a dark
+    /// scene) but did not: a burst takes every frame, and the flash needs settle frames for
+    /// each shot.
+    public var flashWithheld = false
 
     /// Creates a report.
     public init(asked: Int?, taken: Int, atFrameRate: Int, framesSkipped: Int, maxInFlight: Int) {
@@ -26,6 +30,13 @@ public struct BurstReport: Sendable, Hashable, Codable {
 
     /// Whether storage held the burst back (some frames were skipped).
     public var storageFellBehind: Bool { framesSkipped > 0 }
+
+    /// The sentence for an answer: nil unless the flash was withheld.
+    public var flashNote: String? {
+        guard flashWithheld else { return nil }
+        return "the flash did not fire: a burst takes every frame, and the flash needs "
+            + "its own settle frames for each shot; take single shots for flash photos"
+    }
 
     /// The sentence for an answer or the log: nil when every shot came at the frame rate.
     public var storageNote: String? {

@@ -10,6 +10,28 @@ public struct BurstOutcome: Sendable {
     public var failed: [String]
     /// Shots asked for and taken, and whether storage held the burst back.
     public var report: BurstReport
+    /// Shots (numbered from 1) still being encoded or stored when the burst answered at its
+    /// deadline: not dropped, each is announced when it is saved.
+    public var pending: [Int] = []
+    /// How long after the last shot the burst answered with shots pending.
+    public var pendingAfter: Duration?
+
+    /// The sentence for an answer: nil when no shot was pending.
+    public var pendingNote: String? {
+        guard !pending.isEmpty, let waited = pendingAfter else { return nil }
+        let shots = pending.map(String.init).joined(separator: ", ")
+        return
+            "storage has not answered \(DurationText.text(Int64(waited / .milliseconds(1)))) after the last shot: "
+            + "shot\(pending.count == 1 ? "" : "s") \(shots) still being stored; each is announced "
+            + "(event saved) when storage answers, none is dropped"
+    }
+
+    /// Creates an outcome.
+    public init(saved: [CaptureResult], failed: [String], report: BurstReport) {
+        self.saved = saved
+        self.failed = failed
+        self.report = report
+    }
 }
 
 /// A burst's shots on their way from frame to saved photo.
@@ -19,6 +41,14 @@ struct BurstProgress {
     var results: [(shot: Int, result: Result<CaptureResult, Error>)] = []
     var report: BurstReport?
     var outstanding = 0
+    /// Shots handed out for encoding and storing and not yet saved (or failed).
+    var pending: Set<Int> = []
+    /// Whether a single shot would have fired the flash when the burst began.
+    var flashWithheld = false
+    /// The deadline after the last shot by which the burst answers, saved or not.
+    var deadline: TimerID?
+    /// Whether `completion` was called (by the deadline) while shots were still pending.
+    var answered = false
 }
 
 extension CaptureEngine {
@@ -39,7 +69,9 @@ extension CaptureEngine {
         }
         nextTicket += 1
         let ticket = CaptureTicket(nextTicket)
-        bursts[ticket] = BurstProgress(shot: shot, completion: completion)
+        var progress = BurstProgress(shot: shot, completion: completion)
+        progress.flashWithheld = flash.shouldFire(scene: lastFrame, hasFlash: hasFlash)
+        bursts[ticket] = progress
         // A failure before the first shot (no frame, another burst) answers through `requests`.
         requests[ticket] = CaptureRequestState(
             completion: { [weak self] result in
@@ -72,24 +104,50 @@ extension CaptureEngine {
             progress.completion(.failure(CaptureError.failed("the burst ended before its first frame")))
             return
         }
+        var report = report
+        report.flashWithheld = progress.flashWithheld
         progress.report = report
+        if progress.outstanding > 0 {
+            let waited = burstStoreDeadline
+            progress.deadline = loop.schedule(after: waited) { [weak self] in
+                self?.burstDeadlinePassed(ticket, waited: waited)
+            }
+        }
         bursts[ticket] = progress
         finishBurstIfDone(ticket)
     }
 
     /// A burst shot was handed out for encoding and storing.
-    func burstShotStarted(_ ticket: CaptureTicket) {
+    func burstShotStarted(_ ticket: CaptureTicket, shot: Int) {
         bursts[ticket]?.outstanding += 1
+        bursts[ticket]?.pending.insert(shot)
     }
 
     /// A burst shot was saved (or failed to be).
     func burstShotDone(_ ticket: CaptureTicket, shot: Int, result: Result<CaptureResult, Error>) {
         guard var progress = bursts[ticket] else { return }
         progress.outstanding -= 1
+        progress.pending.remove(shot)
         progress.results.append((shot, result))
         bursts[ticket] = progress
         progress.shot(result)
         finishBurstIfDone(ticket)
+    }
+
+    /// The burst's last shot was taken `waited` ago and some are still being encoded or
+    /// stored (storage that hangs): the burst answers now with the shots saved so far and
+    /// those still pending, which go on and are announced one by one as they are saved.
+    private func burstDeadlinePassed(_ ticket: CaptureTicket, waited: Duration) {
+        guard var progress = bursts[ticket], let report = progress.report, !progress.pending.isEmpty else {
+            return
+        }
+        progress.deadline = nil
+        progress.answered = true
+        bursts[ticket] = progress
+        var outcome = Self.outcome(progress, report: report)
+        outcome.pending = progress.pending.sorted()
+        outcome.pendingAfter = waited
+        progress.completion(.success(outcome))
     }
 
     private func finishBurstIfDone(_ ticket: CaptureTicket) {
@@ -97,6 +155,12 @@ extension CaptureEngine {
             return
         }
         bursts.removeValue(forKey: ticket)
+        if let timer = progress.deadline { loop.cancel(timer) }
+        guard !progress.answered else { return }
+        progress.completion(.success(Self.outcome(progress, report: report)))
+    }
+
+    private static func outcome(_ progress: BurstProgress, report: BurstReport) -> BurstOutcome {
         let ordered = progress.results.sorted { $0.shot < $1.shot }
         var saved: [CaptureResult] = []
         var failed: [String] = []
@@ -106,6 +170,6 @@ extension CaptureEngine {
             case .failure(let error): failed.append("shot \(shot): \(error)")
             }
         }
-        progress.completion(.success(BurstOutcome(saved: saved, failed: failed, report: report)))
+        return BurstOutcome(saved: saved, failed: failed, report: report)
     }
 }

@@ -114,7 +114,7 @@ extension CaptureEngine {
         let ticket = press.ticket
         let finish: ((Result<CaptureResult, Error>) -> Void)?
         if press.shot > 0, bursts[ticket] != nil {
-            burstShotStarted(ticket)
+            burstShotStarted(ticket, shot: press.shot)
             finish = { [weak self] result in self?.burstShotDone(ticket, shot: press.shot, result: result) }
         } else {
             finish = press.shot > 0 ? nil : requests.removeValue(forKey: ticket)?.completion

@@ -70,6 +70,9 @@ public final class CaptureEngine {
     /// How long a capture waits for a frame before failing (longer than the watchdog's
     /// timeout, so that a press during a stall is served by the restarted camera).
     public var frameTimeout: Duration = .seconds(4)
+    /// How long after its last shot a burst waits for storage before it answers with the
+    /// shots still pending (which are still saved, and announced, when storage answers).
+    public var burstStoreDeadline: Duration = .seconds(10)
     /// Frames after which a changed control the camera does not report in its metadata is
     /// taken as in effect (libcamera's Raspberry Pi pipeline applies exposure two frames late).
     public var controlDelayFrames = 3

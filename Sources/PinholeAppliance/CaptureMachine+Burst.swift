@@ -24,7 +24,8 @@ extension CaptureMachine {
     /// press's frame is (zero shutter lag, or the first frame with changed controls in force);
     /// every later shot is the next frame, as long as fewer than `maxInFlight` frames are being
     /// encoded and stored. Frames that pass while that many are in flight are counted, never
-    /// queued. The flash does not fire in a burst.
+    /// queued. The flash does not fire in a burst (the engine reports when a single shot would
+    /// have fired it).
     mutating func startBurst(_ press: Press, count: Int?) -> [Action] {
         guard burst == nil else { return [.fail(press.ticket, .burstBusy)] }
         var press = press

@@ -97,6 +97,9 @@ struct BenchEncoder: StillEncoder {
     func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
         try encoder.encode(image: image, metadata: metadata)
     }
+    func encode(image: RawImage, metadata: PhotoMetadata, into sink: any ByteSink) throws {
+        try encoder.encode(image: image, metadata: metadata, into: sink)
+    }
 }
 
 /// A photo library as the capture engine's `PhotoStore` (capture and burst benchmarks).
@@ -108,4 +111,19 @@ struct BenchStore: PhotoStore, @unchecked Sendable {
     }
     func photoCount() throws -> Int { try library.count(.all) }
     func freeBytes() -> Int64? { nil }
+    /// Encodes straight into the library's file, as `pinhole run`'s store does.
+    func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
+        -> WrittenPhoto
+    {
+        WrittenPhoto(
+            bytes: nil, written: try library.writeOriginal(metadata: metadata, producing: produce),
+            metadata: metadata)
+    }
+    func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto {
+        guard let original = photo.written as? WrittenOriginal else {
+            throw CaptureError.failed("not written")
+        }
+        let asset = try library.add(original, toAlbum: album)
+        return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
+    }
 }

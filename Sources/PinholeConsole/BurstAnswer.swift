@@ -4,7 +4,8 @@ import PinholeAppliance
 
 /// `capture --burst N --json`: every saved photo (as `capture --json` gives one), and the
 /// burst's report: shots taken, how many at the frame rate, frames skipped while storage was
-/// behind, and the bound on frames in flight.
+/// behind, the bound on frames in flight, shots still being stored at the deadline, and why
+/// the flash did not fire.
 struct BurstAnswer: Encodable {
     var photos: [CaptureAnswer]
     var failed: [String]
@@ -13,6 +14,10 @@ struct BurstAnswer: Encodable {
     var framesSkipped: Int
     var framesInFlight: Int
     var storageKeptUp: Bool
+    /// Shots still being stored when the burst answered at its deadline (saved later).
+    var pending: [Int]
+    /// Why the flash did not fire, when it would have for a single shot.
+    var flashNote: String?
 
     init(_ burst: BurstOutcome) {
         photos = burst.saved.map(CaptureAnswer.init)
@@ -22,5 +27,7 @@ struct BurstAnswer: Encodable {
         framesSkipped = burst.report.framesSkipped
         framesInFlight = burst.report.maxInFlight
         storageKeptUp = !burst.report.storageFellBehind
+        pending = burst.pending
+        flashNote = burst.report.flashNote
     }
 }

@@ -18,7 +18,7 @@ extension LineModeConsole {
             appliance.captureBurst(count: count) { outcome in
                 reply(
                     outcome.flatMap { burst in
-                        guard !burst.saved.isEmpty else {
+                        guard !burst.saved.isEmpty || !burst.pending.isEmpty else {
                             return .failure(
                                 ConsoleError.failed(
                                     "no photo of the burst was saved: " + burst.failed.joined(separator: "; ")
@@ -30,14 +30,17 @@ extension LineModeConsole {
         }
     }
 
-    /// `ok saved N photos: ID …`, then what failed and whether storage kept up.
+    /// `ok saved N photos: ID …`, then what failed, what storage has not answered for yet,
+    /// whether storage kept up, and why the flash did not fire.
     static func burstText(_ burst: BurstOutcome) -> String {
         var text =
             "ok saved \(burst.saved.count) photos: " + burst.saved.map(\.photo.id).joined(separator: " ")
         if !burst.failed.isEmpty {
             text += "; \(burst.failed.count) failed: " + burst.failed.joined(separator: "; ")
         }
+        if let note = burst.pendingNote { text += "; " + note }
         if let note = burst.report.storageNote { text += "; " + note }
+        if let note = burst.report.flashNote { text += "; " + note }
         return text
     }
 

@@ -101,6 +101,72 @@ final class BurstTests: XCTestCase {
         XCTAssertTrue(rig.appliance.problems.contains { $0.contains("storage could not keep up") })
     }
 
+    func testABurstWhoseStorageHangsAnswersAtItsDeadlineAndItsShotsAreSavedLater() throws {
+        let gated = GatedStore()
+        let rig = try ApplianceRig(photoStore: gated)
+        rig.appliance.engine.maxFramesInFlight = 4
+        rig.appliance.engine.burstStoreDeadline = .seconds(2)
+        rig.loop.virtualTimeWaitsForWork = false
+        var saved: [String] = []
+        rig.appliance.observe { if case .saved(let capture) = $0 { saved.append(capture.photo.id) } }
+        var outcome: BurstOutcome?
+        rig.appliance.captureBurst(count: 3) { outcome = try? $0.get() }
+        rig.loop.advance(by: .milliseconds(500))  // all three taken; storage answers nothing
+        XCTAssertNil(outcome)
+        rig.loop.advance(by: rig.appliance.engine.burstStoreDeadline - .milliseconds(600))
+        XCTAssertNil(outcome, "not before the deadline")
+        rig.loop.advance(by: .milliseconds(200))
+        let burst = try XCTUnwrap(outcome, "the burst answers although storage hangs")
+        XCTAssertEqual(burst.saved.count, 0)
+        XCTAssertEqual(burst.pending, [1, 2, 3])
+        XCTAssertEqual(
+            burst.pendingNote,
+            "storage has not answered 2s after the last shot: shots 1, 2, 3 still being stored; "
+                + "each is announced (event saved) when storage answers, none is dropped")
+        XCTAssertTrue(rig.appliance.problems.contains { $0.contains("storage has not answered") })
+        XCTAssertEqual(saved, [])
+
+        gated.openGate()
+        rig.loop.finishWork()
+        rig.loop.virtualTimeWaitsForWork = true
+        rig.loop.advance(by: .milliseconds(100))
+        rig.loop.finishWork()
+        XCTAssertEqual(saved, ["G1", "G2", "G3"], "no shot is dropped: each is announced once saved")
+        XCTAssertEqual(try gated.photoCount(), 3)
+        XCTAssertFalse(rig.appliance.engine.isBursting)
+    }
+
+    func testABurstThatStorageKeepsUpWithAnswersWithNothingPending() throws {
+        let rig = try ApplianceRig()
+        rig.appliance.engine.burstStoreDeadline = .seconds(1)
+        var outcome: BurstOutcome?
+        rig.appliance.captureBurst(count: 3) { outcome = try? $0.get() }
+        rig.loop.advance(by: .seconds(2))
+        let burst = try XCTUnwrap(outcome)
+        XCTAssertEqual(burst.saved.count, 3)
+        XCTAssertEqual(burst.pending, [])
+        XCTAssertNil(burst.pendingNote)
+        XCTAssertNil(burst.report.flashNote, "flash off: nothing to say")
+    }
+
+    func testWithTheFlashOnABurstSaysWhyItDidNotFire() throws {
+        let rig = try ApplianceRig()
+        try rig.appliance.engine.setFlashMode(.on)
+        rig.loop.advance(by: .milliseconds(300))
+        var outcome: BurstOutcome?
+        rig.appliance.captureBurst(count: 3) { outcome = try? $0.get() }
+        rig.loop.advance(by: .seconds(1))
+        let burst = try XCTUnwrap(outcome)
+        XCTAssertEqual(burst.saved.count, 3)
+        XCTAssertEqual(burst.saved.map(\.flashFired), [false, false, false])
+        XCTAssertEqual(
+            burst.report.flashNote,
+            "the flash did not fire: a burst takes every frame, and the flash needs its own settle "
+                + "frames for each shot; take single shots for flash photos")
+        let sequences = burst.saved.map(\.frame.sequence)
+        XCTAssertEqual(sequences, Array(sequences[0]..<(sequences[0] + 3)), "still every frame")
+    }
+
     func testHoldingTheShutterShootsEveryFrameUntilItIsLetGo() throws {
         let rig = try ApplianceRig()
         var saved: [CaptureResult] = []

@@ -31,6 +31,14 @@ final class LineModeCommandsTests: XCTestCase {
         let burst = ask(harness, "capture --burst 3", wait: .seconds(3))
         XCTAssertTrue(burst.hasPrefix("ok saved 3 photos: photo1 photo2 photo3"), burst)
         XCTAssertEqual(ask(harness, "capture --burst 50"), "error 64: --burst takes 2 to 20 photos")
+        XCTAssertEqual(ask(harness, "flash on"), "ok flash on")
+        let flashBurst = ask(harness, "capture --burst 2", wait: .seconds(3))
+        XCTAssertTrue(flashBurst.hasPrefix("ok saved 2 photos: photo4 photo5"), flashBurst)
+        XCTAssertTrue(flashBurst.hasSuffix("; take single shots for flash photos"), flashBurst)
+        let json = ask(harness, "capture --burst 2 --json", wait: .seconds(3))
+        XCTAssertTrue(json.contains(#""pending":[]"#), json)
+        XCTAssertTrue(json.contains(#""flashNote":"the flash did not fire: "#), json)
+        XCTAssertEqual(ask(harness, "flash off"), "ok flash off")
         XCTAssertEqual(
             ask(harness, "capture --timer 5 --burst 2"),
             "error 64: use --timer or --burst, not both: usage: capture [--json] | capture --timer SECONDS | capture --burst N"
