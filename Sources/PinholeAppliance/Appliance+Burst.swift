@@ -5,8 +5,8 @@ import PinholeCore
 extension Appliance {
     /// Takes `count` photos of consecutive frames at the camera's frame rate (nil: until
     /// `stopBurst()`, as a held shutter does), starting from the frame exposing at `pressedAt`.
-    /// Each saved shot is announced as a capture is; when storage fell behind, the outcome's
-    /// report says so (and the log too).
+    /// Each saved shot is announced as a capture is; when storage fell behind or has not
+    /// answered by the deadline, or the flash was withheld, the outcome says so (and the log too).
     public func captureBurst(
         count: Int?, pressedAt: Instant? = nil, completion: ((Result<BurstOutcome, Error>) -> Void)? = nil
     ) {
@@ -28,6 +28,10 @@ extension Appliance {
                         self.problem("burst of \(burst.report.taken): \(note)")
                     }
                     if let note = burst.pendingNote {
+                        self.problem("burst of \(burst.report.taken): \(note)")
+                    }
+                    if let note = burst.report.flashNote {
+                        // A held shutter has no answer to carry this: the log does.
                         self.problem("burst of \(burst.report.taken): \(note)")
                     }
                 case .failure(let error):

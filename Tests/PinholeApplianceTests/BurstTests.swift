@@ -165,6 +165,9 @@ final class BurstTests: XCTestCase {
                 + "frames for each shot; take single shots for flash photos")
         let sequences = burst.saved.map(\.frame.sequence)
         XCTAssertEqual(sequences, Array(sequences[0]..<(sequences[0] + 3)), "still every frame")
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.hasPrefix("burst of 3: the flash did not fire") },
+            "a held shutter's burst has no answer: the log says it")
     }
 
     func testHoldingTheShutterShootsEveryFrameUntilItIsLetGo() throws {
