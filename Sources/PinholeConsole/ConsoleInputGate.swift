@@ -3,8 +3,9 @@
 import PinholeCore
 
 /// Stands between a serial line (or stdio) and the consoles. In the menu, input is cut into
-/// bursts (bytes closer than `burstGap`) and each burst is judged whole before any byte
-/// acts: one key passes, anything else is noise. In line mode each chunk passes at once
+/// bursts (bytes that arrived closer than `burstGap`, by the times the reader stamped them,
+/// so a loop that is late to look at them judges them as they came) and each burst is
+/// judged whole before any byte acts: one key passes, anything else is noise. In line mode each chunk passes at once
 /// (scripts are never slowed) unless it holds a byte no keyboard sends. Noise, framing or
 /// parity errors, or too many unparseable lines start a quiet wait (`NoiseGuard`): nothing
 /// passes until the line has been silent for the quiet period and a person presses Enter
@@ -22,6 +23,9 @@ public final class ConsoleInputGate {
     private var marks: MarkedInputDecoder?
     private var burst: [UInt8] = []
     private var burstErrors = 0
+    /// When the burst's first and latest bytes arrived (nil: no burst is open).
+    private var burstStart: Instant?
+    private var lastArrival: Instant?
     private var burstTimer: TimerID?
     private var silenceTimer: TimerID?
 
@@ -54,11 +58,19 @@ public final class ConsoleInputGate {
     /// The guard's state (for tests and the log).
     public var state: NoiseGuard.State { noise.state }
 
-    /// Bytes from the line.
-    public func receive(_ raw: [UInt8]) {
+    /// Bytes from the line that arrived at `arrival` (when the reader read them; nil: now,
+    /// on the loop's clock). Bursts end at a gap in arrival times, and quiet periods and
+    /// the gap between two Enters are measured between arrivals.
+    public func receive(_ raw: [UInt8], at arrival: Instant? = nil) {
         guard enabled else {
             deliver?(raw)
             return
+        }
+        let arrival = arrival ?? loop.now
+        // The open burst ended before these bytes came, however late the loop is with them.
+        if let lastArrival, burstStart != nil, arrival - lastArrival >= Self.burstGap {
+            if let burstTimer { loop.cancel(burstTimer) }
+            burstEnded()
         }
         var bytes = raw
         var errors = 0
@@ -66,38 +78,47 @@ public final class ConsoleInputGate {
         if menuMode || noise.isQuiet {
             burst += bytes
             burstErrors += errors
+            if burstStart == nil { burstStart = arrival }
+            lastArrival = arrival
             if let burstTimer { loop.cancel(burstTimer) }
             burstTimer = nil
             // Longer than any key's sequence: judged now (a flood never piles up in memory).
             if burst.count > Self.longestKey { return burstEnded() }
-            burstTimer = loop.schedule(after: Self.burstGap) { [weak self] in self?.burstEnded() }
+            // Bytes the reader already has are handed over before this runs (posted work
+            // goes before timers), so only bytes that came later can extend the burst.
+            burstTimer = loop.schedule(at: arrival + Self.burstGap) { [weak self] in self?.burstEnded() }
             return
         }
+        lastArrival = arrival
         // Line mode, listening: judged now, so that scripts wait for nothing.
         if errors > 0 {
             return startQuiet(
-                "\(errors) framing/parity errors on the line", bytes: bytes.count + errors, errors)
+                "\(errors) framing/parity errors on the line", bytes: bytes.count + errors, errors,
+                at: arrival)
         }
         switch judge.judgeText(bytes) {
         case .typed: deliver?(bytes)
-        case .noise(let why): startQuiet(why, bytes: bytes.count, 0)
+        case .noise(let why): startQuiet(why, bytes: bytes.count, 0, at: arrival)
         }
     }
 
     /// Line mode: the console answered this many unparseable lines in a row.
     public func unparseableLines(_ count: Int) {
         guard enabled, !noise.isQuiet else { return }
-        startQuiet("\(count) unparseable lines in a row", bytes: 0, 0)
+        startQuiet("\(count) unparseable lines in a row", bytes: 0, 0, at: loop.now)
     }
 
     private func burstEnded() {
         burstTimer = nil
         let bytes = burst
         let errors = burstErrors
+        let start = burstStart ?? loop.now
+        let now = lastArrival ?? start
         burst = []
         burstErrors = 0
-        let now = loop.now
-        if let spell = noise.silence(at: now) { onSpell?(spell) }
+        burstStart = nil
+        // Silent before the burst began; its bytes count as arriving with its last ones.
+        if let spell = noise.silence(at: start) { onSpell?(spell) }
         if noise.isQuiet {
             var enterJudge = InputJudge()
             let verdict = enterJudge.judgeKeystroke(bytes)
@@ -109,16 +130,16 @@ public final class ConsoleInputGate {
         }
         if errors > 0 {
             return startQuiet(
-                "\(errors) framing/parity errors on the line", bytes: bytes.count + errors, errors)
+                "\(errors) framing/parity errors on the line", bytes: bytes.count + errors, errors, at: now)
         }
         switch judge.judgeKeystroke(bytes) {
         case .typed: deliver?(bytes)
-        case .noise(let why): startQuiet(why, bytes: bytes.count, 0)
+        case .noise(let why): startQuiet(why, bytes: bytes.count, 0, at: now)
         }
     }
 
-    private func startQuiet(_ reason: String, bytes: Int, _ errors: Int) {
-        after(noise.startQuiet(reason: reason, bytes: bytes, lineErrors: errors, at: loop.now))
+    private func startQuiet(_ reason: String, bytes: Int, _ errors: Int, at arrival: Instant) {
+        after(noise.startQuiet(reason: reason, bytes: bytes, lineErrors: errors, at: arrival))
     }
 
     private func after(_ outcome: NoiseGuard.Outcome) {

@@ -10,6 +10,7 @@ import PinholeConfiguration
 import PinholeConsole
 import PinholeCore
 import PinholeLinux
+import SystemPackage
 
 /// Runs the console for `pinhole run`: chooses stdio or a serial device, menu or line mode,
 /// moves bytes between the device and the consoles, and survives the device going away.
@@ -227,10 +228,15 @@ final class ConsoleRunner {
 
     private func startReading(fd: Int32) {
         let runner = LoopBound(self, loop: loop)
+        // Reads are stamped on the loop's own clock where another thread may read it (real
+        // time); a virtual clock moves only on the loop, so there the gate stamps on arrival.
+        let clock = loop
+        var stamp: (@Sendable () -> Instant)?
+        if !clock.isVirtual { stamp = { @Sendable in clock.now } }
         let pump = InputPump(
-            fd: fd, loop: loop,
-            onBytes: { bytes in
-                runner.value.received(bytes)
+            fd: fd, loop: loop, stamp: stamp,
+            onBytes: { bytes, arrival in
+                runner.value.received(bytes, at: arrival)
             },
             onEnd: { code in
                 runner.value.ended(code)
@@ -239,8 +245,8 @@ final class ConsoleRunner {
         pump.start()
     }
 
-    private func received(_ bytes: [UInt8]) {
-        gate.receive(bytes)
+    private func received(_ bytes: [UInt8], at arrival: Instant?) {
+        gate.receive(bytes, at: arrival)
         if inMenu || gate.isQuiet { input?.resume() } else { resumeIfRoom() }
     }
 
@@ -280,7 +286,7 @@ final class ConsoleRunner {
         }
     }
 
-    private func ended(_ code: Int32) {
+    private func ended(_ code: Errno?) {
         input = nil
         guard let device else {
             for piece in assembler.finish() { deliver(piece) }
@@ -289,7 +295,7 @@ final class ConsoleRunner {
             if inMenu { loop.stop() }
             return
         }
-        let reason = code == 0 ? "end of file" : String(cString: strerror(code))
+        let reason = code.map { "\($0)" } ?? "end of file"
         log(
             "console \(device) went away (\(reason)): reopening it every \(Int(Self.reopenInterval.seconds)) s"
         )

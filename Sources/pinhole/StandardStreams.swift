@@ -102,24 +102,41 @@ final class OutputPump: @unchecked Sendable {
     }
 }
 
-/// Reads a descriptor on its own thread and posts the bytes to the loop, one chunk at a
-/// time: the next read waits until the loop calls `resume()`, so a flood of input waits in
-/// the kernel (and the serial line's flow control) instead of in memory.
+/// Reads a descriptor on its own thread, each read stamped with the time it returned, and
+/// hands the loop one chunk each time the loop asks (`resume()`). The thread reads ahead of
+/// the loop up to `limit` bytes, so a chunk's stamp is when its bytes came off the line, not
+/// when a busy loop got round to them (the console's noise gate cuts bursts by these times);
+/// beyond the limit a flood waits in the kernel (and the serial line's flow control)
+/// instead of in memory.
 final class InputPump: @unchecked Sendable {
     private let monitor = ConditionLock()
-    private var ready = true
-    private let fd: Int32
+    /// Read and not yet handed over (guarded by `monitor`), with their byte count.
+    private var chunks: [(bytes: [UInt8], arrival: Instant?)] = []
+    private var queuedBytes = 0
+    /// The loop asked for the next chunk and has not been handed one yet.
+    private var wanted = true
+    /// A hand-over is posted to the loop and has not run yet.
+    private var handOverPosted = false
+    /// Why reading stopped (nil: still reading; 0: end of file), handed over after the chunks.
+    private var end: Errno??
+    private let fd: FileDescriptor
     private let loop: EventLoop
-    private let onBytes: @Sendable ([UInt8]) -> Void
-    private let onEnd: @Sendable (_ error: Int32) -> Void
+    private let stamp: (@Sendable () -> Instant)?
+    private let onBytes: @Sendable ([UInt8], Instant?) -> Void
+    private let onEnd: @Sendable (_ error: Errno?) -> Void
+    /// Most bytes read ahead of the loop.
+    let limit: Int
 
-    /// `onBytes` and `onEnd` run on the loop; `onEnd` gets errno (0 for end of file).
+    /// `onBytes` (each chunk with the time it was read: `stamp()`, nil without a stamp) and
+    /// `onEnd` (nil at end of file, else why reading failed) run on the loop.
     init(
-        fd: Int32, loop: EventLoop, onBytes: @escaping @Sendable ([UInt8]) -> Void,
-        onEnd: @escaping @Sendable (Int32) -> Void
+        fd: Int32, loop: EventLoop, stamp: (@Sendable () -> Instant)?, limit: Int = 16 * 1024,
+        onBytes: @escaping @Sendable ([UInt8], Instant?) -> Void, onEnd: @escaping @Sendable (Errno?) -> Void
     ) {
-        self.fd = fd
+        self.fd = FileDescriptor(rawValue: fd)
         self.loop = loop
+        self.stamp = stamp
+        self.limit = limit
         self.onBytes = onBytes
         self.onEnd = onEnd
     }
@@ -128,11 +145,38 @@ final class InputPump: @unchecked Sendable {
         SystemThread.detach { [self] in run() }
     }
 
-    /// Allows the next read (call on the loop once the last chunk has been dealt with).
+    /// Asks for the next chunk (call on the loop once the last one has been dealt with).
     func resume() {
         monitor.withLock {
-            ready = true
+            wanted = true
+            handOverIfWanted()
+        }
+    }
+
+    /// Posts a hand-over when the loop wants one and there is something to give. Lock held.
+    private func handOverIfWanted() {
+        guard wanted, !handOverPosted, !chunks.isEmpty || end != nil else { return }
+        wanted = false
+        handOverPosted = true
+        loop.post { [self] in handOver() }
+    }
+
+    /// On the loop: the oldest chunk, or once all are handed over, the end.
+    private func handOver() {
+        let next: (bytes: [UInt8], arrival: Instant?)?
+        let ended: Errno??
+        (next, ended) = monitor.withLock {
+            handOverPosted = false
+            guard !chunks.isEmpty else { return (nil, end) }
+            let chunk = chunks.removeFirst()
+            queuedBytes -= chunk.bytes.count
             monitor.broadcast()
+            return (chunk, nil)
+        }
+        if let next {
+            onBytes(next.bytes, next.arrival)
+        } else if let ended {
+            onEnd(ended)
         }
     }
 
@@ -140,31 +184,32 @@ final class InputPump: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             monitor.withLock {
-                while !ready { monitor.wait() }
-                ready = false
+                while queuedBytes >= limit { monitor.wait() }
             }
-            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let count: Int
+            let arrival: Instant?
             do {
-                try retryingInterrupts { poll(&pollfd, 1, -1) }
-                count = try retryingInterrupts {
-                    buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                }
-            } catch let code where code == .resourceTemporarilyUnavailable {
-                resume()
+                _ = try FileDescriptor.waitForInput([fd])
+                arrival = stamp?()
+                count = try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
+            } catch let code as Errno where code == .resourceTemporarilyUnavailable {
                 continue
             } catch {
-                return finish(error.rawValue)
+                return finish(error as? Errno ?? .ioError)
             }
-            if count == 0 { return finish(0) }
-            let bytes = Array(buffer[0..<count])
-            let onBytes = self.onBytes
-            loop.post { onBytes(bytes) }
+            if count == 0 { return finish(nil) }
+            monitor.withLock {
+                chunks.append((Array(buffer[0..<count]), arrival))
+                queuedBytes += count
+                handOverIfWanted()
+            }
         }
     }
 
-    private func finish(_ code: Int32) {
-        let onEnd = self.onEnd
-        loop.post { onEnd(code) }
+    private func finish(_ code: Errno?) {
+        monitor.withLock {
+            end = .some(code)
+            handOverIfWanted()
+        }
     }
 }

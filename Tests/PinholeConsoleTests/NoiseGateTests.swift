@@ -88,6 +88,50 @@ final class NoiseGateTests: XCTestCase {
         XCTAssertFalse(gate.isQuiet)
     }
 
+    /// The loop is late: bytes are handed to the gate long after the reader stamped them.
+    /// Bursts are cut by those stamps, not by when the loop looks at the bytes.
+    func testBurstsAreJudgedByWhenTheBytesArrivedNotWhenALateLoopHandlesThem() {
+        let gate = gate(menu: true)
+        // Two keys a person typed 150 ms apart, handled together 400 ms later: two keys.
+        let typed = loop.now
+        loop.advance(by: .milliseconds(400))
+        gate.receive(Array("1".utf8), at: typed)
+        gate.receive(Array("2".utf8), at: typed + .milliseconds(150))
+        loop.advance(by: .milliseconds(30))
+        XCTAssertEqual(passed, [Array("1".utf8), Array("2".utf8)])
+        XCTAssertFalse(gate.isQuiet)
+
+        // A key-like byte and noise 2 ms behind it, handed over 100 ms late: one burst, noise
+        // (the reader had both, so both are handed over before the burst's timer runs).
+        let noisy = loop.now
+        loop.advance(by: .milliseconds(100))
+        gate.receive(Array("3".utf8), at: noisy)
+        gate.receive([0x9F, 0x0D], at: noisy + .milliseconds(2))
+        loop.advance(by: .milliseconds(30))
+        XCTAssertEqual(passed.count, 2, "the key-like byte did not act")
+        XCTAssertTrue(gate.isQuiet)
+
+        // After the quiet period, Enter and Enter 300 ms apart wake it, though a late loop
+        // hands both over at once; the silence and the gap are measured between arrivals.
+        loop.advance(by: .seconds(4))
+        let first = loop.now
+        loop.advance(by: .milliseconds(700))
+        gate.receive(Array("\r".utf8), at: first)
+        gate.receive(Array("\r".utf8), at: first + .milliseconds(300))
+        loop.advance(by: .milliseconds(30))
+        XCTAssertFalse(gate.isQuiet)
+        XCTAssertEqual(notices.last, "woke 1 5")
+
+        // Two Enters 30 ms apart are not a person pressing twice, however late they are seen.
+        send(gate, "\u{1B}[99x", wait: .seconds(4))
+        let close = loop.now
+        loop.advance(by: .milliseconds(500))
+        gate.receive(Array("\r".utf8), at: close)
+        gate.receive(Array("\r".utf8), at: close + .milliseconds(30))
+        loop.advance(by: .seconds(1))
+        XCTAssertTrue(gate.isQuiet)
+    }
+
     func testLineModePassesTextAtOnceAndAnyNoiseByteStartsTheQuietWait() {
         let gate = gate(menu: false)
         gate.receive(Array("status\ncapture\n".utf8))
