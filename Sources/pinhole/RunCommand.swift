@@ -89,7 +89,9 @@ struct RunCommand: ParsableCommand {
         }
         log.info("board \(profile.name) (\(note)), library \(libraryPath)")
         let settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
-        for file in [settings.file, settingsFile.path].compactMap({ $0 }) {
+        let timelapseStateFile = libraryPath + "/timelapse-state.toml"
+        // Each is written durably through a temporary file beside it, which a power cut can leave.
+        for file in [settings.file, settingsFile.path, timelapseStateFile].compactMap({ $0 }) {
             for removed in Configuration.removeStaleTemporaries(of: file) {
                 log.notice("removed \(removed), left by an interrupted write (power cut?)")
             }
@@ -135,7 +137,7 @@ struct RunCommand: ParsableCommand {
         appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
         appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
         let timelapse = TimelapseController(
-            appliance: appliance, stateFile: libraryPath + "/timelapse-state.toml")
+            appliance: appliance, stateFile: timelapseStateFile)
         timelapse.onEvent = { log.info("\($0)") }
         appliance.timelapse = timelapse
         do { try appliance.start() } catch {
