@@ -1,6 +1,8 @@
 // sd_notify without libsystemd: READY, STATUS, STOPPING and watchdog pings to $NOTIFY_SOCKET.
 
 import PinholeCore
+import PinholeSystem
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -38,9 +40,15 @@ public final class SystemdNotifier: @unchecked Sendable {
     @discardableResult
     public func notify(_ state: String) -> Bool {
         guard let socketPath else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard
+            let raw = try? retryingInterrupts({
+                socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            })
+        else {
+            return false
+        }
+        let fd = FileDescriptor(rawValue: raw)
+        defer { try? fd.close() }  // never retried: the descriptor is gone either way
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(socketPath.utf8)
@@ -52,9 +60,11 @@ public final class SystemdNotifier: @unchecked Sendable {
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == 0 ? 0 : 1))
         let payload = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                sendto(fd, payload, payload.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+        let sent = try? withUnsafePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                try retryingInterrupts {
+                    sendto(fd.rawValue, payload, payload.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+                }
             }
         }
         return sent == payload.count

@@ -81,9 +81,11 @@ final class SystemdNotifierTests: XCTestCase {
     }
 
     func testAMissingOrOverlongSocketIsAFailureNotACrash() {
+        let before = LoopbackServer.openDescriptors
         XCTAssertFalse(SystemdNotifier(environment: ["NOTIFY_SOCKET": path + ".gone"]).notify("READY=1"))
         let long = "/tmp/" + String(repeating: "x", count: 200)
         XCTAssertFalse(SystemdNotifier(environment: ["NOTIFY_SOCKET": long]).notify("READY=1"))
+        XCTAssertEqual(LoopbackServer.openDescriptors, before, "the socket is closed on failure too")
     }
 
     private func receiveAll() -> [String] { Self.receiveAll(fd) }
