@@ -47,6 +47,26 @@ final class CameraContractTests: XCTestCase {
         XCTAssertTrue(
             failures.contains { $0.hasPrefix("FAIL camera controls: an unlisted control") }, "\(report)")
     }
+
+    /// The restart step can fail: a camera that keeps one buffer back after each restart (as a
+    /// backend that does not requeue a request after a restart would) is caught.
+    func testTheContractCatchesACameraThatLosesABufferOnRestart() {
+        let harness = SimulatedCameraHarness(specs: [.back])
+        let leaky = LeakyRestartProvider(wrapping: harness.cameras)
+        var report: [String] = []
+        let passed = CameraContract(harness: SimulatedCameraHarness(provider: leaky, loop: harness.loop)).run
+        {
+            report.append($0)
+        }
+        XCTAssertFalse(passed)
+        XCTAssertEqual(report.filter { $0.hasPrefix("FAIL ") }.count, 1, "\(report)")
+        XCTAssertTrue(
+            report.contains {
+                $0.hasPrefix("FAIL camera restart: after restart 1 the camera lends 3 buffers")
+            },
+            "\(report)")
+        leaky.device?.releaseKept()
+    }
 }
 
 /// Simulated cameras on a virtual loop, advanced a millisecond at a time.
@@ -113,4 +133,45 @@ private final class ShiftedFrame: CameraFrame, @unchecked Sendable {
     func stillImage() throws -> RawImage { try base.stillImage() }
     func viewfinderImage() throws -> RawImage? { try base.viewfinderImage() }
     func release() { base.release() }
+}
+
+/// A provider whose camera, from its second start on, keeps the first frame of each start.
+private final class LeakyRestartProvider: CameraProvider {
+    let base: SimulatedCameraProvider
+    private(set) var device: LeakyRestartCamera?
+    init(wrapping base: SimulatedCameraProvider) { self.base = base }
+    func cameras() throws -> [CameraInfo] { try base.cameras() }
+    func open(id: String) throws -> any CameraDevice {
+        let camera = LeakyRestartCamera(try base.open(id: id))
+        device = camera
+        return camera
+    }
+}
+
+private final class LeakyRestartCamera: CameraDevice {
+    let base: any CameraDevice
+    private var starts = 0
+    private var kept: [any CameraFrame] = []
+    init(_ base: any CameraDevice) { self.base = base }
+    var info: CameraInfo { base.info }
+    func configure(_ request: StreamRequest) throws -> ConfigurationOutcome { try base.configure(request) }
+    func start(onFrame: @escaping (any CameraFrame) -> Void) throws {
+        starts += 1
+        var keepNext = starts > 1
+        try base.start { [weak self] frame in
+            if keepNext {
+                keepNext = false
+                self?.kept.append(frame)
+            } else {
+                onFrame(frame)
+            }
+        }
+    }
+    func stop() { base.stop() }
+    func setControls(_ controls: [String: ControlValue]) throws { try base.setControls(controls) }
+    func close() { base.close() }
+    func releaseKept() {
+        for frame in kept { frame.release() }
+        kept.removeAll()
+    }
 }
