@@ -10,6 +10,7 @@ import PinholeConfiguration
 import PinholeConsole
 import PinholeCore
 import PinholeLinux
+import PinholeSystem
 import SystemPackage
 
 /// Runs the console for `pinhole run`: chooses stdio or a serial device, menu or line mode,
@@ -176,9 +177,12 @@ final class ConsoleRunner {
         return lineMode.isBusy
     }
 
-    /// Puts the terminal back (colours off, cursor shown, settings restored).
+    /// Puts the terminal back (colours off, cursor shown, settings restored). What the
+    /// consoles queued goes out first (at most two seconds for a terminal that stopped
+    /// reading): the menu's last bytes move the cursor below the screen and show it again.
     func finish() {
         if inMenu { menu.stop() }
+        output?.drain(withinSeconds: 2)
         if device == nil { onTerminalOwnership?(false) }
         raw?.restore()
         raw = nil

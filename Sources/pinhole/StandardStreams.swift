@@ -1,5 +1,5 @@
-// Console I/O threads: a reader that posts input to the loop with backpressure, and a
-// writer that never blocks the loop (a terminal that stops reading loses output, not time).
+// Console I/O: a line writer for stderr and pipes, and a reader thread that posts input to
+// the loop with backpressure (the writer that never blocks the loop is PinholeSystem's OutputPump).
 
 #if canImport(Glibc)
     import Glibc
@@ -28,78 +28,6 @@ struct LineWriter: Sendable {
 @discardableResult
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     (try? FileDescriptor(rawValue: fd).writeAll(bytes)) != nil
-}
-
-/// Sends bytes to a descriptor from its own thread. The loop only queues; if the terminal
-/// stops reading (flow control, a hung pty), at most `limit` bytes wait and older output is
-/// dropped — `takeOverflow()` then tells the console to redraw everything once it drains.
-final class OutputPump: @unchecked Sendable {
-    private let monitor = ConditionLock()
-    private var queue: [UInt8] = []
-    private var fd: Int32
-    private var overflowed = false
-    private var failed = false
-    /// Most bytes kept waiting.
-    let limit: Int
-
-    init(fd: Int32, limit: Int = 64 * 1024) {
-        self.fd = fd
-        self.limit = limit
-        SystemThread.detach { [self] in run() }
-    }
-
-    /// Queues bytes (never blocks).
-    func send(_ bytes: [UInt8]) {
-        monitor.withLock {
-            guard !failed else { return }
-            queue += bytes
-            if queue.count > limit {
-                queue.removeFirst(queue.count - limit)
-                overflowed = true
-            }
-            monitor.broadcast()
-        }
-    }
-
-    /// Points the pump at a new descriptor (after a reconnect) and drops what was waiting.
-    func retarget(_ fd: Int32) {
-        monitor.withLock {
-            self.fd = fd
-            queue.removeAll()
-            failed = false
-            overflowed = false
-            monitor.broadcast()
-        }
-    }
-
-    /// Bytes queued and not yet written.
-    var pendingBytes: Int { monitor.withLock { queue.count } }
-
-    /// Whether output was dropped since the last call (or the descriptor failed).
-    func takeOverflow() -> Bool {
-        monitor.withLock {
-            defer { overflowed = false }
-            return overflowed
-        }
-    }
-
-    private func run() {
-        while true {
-            let (target, bytes): (Int32, [UInt8]) = monitor.withLock {
-                while queue.isEmpty { monitor.wait() }
-                defer { queue.removeAll(keepingCapacity: true) }
-                return (fd, queue)
-            }
-            if !writeAll(target, bytes) {
-                monitor.withLock {
-                    if fd == target {  // the device is gone: drop output until retargeted
-                        failed = true
-                        queue.removeAll()
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// Reads a descriptor on its own thread, each read stamped with the time it returned, and
