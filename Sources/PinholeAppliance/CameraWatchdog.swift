@@ -8,7 +8,8 @@ import PinholeCore
 /// The timeout adapts to the camera: at least `timeout`, four times the longest of the last
 /// 16 gaps between frames (a slow or bursty camera, such as vimc under emulation, is not
 /// mistaken for a dead one), four exposure times, and
-/// `startupTimeout` until the first frame after a start. Each stall doubles it, up to
+/// `startupTimeout` until the second frame after a start (the first gap of a warming camera
+/// is not yet its rhythm). Each stall doubles it, up to
 /// `maximumTimeout`, until the camera has kept up 16 frames: a dead camera is retried without
 /// a storm, and a camera slower than the timeout settles instead of being restarted forever.
 public final class CameraWatchdog {
@@ -39,7 +40,9 @@ public final class CameraWatchdog {
     /// The silence that counts as a stall now.
     public var effectiveTimeout: Duration {
         var limit = max(timeout, lastExposure * 4, (recentGaps.max() ?? .zero) * 4)
-        if framesSinceStart == 0 { limit = max(limit, startupTimeout) }
+        // A camera warms up: until it has shown a gap between two frames of this start, the
+        // startup allowance holds (vimc after a restart sends its first frames seconds apart).
+        if framesSinceStart < 2 { limit = max(limit, startupTimeout) }
         for _ in 0..<min(consecutiveStalls, 16) { limit = limit * 2 }
         return min(limit, max(maximumTimeout, timeout))
     }
@@ -71,8 +74,8 @@ public final class CameraWatchdog {
         // than the timeout (restarted before its next frame could come) must not be restarted
         // in a loop, and its gaps are learnt meanwhile.
         if framesSinceStart >= Self.gapsKept { consecutiveStalls = 0 }
-        // The first frame after a start ends the startup allowance.
-        if framesSinceStart == 1 { arm() }
+        // The second frame after a start ends the startup allowance.
+        if framesSinceStart <= 2 { arm() }
     }
 
     private func arm() {

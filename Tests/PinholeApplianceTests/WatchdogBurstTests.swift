@@ -40,6 +40,24 @@ final class WatchdogBurstTests: XCTestCase {
         XCTAssertGreaterThan(camera.frames, 60)
     }
 
+    func testAWarmingCameraWhoseFirstFramesComeSecondsApartIsNotRestarted() {
+        let loop = EventLoop.virtual()
+        // As vimc after a restart under emulation: the first frame after 4 s, then one every 3 s.
+        let camera = SlowCamera(loop: loop, firstFrame: .seconds(4), period: .seconds(3))
+        let box = WatchdogBox()
+        let watchdog = CameraWatchdog(loop: loop) { _ in
+            camera.restart()
+            box.watchdog?.start()
+        }
+        box.watchdog = watchdog
+        camera.onFrame = { watchdog.frameArrived() }
+        camera.restart()
+        watchdog.start()
+        loop.advance(by: .seconds(60))
+        XCTAssertEqual(camera.restarts, 0, "a live camera was restarted after its first frame")
+        XCTAssertEqual(camera.frames, 19)
+    }
+
     func testADeadCameraIsStillCaughtAfterABurstyStart() {
         let loop = EventLoop.virtual()
         var stalls = 0
