@@ -23,37 +23,15 @@ final class WatchdogBurstTests: XCTestCase {
     }
 
     func testACameraSlowerThanTheTimeoutSettlesInsteadOfRestartingForever() {
-        let loop = EventLoop.virtual()
-        let camera = SlowCamera(loop: loop, firstFrame: .milliseconds(400), period: .milliseconds(1500))
-        let box = WatchdogBox()
-        // As the engine does: a stall restarts the camera and the watchdog starts over.
-        let watchdog = CameraWatchdog(loop: loop) { _ in
-            camera.restart()
-            box.watchdog?.start()
-        }
-        box.watchdog = watchdog
-        camera.onFrame = { watchdog.frameArrived() }
-        camera.restart()
-        watchdog.start()
-        loop.advance(by: .seconds(120))
+        let camera = Self.watched(
+            firstFrame: .milliseconds(400), period: .milliseconds(1500), for: .seconds(120))
         XCTAssertLessThanOrEqual(camera.restarts, 2, "restarted \(camera.restarts) times in two minutes")
         XCTAssertGreaterThan(camera.frames, 60)
     }
 
     func testAWarmingCameraWhoseFirstFramesComeSecondsApartIsNotRestarted() {
-        let loop = EventLoop.virtual()
         // As vimc after a restart under emulation: the first frame after 4 s, then one every 3 s.
-        let camera = SlowCamera(loop: loop, firstFrame: .seconds(4), period: .seconds(3))
-        let box = WatchdogBox()
-        let watchdog = CameraWatchdog(loop: loop) { _ in
-            camera.restart()
-            box.watchdog?.start()
-        }
-        box.watchdog = watchdog
-        camera.onFrame = { watchdog.frameArrived() }
-        camera.restart()
-        watchdog.start()
-        loop.advance(by: .seconds(60))
+        let camera = Self.watched(firstFrame: .seconds(4), period: .seconds(3), for: .seconds(60))
         XCTAssertEqual(camera.restarts, 0, "a live camera was restarted after its first frame")
         XCTAssertEqual(camera.frames, 19)
     }
@@ -69,6 +47,25 @@ final class WatchdogBurstTests: XCTestCase {
         }
         loop.advance(by: .seconds(3))
         XCTAssertEqual(stalls, 1)
+    }
+
+    /// A camera under a watchdog for `duration` of virtual time. As the engine does, a stall
+    /// restarts the camera and the watchdog starts over.
+    private static func watched(firstFrame: Duration, period: Duration, for duration: Duration) -> SlowCamera
+    {
+        let loop = EventLoop.virtual()
+        let camera = SlowCamera(loop: loop, firstFrame: firstFrame, period: period)
+        let box = WatchdogBox()
+        let watchdog = CameraWatchdog(loop: loop) { _ in
+            camera.restart()
+            box.watchdog?.start()
+        }
+        box.watchdog = watchdog
+        camera.onFrame = { watchdog.frameArrived() }
+        camera.restart()
+        watchdog.start()
+        loop.advance(by: duration)
+        return camera
     }
 }
 
