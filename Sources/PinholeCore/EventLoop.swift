@@ -54,8 +54,9 @@ public final class EventLoop: @unchecked Sendable {
     private var outstandingLongWork = 0
     private var waitsForWork = true
     private var stopped = false
-    private let worker: SerialWorker
-    private let longWorker = SerialWorker()
+    /// One thread for work done in order (`offload`), one for long work (`offloadLong`).
+    private let worker = WorkerPool(threads: 1)
+    private let longWorker = WorkerPool(threads: 1)
     /// One thread per core for work that may run side by side (`offloadParallel`).
     private let pool = WorkerPool(threads: WorkerPool.onlineCores)
     /// The thread the loop belongs to (`pthread_self()` as a number).
@@ -65,7 +66,6 @@ public final class EventLoop: @unchecked Sendable {
     /// `Instant.zero`.
     public init(mode: Mode) {
         self.mode = mode
-        self.worker = SerialWorker()
         self.owner = Atomic(Self.currentThread())
     }
 

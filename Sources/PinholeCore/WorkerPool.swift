@@ -1,4 +1,4 @@
-// Background threads that run submitted jobs side by side, one per core.
+// Background threads that run submitted jobs: one, in order, or one per core, side by side.
 
 import PinholeSystem
 
@@ -9,7 +9,8 @@ import PinholeSystem
 #endif
 
 /// A fixed set of background threads taking jobs from one queue in submission order (a job
-/// starts as soon as a thread is free; jobs may finish out of order).
+/// starts as soon as a thread is free; with more than one thread jobs may finish out of
+/// order, with one they run one at a time, in order).
 final class WorkerPool: @unchecked Sendable {
     private let lock = ConditionLock()
     private var jobs: [@Sendable () -> Void] = []
