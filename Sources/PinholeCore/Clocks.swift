@@ -1,5 +1,7 @@
 // Reads the system's monotonic and wall clocks (the real-time loop's time sources).
 
+import PinholeSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +9,7 @@
 #endif
 
 /// Reads CLOCK_MONOTONIC.
-public func monotonicNow() -> Instant {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-}
+public func monotonicNow() -> Instant { Instant(nanoseconds: monotonicNanoseconds()) }
 
 /// Reads CLOCK_REALTIME together with the local UTC offset.
 public func systemWallNow() -> WallTime {

@@ -47,11 +47,7 @@ extension FileDescriptor {
 }
 
 /// CLOCK_MONOTONIC in milliseconds.
-private func monotonicMilliseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-}
+private func monotonicMilliseconds() -> Int64 { monotonicNanoseconds() / 1_000_000 }
 
 /// `poll(2)`, named apart from `FileDescriptor.poll`.
 private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 {

@@ -69,11 +69,11 @@ public final class OutputPump: @unchecked Sendable {
     /// Returns whether everything queued went out.
     @discardableResult
     public func drain(withinSeconds seconds: Double) -> Bool {
-        let deadline = Self.monotonicNanoseconds() + Int64(max(0, min(seconds, 3600)) * 1e9)
+        let deadline = monotonicNanoseconds() + Int64(max(0, min(seconds, 3600)) * 1e9)
         monitor.lock()
         defer { monitor.unlock() }
         while !(queue.isEmpty && writing == 0) && !failed {
-            if Self.monotonicNanoseconds() >= deadline { return false }
+            if monotonicNanoseconds() >= deadline { return false }
             monitor.wait(untilMonotonicNanoseconds: deadline)
         }
         return !failed
@@ -99,11 +99,5 @@ public final class OutputPump: @unchecked Sendable {
                 monitor.broadcast()
             }
         }
-    }
-
-    private static func monotonicNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }
