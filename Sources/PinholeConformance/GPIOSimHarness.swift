@@ -3,10 +3,6 @@
 import PinholeCore
 import PinholeLinux
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `LinuxGPIO` on a gpio-sim chip: inputs driven and outputs read through gpio-sim's sysfs
 /// attributes, time passing for real (the VM test).
 public final class GPIOSimHarness: GPIOContractHarness {
@@ -52,12 +48,6 @@ public final class GPIOSimHarness: GPIOContractHarness {
 
     /// Runs posted work (edges) every millisecond until `done` or the time is up.
     public func pass(_ duration: Duration, until done: () -> Bool) {
-        let deadline = loop.now + duration
-        while loop.now < deadline {
-            loop.runUntilIdle()
-            if done() { return }
-            usleep(1_000)
-        }
-        loop.runUntilIdle()
+        loop.runPosted(for: duration, until: done)
     }
 }

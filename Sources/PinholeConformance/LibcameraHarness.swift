@@ -3,10 +3,6 @@
 import PinholeCore
 import PinholeLinux
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `LibcameraProvider` on whatever cameras libcamera sees, time passing for real.
 public final class LibcameraHarness: CameraContractHarness {
     /// A real-time loop the backend posts its frames to.
@@ -21,12 +17,6 @@ public final class LibcameraHarness: CameraContractHarness {
 
     /// Runs posted work (frames) every millisecond until `done` or the time is up.
     public func pass(_ duration: Duration, until done: () -> Bool) {
-        let deadline = loop.now + duration
-        while loop.now < deadline {
-            loop.runUntilIdle()
-            if done() { return }
-            usleep(1_000)
-        }
-        loop.runUntilIdle()
+        loop.runPosted(for: duration, until: done)
     }
 }
