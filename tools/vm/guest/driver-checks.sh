@@ -92,12 +92,13 @@ run_driver_checks() {
     check_cam_capture
 }
 
-# Pinhole's libgpiod backend against gpio-sim (`pinhole-conformance gpio`, built next to pinhole).
-check_pinhole_gpio() {
-    local pinhole=$1 out status line conformance
+# Runs `pinhole-conformance KIND` (built next to pinhole) and reports its ok and FAIL lines as
+# checks; a time limit of 0 means none.
+run_pinhole_conformance() {
+    local pinhole=$1 kind=$2 limit=$3 out status line conformance
     conformance="$(dirname "$pinhole")/pinhole-conformance"
-    [ -x "$conformance" ] || { fail "pinhole gpio" "$conformance is missing (swift build failed?)"; return 1; }
-    out=$("$conformance" gpio 2>&1)
+    [ -x "$conformance" ] || { fail "pinhole $kind" "$conformance is missing (swift build failed?)"; return 1; }
+    out=$(timeout "$limit" "$conformance" "$kind" 2>&1)
     status=$?
     while IFS= read -r line; do
         case "$line" in
@@ -106,7 +107,12 @@ check_pinhole_gpio() {
             *) note "$line" ;;
         esac
     done <<<"$out"
-    [ "$status" -eq 0 ] || { fail "pinhole gpio" "pinhole-conformance gpio exited with $status"; return 1; }
+    [ "$status" -eq 0 ] || { fail "pinhole $kind" "pinhole-conformance $kind exited with $status"; return 1; }
+}
+
+# Pinhole's libgpiod backend against gpio-sim (`pinhole-conformance gpio`, the GPIO contract suite).
+check_pinhole_gpio() {
+    run_pinhole_conformance "$1" gpio 0
 }
 
 # The unit tests' gpio-sim conformance test (GPIOBackendTests), when the bundle was built.
@@ -127,17 +133,5 @@ check_gpio_unit_tests() {
 
 # Pinhole's libcamera backend against vimc (`pinhole-conformance camera`, the camera contract suite).
 check_pinhole_camera() {
-    local pinhole=$1 out status line conformance
-    conformance="$(dirname "$pinhole")/pinhole-conformance"
-    [ -x "$conformance" ] || { fail "pinhole camera" "$conformance is missing (swift build failed?)"; return 1; }
-    out=$(LIBCAMERA_LOG_LEVELS='*:ERROR' timeout 180 "$conformance" camera 2>&1)
-    status=$?
-    while IFS= read -r line; do
-        case "$line" in
-            ok\ *) ok "${line#ok }" ;;
-            FAIL\ *) fail "${line#FAIL }" ;;
-            *) note "$line" ;;
-        esac
-    done <<<"$out"
-    [ "$status" -eq 0 ] || { fail "pinhole camera" "pinhole-conformance camera exited with $status"; return 1; }
+    LIBCAMERA_LOG_LEVELS='*:ERROR' run_pinhole_conformance "$1" camera 180
 }
