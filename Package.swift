@@ -218,7 +218,9 @@ let package = Package(
             name: "PinholeConformanceTests",
             dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
             swiftSettings: swift6),
-        .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz"],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [

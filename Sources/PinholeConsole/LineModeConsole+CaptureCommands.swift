@@ -15,7 +15,10 @@ extension LineModeConsole {
                 self?.captureSeries(count: 1, json: json, reply: reply)
             }
         case .burst(let count):
-            appliance.captureBurst(count: count) { outcome in
+            appliance.captureBurst(count: count) { [weak self] outcome in
+                if case .success(let burst) = outcome {
+                    self?.answerReports(eventsStartingWith: burst.saved.map { "saved \($0.photo.id) " })
+                }
                 reply(
                     outcome.flatMap { burst in
                         guard !burst.saved.isEmpty || !burst.pending.isEmpty else {
@@ -59,6 +62,7 @@ extension LineModeConsole {
                 }
             case .success(let capture):
                 let all = done + [capture]
+                self?.answerReports(eventsStartingWith: all.map { "saved \($0.photo.id) " })
                 if all.count < count {
                     self?.captureSeries(count: count, json: json, reply: reply, done: all)
                     return

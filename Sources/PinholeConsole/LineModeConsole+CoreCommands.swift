@@ -37,6 +37,7 @@ extension LineModeConsole {
             try cameraCommand(command, json: json, reply: reply)
         case .torch(let on):
             try appliance.setTorch(on)
+            answerReports(eventsStartingWith: ["torch "])
             reply(.success("ok torch \(on ? "on" : "off")"))
         case .albumCurrent(let title):
             try appliance.engine.setCurrentAlbum(title)
@@ -122,10 +123,12 @@ extension LineModeConsole {
             }
         case .cameraSwitch:
             let camera = try appliance.switchCamera()
+            answerReports(eventsStartingWith: ["camera "])
             reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
         case .cameraSelect(let id):
             try appliance.selectCamera(id)
             let camera = engine.current!
+            answerReports(eventsStartingWith: ["camera "])
             reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
         default:
             preconditionFailure("not a camera command: \(command)")

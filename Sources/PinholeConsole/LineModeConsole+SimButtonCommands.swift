@@ -11,7 +11,7 @@ extension LineModeConsole {
         case .press(let button, let hold, let bounce):
             let stable = try simulation.press(button, hold: .milliseconds(hold), bounce: bounce)
             afterQuiet(from: stable + kernelDelay([button])) { [weak self] in
-                let saved = self?.eventsDuringCommand ?? []
+                let saved = self?.takeEventsDuringCommand() ?? []
                 let suffix = saved.isEmpty ? "" : "; " + saved.joined(separator: "; ")
                 reply(.success("ok pressed \(button.rawValue) held \(hold) ms bounce \(bounce)\(suffix)"))
             }
@@ -23,7 +23,7 @@ extension LineModeConsole {
         case .release(let button, let bounce):
             try simulation.release(button, bounce: bounce)
             afterQuiet(from: settled([button], bounce: bounce)) { [weak self] in
-                let saved = self?.eventsDuringCommand ?? []
+                let saved = self?.takeEventsDuringCommand() ?? []
                 reply(
                     .success(
                         "ok released \(button.rawValue)"

@@ -12,7 +12,7 @@ extension LineModeConsole {
         let shots = trigger.map { $0.interval * ($0.shots - 1) } ?? .zero
         let debounce = trigger?.debounce ?? .zero
         afterQuiet(from: max(stable, appliance.loop.now + debounce + shots)) { [weak self] in
-            let saved = self?.eventsDuringCommand ?? []
+            let saved = self?.takeEventsDuringCommand() ?? []
             reply(
                 .success(
                     "ok triggered \(trigger?.name ?? "?")"
