@@ -37,4 +37,22 @@ final class LineModeScriptTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "seed \(seed)")
         }
     }
+
+    /// Issue 22's five-line script ended without `ok bye` (the streak of errors dropped the
+    /// `quit` waiting behind the library command), and `\xff\xfe` got no answer.
+    func testTheFiveLineScriptAndAnInvalidLineAreAnswered() throws {
+        let directory = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script =
+            "library edit rotate 1e308\ncamera switch x\ncamera switch \" y\nmetering "
+            + String(repeating: "a", count: 5000) + "\n"
+        let result = try PinholeProcess.run(
+            ["run", "--board", "sim", "--clock", "virtual", "--library", directory.path],
+            bytes: Array(script.utf8) + [0xFF, 0xFE, 0x0A] + Array("quit\n".utf8))
+        let answers = result.lines.filter { !$0.hasPrefix("event ") }
+        XCTAssertEqual(answers.count, 6, result.output)
+        XCTAssertTrue(
+            answers[4].hasPrefix("error 64: the line held 2 bytes that are not text"), result.output)
+        XCTAssertEqual(answers.last, "ok bye")
+    }
 }
