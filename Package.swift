@@ -182,7 +182,7 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance",
+                "PinholeAppliance", "PinholeSystem",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

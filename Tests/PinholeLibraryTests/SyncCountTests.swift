@@ -68,6 +68,19 @@ final class SyncCountTests: XCTestCase {
         XCTAssertEqual(syncs, SyncCount(counts: [.sqliteLog: 1]), "\(syncs)")
     }
 
+    /// A purge moves the original to `.purging/` durably (both directories), commits, then
+    /// removes the file without a sync: recovery removes a leftover whose row is gone.
+    func testAPurgeIsTheMoveInBothDirectoriesAndOneCommit() throws {
+        let dir = TemporaryDirectory()
+        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let a = try library.add(jpeg: TestJPEG.make(seed: 15), metadata: testMetadata())
+        let b = try library.add(jpeg: TestJPEG.make(seed: 16), metadata: testMetadata())
+        try library.delete([a.id, b.id])
+        try library.purge([a.id])
+        let (_, syncs) = try SyncCount.counting { try library.purge([b.id]) }
+        XCTAssertEqual(syncs, SyncCount(counts: [.directory: 2, .sqliteLog: 1]), "\(syncs)")
+    }
+
     func testAnEditCostsItsRenderItsDirectoryAndOneCommit() throws {
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
