@@ -32,7 +32,9 @@ extension CaptureEngine {
         watchdog.frameArrived(exposure: frame.metadata.exposureTime)
         focus.frameArrived(frame)
         let aeHeld = exposure.isManual || exposureLocked
-        perform(machine.frameArrived(frame, aeHeld: aeHeld, maxSettleFrames: flash.maxSettleFrames))
+        perform(
+            machine.frameArrived(frame, aeHeld: aeHeld, maxSettleFrames: flash.maxSettleFrames, now: loop.now)
+        )
     }
 
     /// Captures the frame that was exposing at `pressedAt` (now if nil) and stores it; with
@@ -56,8 +58,11 @@ extension CaptureEngine {
         requests[ticket] = CaptureRequestState(completion: completion, timeout: nil, camera: camera.model)
         var policy = flash
         if let mode = options.flash { policy.mode = mode }
-        let fire = policy.shouldFire(scene: lastFrame, hasFlash: hasFlash)
-        let press = CaptureMachine.Press(ticket: ticket, pressedAt: options.pressedAt ?? loop.now)
+        var press = CaptureMachine.Press(ticket: ticket, pressedAt: options.pressedAt ?? loop.now)
+        // Flash auto is decided by the frame the photo would be: its own metering, not an
+        // earlier frame's (which lags a change of light).
+        if policy.mode == .auto, hasFlash { press.autoFlash = policy }
+        let fire = policy.mode == .on && hasFlash
         perform(machine.press(press, fireFlash: fire, now: loop.now))
     }
 

@@ -32,6 +32,9 @@ struct CaptureMachine {
         var waitsForControls = false
         /// A burst's shot number (1, 2, …); 0 for a single capture.
         var shot = 0
+        /// Flash auto: the frame that would serve this press decides (its own metering). A dark
+        /// one is released, the flash lit and a lit frame taken instead.
+        var autoFlash: FlashPolicy? = nil
     }
 
     /// A capture waiting for a frame lit by the flash.
@@ -81,6 +84,17 @@ struct CaptureMachine {
     private(set) var pending: [Press] = []
     /// The flash capture under way.
     private(set) var flash: FlashState?
+    /// Flash auto: the frame exposing at a press was dark, so frames that began after the
+    /// press decide (dark: the flash fires; light that AE has settled on: taken unlit).
+    private(set) var autoJudge: AutoFlashJudge?
+
+    /// A flash-auto press whose frame at the press was dark, judged on the frames after it.
+    struct AutoFlashJudge: Sendable, Equatable {
+        var press: Press
+        var policy: FlashPolicy
+        var frames = 0
+        var lastProduct: Double?
+    }
     /// Frames handed out for encoding and storing and not yet saved.
     var inFlight = 0
     /// At most this many frames are in flight during a burst (each holds a full-resolution
@@ -102,7 +116,7 @@ struct CaptureMachine {
     static let defaultMaxInFlight = 4
 
     /// Whether any press is waiting, being served, or the flash is out.
-    var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil || burst != nil }
+    var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil || burst != nil || autoJudge != nil }
 
     /// The newest kept frame.
     var newestFrame: (any CameraFrame)? { ring.last }
@@ -111,7 +125,11 @@ struct CaptureMachine {
 
     /// A frame arrived. `aeHeld`: exposure is manual or locked, so a lit frame needs no
     /// settling; `maxSettleFrames`: at most this many lit frames are waited for AE.
-    mutating func frameArrived(_ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int) -> [Action] {
+    mutating func frameArrived(
+        _ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int, now: Instant? = nil
+    ) -> [Action] {
+        // A frame arrives once its exposure has ended: later frames start no earlier.
+        let now = now ?? frame.metadata.sensorTimestamp + frame.metadata.exposureTime
         if let selection = judgeRequirement(frame.metadata) {
             // The first frame with the new controls in effect serves the first press that waited
             // (a burst's first shot before any press).
@@ -123,11 +141,13 @@ struct CaptureMachine {
             if burstWaited { return burstFrame(frame, selection: selection) }
             if let waiting {
                 let press = pending.remove(at: waiting)
-                inFlight += 1
-                return [.cancelTimeout(press.ticket), .process(frame, press, selection, flashFired: false)]
+                return [.cancelTimeout(press.ticket)] + serve(frame, press, selection, now: now)
             }
         }
         if let actions = offerToBurst(frame) { return actions }
+        if let actions = autoFlashFrame(frame, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames, now: now) {
+            return actions
+        }
         if let state = flash, !state.press.waitsForControls,
             let actions = flashFrame(frame, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames)
         {
@@ -136,8 +156,7 @@ struct CaptureMachine {
         let free = pending.indices.filter { !pending[$0].waitsForControls }
         if let (index, selection) = Self.match(free, frame: { _ in frame.metadata }, press: { pending[$0] }) {
             let press = pending.remove(at: free[index])
-            inFlight += 1
-            return [.cancelTimeout(press.ticket), .process(frame, press, selection, flashFired: false)]
+            return [.cancelTimeout(press.ticket)] + serve(frame, press, selection, now: now)
         }
         ring.append(frame)
         var actions: [Action] = []
@@ -159,11 +178,67 @@ struct CaptureMachine {
             let (index, selection) = Self.match(ring, frame: \.metadata, press: { _ in press })
         {
             let frame = ring.remove(at: index)
-            inFlight += 1
-            return [.process(frame, press, selection, flashFired: false)]
+            return serve(frame, press, selection, now: now)
         }
         pending.append(press)
         return [.armTimeout(press.ticket)]
+    }
+
+    /// Serves `press` with `frame`. In flash auto the frame's own metering decides: a light
+    /// one is taken; a dark one that began after the press lights the flash (a lit frame is
+    /// taken instead); a dark one exposing at the press hands the decision to the frames after
+    /// the press (the light may have changed since). When another flash capture or judgement
+    /// holds the torch, the frame is taken unlit.
+    private mutating func serve(
+        _ frame: any CameraFrame, _ press: Press, _ selection: FrameSelection, now: Instant
+    ) -> [Action] {
+        if let policy = press.autoFlash, flash == nil, autoJudge == nil,
+            policy.shouldFire(scene: frame.metadata, hasFlash: true)
+        {
+            var decided = press
+            decided.autoFlash = nil
+            // Only a frame that began after the press shows the light since (one that began at
+            // the press instant was exposing at it).
+            if frame.metadata.sensorTimestamp > press.pressedAt {
+                flash = FlashState(press: decided, firedAt: now)
+                return [.release(frame), .setFlash(true), .armTimeout(press.ticket)]
+            }
+            autoJudge = AutoFlashJudge(press: decided, policy: policy)
+            return [.release(frame), .armTimeout(press.ticket)]
+        }
+        inFlight += 1
+        return [.process(frame, press, selection, flashFired: false)]
+    }
+
+    /// Offers a frame to a flash-auto judgement; nil when there is none or the frame did not
+    /// begin after the press.
+    private mutating func autoFlashFrame(
+        _ frame: any CameraFrame, aeHeld: Bool, maxSettleFrames: Int, now: Instant
+    ) -> [Action]? {
+        guard var judge = autoJudge, frame.metadata.sensorTimestamp > judge.press.pressedAt else {
+            return nil
+        }
+        let metadata = frame.metadata
+        if judge.policy.shouldFire(scene: metadata, hasFlash: true) {
+            autoJudge = nil
+            flash = FlashState(press: judge.press, firedAt: now)
+            return [.release(frame), .setFlash(true)]
+        }
+        // Light now: taken once AE has settled on it (as under the flash).
+        judge.frames += 1
+        let product = metadata.exposureTime.seconds * metadata.totalGain
+        let settled = aeHeld || judge.lastProduct.map { abs(product / $0 - 1) < 0.08 } ?? false
+        judge.lastProduct = product
+        guard settled || judge.frames >= maxSettleFrames else {
+            autoJudge = judge
+            return [.release(frame)]
+        }
+        autoJudge = nil
+        inFlight += 1
+        return [
+            .cancelTimeout(judge.press.ticket),
+            .process(frame, judge.press, .nextAfterPress, flashFired: false),
+        ]
     }
 
     /// Controls were changed: presses from now on wait for a frame that shows them.
@@ -184,6 +259,10 @@ struct CaptureMachine {
         if flash?.press.ticket == ticket {
             flash = nil
             return [.setFlash(false), .fail(ticket, .noFrame)]
+        }
+        if autoJudge?.press.ticket == ticket {
+            autoJudge = nil
+            return [.fail(ticket, .noFrame)]
         }
         return []
     }
@@ -213,6 +292,10 @@ struct CaptureMachine {
             actions += [
                 .cancelTimeout(flash.press.ticket), .setFlash(false), .fail(flash.press.ticket, .stopped),
             ]
+        }
+        if let judge = autoJudge {
+            autoJudge = nil
+            actions += [.cancelTimeout(judge.press.ticket), .fail(judge.press.ticket, .stopped)]
         }
         if failWaiting {
             for press in pending { actions += [.cancelTimeout(press.ticket), .fail(press.ticket, .stopped)] }

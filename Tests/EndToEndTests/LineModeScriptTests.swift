@@ -56,3 +56,26 @@ final class LineModeScriptTests: XCTestCase {
         XCTAssertEqual(answers.last, "ok bye")
     }
 }
+
+final class FlashAutoScriptTests: XCTestCase {
+    /// Issue 22's script: in the dark the photo was 1/33 s at ISO 1600 without the flash;
+    /// straight after the light came up, a photo at 1/4375 s fired it. The flash follows the
+    /// picture's own metering now.
+    func testFlashAutoLightsTheDarkPictureAndNotTheDaylightOne() throws {
+        let directory = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try PinholeProcess.run(
+            ["run", "--board", "sim", "--clock", "virtual", "--library", directory.path],
+            input:
+                "sim scene lux 2\nsim wait 200\nflash auto\ncapture --json\nsim scene lux 20000\ncapture --json\nquit\n"
+        )
+        let photos = result.lines.filter { $0.hasPrefix("{") }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertEqual(photos.count, 2, result.output)
+        guard photos.count == 2 else { return }
+        XCTAssertEqual(photos[0]["flashFired"] as? Bool, true, "the dark picture: \(photos[0])")
+        XCTAssertEqual(photos[1]["flashFired"] as? Bool, false, "the daylight picture: \(photos[1])")
+        XCTAssertLessThan(photos[1]["exposureTimeUs"] as? Int ?? .max, 2000, "\(photos[1])")
+    }
+}

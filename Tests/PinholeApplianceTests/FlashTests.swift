@@ -73,4 +73,43 @@ final class FlashTests: XCTestCase {
         XCTAssertEqual(rig.engine.flash.mode, .off, "the policy is unchanged")
         XCTAssertEqual(try rig.capture().flashFired, false)
     }
+
+    /// Issue 22: `sim scene lux 2`, 200 ms, `flash auto`, `capture` gave 1/33 s at ISO 1600
+    /// without the flash: the decision used an older frame's metering, not the picture's own.
+    func testAutoFlashFiresForADarkPictureRightAfterTheLightDropped() throws {
+        let rig = try CaptureTestRig()
+        rig.world.setLux(2)
+        rig.loop.advance(by: .milliseconds(200))
+        try rig.engine.setFlashMode(.auto)
+        let result = try rig.capture()
+        XCTAssertEqual(
+            result.flashFired, true, "exposure \(result.frame.exposureTime) gain \(result.frame.totalGain)")
+        XCTAssertEqual(result.selection, .flashLit)
+    }
+
+    /// Issue 22: straight after the light came up, a capture fired the flash into daylight
+    /// (1/4375 s): the frames before the press were dark, the picture taken was not.
+    func testAutoFlashStaysOffForADaylightPictureRightAfterTheLightCameUp() throws {
+        let rig = try CaptureTestRig()
+        try rig.engine.setFlashMode(.auto)
+        rig.world.setLux(2)
+        rig.loop.advance(by: .milliseconds(500))
+        rig.world.setLux(20_000)
+        let result = try rig.capture()
+        XCTAssertEqual(result.flashFired, false)
+        XCTAssertEqual(result.frame.lux, 20_000, "the picture is of the daylight scene")
+        XCTAssertTrue(rig.gpio.history.filter { $0.line == rig.torchLine }.isEmpty, "the torch never lit")
+        XCTAssertLessThan(result.frame.exposureTime, .milliseconds(2), "exposed for daylight")
+    }
+
+    /// In steady daylight flash auto keeps zero shutter lag: the frame exposing at the press.
+    func testAutoFlashInSteadyLightKeepsTheFrameExposingAtThePress() throws {
+        let rig = try CaptureTestRig()
+        try rig.engine.setFlashMode(.auto)
+        rig.world.setLux(400)
+        rig.loop.advance(by: .milliseconds(500))
+        let result = try rig.capture()
+        XCTAssertEqual(result.flashFired, false)
+        XCTAssertEqual(result.selection, .exposingAtPress)
+    }
 }
