@@ -72,7 +72,9 @@ extension Configuration {
     public static func save(_ section: String, _ key: String, literal: String?, file: String) throws
         -> Configuration
     {
-        let old = FileSystem.readText(file) ?? ""
+        // Only a file that is not there starts empty: a save never proceeds from a failed read
+        // (it would replace the owner's settings and PIN with this one key).
+        let old = try readExisting(file) ?? ""
         let text = setting(section, key, to: literal, in: old)
         let configuration = try parse(text, file: file)
         // Temporary files a power cut left behind (a minute old: not another writer's own).

@@ -133,16 +133,34 @@ public struct Configuration: Sendable, Hashable {
     /// The configuration file on a device.
     public static let defaultFile = "/etc/pinhole/pinhole.toml"
 
-    /// Reads `file`; a missing default file gives the defaults, a missing named file is an error.
+    /// Reads `file`; a missing default file gives the defaults, a missing named file is an
+    /// error. Only a missing file means "no configuration": a file that is there but cannot be
+    /// read (EACCES, EIO) is an error too, never the defaults (which have no PIN, and which the
+    /// next `set` would write over the owner's settings).
     public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws
         -> Configuration
     {
         let path = file ?? defaultFile
-        guard let text = FileSystem.readText(path) else {
+        guard let text = try readExisting(path) else {
             if file == nil { return Configuration() }
             throw ConfigurationError(
                 file: path, line: 0, reason: "cannot read the configuration file: check the path")
         }
         return try parse(text, file: path)
+    }
+
+    /// The text of the configuration file at `path`, nil when there is none; any other read
+    /// error is a `ConfigurationError` saying what to do.
+    static func readExisting(_ path: String) throws(ConfigurationError) -> String? {
+        do {
+            return try FileSystem.readTextIfPresent(path)
+        } catch {
+            throw ConfigurationError(
+                file: path, line: 0,
+                reason:
+                    "cannot read the configuration file (\(error)): Pinhole will not start with defaults "
+                    + "(no PIN) nor write over it; make it readable by the service (e.g. chmod 640, group "
+                    + "pinhole) or check the card")
+        }
     }
 }

@@ -47,6 +47,7 @@ public struct AccessControl: Sendable {
     private var failures = 0
     private var lockouts = 0
     private var lockedUntil: Instant?
+    private var lockoutLength: Duration?
 
     /// Access with an optional PIN hash.
     public init(
@@ -83,12 +84,37 @@ public struct AccessControl: Sendable {
     /// Whether an unlock attempt may be checked now (not locked out).
     public func mayTry(at now: Instant) -> Bool { lockoutRemaining(at: now) == 0 }
 
+    /// What survives a restart: wrong PINs so far, lock-outs so far, and a lock-out in force.
+    public var persistent: AccessRecord {
+        AccessRecord(
+            failures: failures, lockouts: lockouts,
+            lockoutSeconds: lockedUntil == nil ? 0 : Int((lockoutLength ?? lockout).seconds.rounded(.up)))
+    }
+
+    /// Takes the record saved before a restart at `now`: the wrong PINs count on, and a
+    /// lock-out that was in force starts again, whole (the clock of the last run is gone; a
+    /// power cycle must not shorten it, nor grant fresh tries).
+    public mutating func restore(_ record: AccessRecord, at now: Instant) {
+        failures = max(0, min(record.failures, maximumFailures - 1))
+        lockouts = max(0, min(record.lockouts, 12))
+        if record.lockoutSeconds > 0 {
+            let length = Duration.seconds(min(record.lockoutSeconds, 3600))
+            lockoutLength = length
+            lockedUntil = now + length
+        }
+    }
+
     /// Records the result of checking a PIN at `now`.
     public mutating func record(correct: Bool, at now: Instant) -> UnlockOutcome {
+        if let lockedUntil, lockedUntil <= now {
+            self.lockedUntil = nil  // over: no longer in force after a restart either
+            lockoutLength = nil
+        }
         if correct {
             failures = 0
             lockouts = 0
             lockedUntil = nil
+            lockoutLength = nil
             lastActivity = now
             return .unlocked
         }
@@ -100,6 +126,7 @@ public struct AccessControl: Sendable {
         let length = Duration.nanoseconds(min(lockout.nanoseconds * factor, 3_600_000_000_000))
         lockouts += 1
         lockedUntil = now + length
+        lockoutLength = length
         return .lockedOut(seconds: Int(length.seconds.rounded(.up)))
     }
 
@@ -119,6 +146,47 @@ public struct AccessControl: Sendable {
         let remaining = lockoutRemaining(at: now)
         if remaining > 0 { return "locked out for \(remaining) s after wrong PINs" }
         return isUnlocked(at: now) ? "unlocked" : "locked (unlock PIN for library and settings)"
+    }
+}
+
+/// The part of the access state that survives a restart, kept in a small state file
+/// (`failures = 2`, `lockouts = 1`, `lockout_s = 60`).
+public struct AccessRecord: Sendable, Equatable {
+    /// Wrong PINs since the last right one or lock-out.
+    public var failures: Int
+    /// Lock-outs since the last right PIN (each doubles the next).
+    public var lockouts: Int
+    /// The length of the lock-out in force, in seconds (0: none).
+    public var lockoutSeconds: Int
+
+    /// A record.
+    public init(failures: Int = 0, lockouts: Int = 0, lockoutSeconds: Int = 0) {
+        self.failures = failures
+        self.lockouts = lockouts
+        self.lockoutSeconds = lockoutSeconds
+    }
+
+    /// The state file's text.
+    public var text: String {
+        "# Pinhole console access: wrong PINs and lock-outs survive a restart\n"
+            + "failures = \(failures)\nlockouts = \(lockouts)\nlockout_s = \(lockoutSeconds)\n"
+    }
+
+    /// Reads a state file's text; unknown lines are ignored, a damaged number counts as the
+    /// strictest value that makes sense (a lock-out of a minute), never as a fresh start.
+    public init(text: String) {
+        self.init()
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.filter { $0 != " " && $0 != "\t" } }
+            guard parts.count == 2 else { continue }
+            let value = Int(parts[1])
+            switch parts[0] {
+            case "failures": failures = value ?? 0
+            case "lockouts": lockouts = value ?? 1
+            case "lockout_s": lockoutSeconds = value ?? 60
+            default: continue
+            }
+        }
     }
 }
 

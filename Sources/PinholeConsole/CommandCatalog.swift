@@ -25,6 +25,30 @@ public enum CommandCatalog {
         PINCommand.definition, UnlockCommand.definition, LockCommand.definition,
     ]
 
+    /// The words that come before a secret (`unlock PIN`, `pin set NEW_PIN`): what follows
+    /// them is masked on screen and keeps the line out of the menu's history.
+    static let secretPrefixes: [[String]] = [["unlock"], ["pin", "set"]]
+
+    /// Where the secret begins in a command line as typed (just after its prefix words), nil
+    /// when the line carries none.
+    public static func secretStart(_ characters: [Character]) -> Int? {
+        var words: [(end: Int, text: String)] = []
+        var index = 0
+        while index < characters.count, words.count < 2 {
+            while index < characters.count, characters[index] == " " { index += 1 }
+            let start = index
+            while index < characters.count, characters[index] != " " { index += 1 }
+            if index > start { words.append((index, String(characters[start..<index]).lowercased())) }
+        }
+        for prefix in secretPrefixes where words.count >= prefix.count {
+            guard zip(prefix, words).allSatisfy({ $0 == $1.text }) else { continue }
+            var start = words[prefix.count - 1].end
+            while start < characters.count, characters[start] == " " { start += 1 }
+            return start
+        }
+        return nil
+    }
+
     /// Parses one line of input; nil for a blank line.
     public static func parse(line: String) throws -> ConsoleInvocation? {
         let words = try tokenize(line)

@@ -26,6 +26,10 @@ public struct LineEditor: Sendable {
     public var maximumLength: Int
     /// Whether the line is secret (a PIN): shown as `*`, never kept in the history.
     public var isSecret = false
+    /// Where a secret starts in a line as typed (`unlock 1234`: after `unlock `), nil when the
+    /// line holds none: from there on it is shown as `*`, and the line is never kept in the
+    /// history.
+    public var secretStart: (@Sendable ([Character]) -> Int?)?
     /// Submitted lines, oldest first.
     public private(set) var history: [String] = []
     /// How many lines the history keeps.
@@ -42,6 +46,13 @@ public struct LineEditor: Sendable {
     /// The line's text.
     public var text: String { String(characters) }
 
+    /// Forgets every line submitted (the console locked: the next person must not recall them).
+    public mutating func clearHistory() {
+        history.removeAll()
+        historyIndex = nil
+        draft = []
+    }
+
     /// Starts a new line (keeps the history), optionally pre-filled.
     public mutating func reset(_ text: String = "", secret: Bool = false) {
         characters = Array(text.prefix(maximumLength))
@@ -57,7 +68,9 @@ public struct LineEditor: Sendable {
         case .character(let character): return insert(character)
         case .enter:
             let line = text
-            if !isSecret, !line.allSatisfy(\.isWhitespace), history.last != line {
+            if !isSecret, secretStart?(characters) == nil, !line.allSatisfy(\.isWhitespace),
+                history.last != line
+            {
                 history.append(line)
                 if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
             }
@@ -130,7 +143,10 @@ public struct LineEditor: Sendable {
     /// visible, and the cursor's column in it. Secret lines show `*` for each character.
     public func visible(width: Int) -> (text: String, cursorColumn: Int) {
         let width = max(2, width)
-        let shown = isSecret ? Array(repeating: Character("*"), count: characters.count) : characters
+        let hidden = isSecret ? 0 : secretStart?(characters) ?? characters.count
+        let shown =
+            Array(characters[..<min(hidden, characters.count)])
+            + Array(repeating: Character("*"), count: max(0, characters.count - hidden))
         let start = cursor < width ? 0 : cursor - width + 1
         let end = min(shown.count, start + width)
         return (String(shown[start..<end]), cursor - start)

@@ -17,6 +17,9 @@ public final class LineModeConsole {
     let write: (String) -> Void
     /// Called after `quit` has been answered.
     public var onQuit: (() -> Void)?
+    /// Whether `quit` stops the appliance's service (a console on a serial device): then it
+    /// needs the PIN and says so.
+    public var quitStopsTheService = false
     /// Called after `shutdown` has been answered, with whether to power off too (nil:
     /// shutdown stops like quit).
     public var onShutdown: ((_ powerOff: Bool) -> Void)?
@@ -57,7 +60,15 @@ public final class LineModeConsole {
     /// Commands running or waiting.
     public var pendingCount: Int { queue.count + (running ? 1 : 0) }
     /// Access levels: library and settings behind the PIN (open when no PIN is set).
-    public var access = AccessControl(pinHash: nil)
+    public var access = AccessControl(pinHash: nil) {
+        didSet {
+            let record = access.persistent
+            if record != oldValue.persistent { onAccessRecordChanged?(record) }
+        }
+    }
+    /// Called when what of the access state survives a restart changed (a wrong PIN, a
+    /// lock-out, a right PIN): the runner saves it, so a power cycle grants no fresh tries.
+    public var onAccessRecordChanged: ((AccessRecord) -> Void)?
     /// How PINs are hashed and checked (nil: `unlock` and `pin set` are unavailable).
     public var pinHashing: PINHashing?
     /// Settings saved to the configuration file (nil: `settings`, `set`, `pin` unavailable).

@@ -218,7 +218,9 @@ public struct ConsoleMenu: Sendable {
 
     /// Performs an item's action (also used after an unlock).
     mutating func perform(_ action: ItemAction, item: MenuItem? = nil) -> [MenuEffect] {
-        if item?.needsPIN == true, snapshot.access.pinConfigured, !snapshot.access.unlocked {
+        var needsPIN = item?.needsPIN == true
+        if case .run(let invocation) = action, invocation.command.needsPIN { needsPIN = true }
+        if needsPIN, snapshot.access.pinConfigured, !snapshot.access.unlocked {
             afterUnlock = action
             return ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true))
         }
@@ -242,6 +244,9 @@ public struct ConsoleMenu: Sendable {
 
     private mutating func ask(_ question: Prompt) -> [MenuEffect] {
         prompt = question
+        // A locked console recalls nothing typed before it locked.
+        if snapshot.access.pinConfigured, !snapshot.access.unlocked { editor.clearHistory() }
+        editor.secretStart = CommandCatalog.secretStart
         editor.reset(question.initial, secret: question.secret)
         return []
     }

@@ -15,6 +15,29 @@ public enum FileSystem {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The whole file as UTF-8 text; nil only when it does not exist (ENOENT). Any other
+    /// failure (EACCES after a `chmod 600`, EIO from a failing card, a directory) is thrown:
+    /// it must never be taken for "no file".
+    public static func readTextIfPresent(_ path: String) throws(Errno) -> String? {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch let error as Errno {
+            if error == .noSuchFileOrDirectory { return nil }
+            throw error
+        } catch {
+            throw Errno.ioError
+        }
+        do {
+            let bytes = try fd.closeAfter { try fd.readToEnd() }
+            return String(decoding: bytes, as: UTF8.self)
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno.ioError
+        }
+    }
+
     /// The whole file, or nil when it cannot be read.
     public static func readBytes(_ path: String) -> [UInt8]? {
         guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else {

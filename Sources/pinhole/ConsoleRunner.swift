@@ -50,7 +50,8 @@ final class ConsoleRunner {
         appliance: Appliance, simulation: SimulationControl?,
         library: (@Sendable ([String]) throws -> String)?,
         reader: LibraryReading?,
-        choice: String, baud: Int, mode: Mode, settings: Configuration, log: @escaping (String) -> Void
+        choice: String, baud: Int, mode: Mode, settings: Configuration, accessStateFile: String? = nil,
+        log: @escaping (String) -> Void
     ) throws {
         loop = appliance.loop
         simulated = simulation != nil
@@ -80,11 +81,30 @@ final class ConsoleRunner {
             if isTerminal { output = OutputPump(fd: 1) }
         }
         menu.colour = settings.consoleColour ?? (device == nil && Self.terminalHasColour())
-        lineMode.access = AccessControl(
+        var access = AccessControl(
             pinHash: settings.consolePINHash,
             idleTimeout: .seconds(settings.consoleIdleLockSeconds),
             maximumFailures: settings.consoleMaxPINFailures,
             lockout: .seconds(settings.consoleLockoutSeconds))
+        if let accessStateFile {
+            // Wrong PINs and a lock-out survive a restart: a power cycle grants no fresh tries.
+            // Missing: none yet. Unreadable: refuse to start rather than forget them.
+            let text: String?
+            do { text = try FileSystem.readTextIfPresent(accessStateFile) } catch {
+                throw ConsoleRunnerError(
+                    "cannot read \(accessStateFile) (\(error)): it holds the console's wrong-PIN count; "
+                        + "make it readable by the service or remove it")
+            }
+            if let text { access.restore(AccessRecord(text: text), at: appliance.loop.now) }
+            lineMode.onAccessRecordChanged = { [log] record in
+                do {
+                    try DurableFiles.write(Array(record.text.utf8), to: accessStateFile, replace: true)
+                } catch {
+                    log("console access state not saved to \(accessStateFile): \(error)")
+                }
+            }
+        }
+        lineMode.access = access
         menu.unicode = settings.consoleUnicode
         let store = ConsoleSettings(configuration: settings, file: settings.file ?? Configuration.defaultFile)
         store.onChange = { [unowned self, device] saved in
@@ -109,6 +129,7 @@ final class ConsoleRunner {
         menu.library = reader
         menu.outputBusy = { [unowned self] in (output?.pendingBytes ?? 0) > 0 }
         lineMode.onQuit = { [unowned self] in loop.stop() }
+        lineMode.quitStopsTheService = device != nil
         wireGate(appliance: appliance, quiet: settings.consoleQuietSeconds)
         inMenu = mode == .menu || (mode == .auto && isTerminal)
         if mode == .menu && !isTerminal {
@@ -299,6 +320,8 @@ final class ConsoleRunner {
         )
         output?.retarget(-1)  // before the descriptor is closed and its number reused
         port = nil
+        // Whoever plugs in next starts locked.
+        lineMode.access.lock()
         scheduleReopen(device)
     }
 
@@ -310,6 +333,7 @@ final class ConsoleRunner {
                 self.port = port
                 output?.retarget(port.fd)
                 reader.reset()
+                lineMode.access.lock()  // reopened: a new person may be at the other end
                 log("console \(device) is back")
                 startReading(fd: port.fd)
                 if inMenu { menu.terminalReconnected() }

@@ -90,8 +90,10 @@ struct RunCommand: ParsableCommand {
         log.info("board \(profile.name) (\(note)), library \(libraryPath)")
         let settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
         let timelapseStateFile = libraryPath + "/timelapse-state.toml"
+        let accessStateFile = libraryPath + "/console-access.toml"
         // Each is written durably through a temporary file beside it, which a power cut can leave.
-        for file in [settings.file, settingsFile.path, timelapseStateFile].compactMap({ $0 }) {
+        for file in [settings.file, settingsFile.path, timelapseStateFile, accessStateFile].compactMap({ $0 })
+        {
             for removed in Configuration.removeStaleTemporaries(of: file) {
                 log.notice("removed \(removed), left by an interrupted write (power cut?)")
             }
@@ -168,7 +170,7 @@ struct RunCommand: ParsableCommand {
                 choice: consoleChoice,
                 baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
                 mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
-                settings: settings, log: { log.notice("\($0)") })
+                settings: settings, accessStateFile: accessStateFile, log: { log.notice("\($0)") })
         } catch {
             throw StartFailure(error)
         }

@@ -42,6 +42,33 @@ final class ConsoleAccessTests: XCTestCase {
             ])
     }
 
+    /// Issue 22: a power cycle granted five fresh tries. Wrong PINs and a lock-out survive a
+    /// restart (kept in the library's console-access.toml).
+    func testWrongPINsAndALockOutSurviveARestart() throws {
+        let dir = try PinholeProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hashed = try PinholeProcess.run(["console", "hash-pin"], input: "2468\n")
+        let config = dir.appendingPathComponent("pinhole.toml")
+        let hash = hashed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try "[console]\n\(hash)\nmax_pin_failures = 3\nlockout = 60\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        let arguments = [
+            "run", "--board", "sim", "--clock", "virtual", "--config", config.path,
+            "--library", dir.appendingPathComponent("library").path,
+        ]
+        let first = try PinholeProcess.run(arguments, input: "unlock 1111\nunlock 1111\nquit\n")
+        XCTAssertEqual(first.lines.first, "error 77: wrong PIN: 2 more tries before a lock-out", first.output)
+        // Restarted: the third wrong PIN in a row locks out, as it would have without the restart.
+        let second = try PinholeProcess.run(arguments, input: "unlock 1111\nquit\n")
+        XCTAssertEqual(second.lines.first, "error 77: wrong PIN: locked out for 60 s", second.output)
+        // Restarted during the lock-out: still locked out, even with the right PIN.
+        let third = try PinholeProcess.run(arguments, input: "unlock 2468\nstatus\nquit\n")
+        XCTAssertEqual(
+            third.lines.first, "error 77: locked: too many wrong PINs, try again in 60 s", third.output)
+        XCTAssertTrue(
+            third.lines.dropFirst().first?.contains("access locked out for 60 s") ?? false, third.output)
+    }
+
     func testHashPINRefusesAShortPIN() throws {
         let result = try PinholeProcess.run(["console", "hash-pin"], input: "12\n")
         XCTAssertNotEqual(result.status, 0)

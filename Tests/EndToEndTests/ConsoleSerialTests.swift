@@ -113,6 +113,49 @@ final class ConsoleSerialTests: XCTestCase {
         XCTAssertTrue(try end.readLine(containing: "event noise").contains("press Enter twice"))
     }
 
+    /// Issue 22: the console stayed unlocked for whoever plugged in next, and `quit` on a
+    /// serial console stopped the service for good without the PIN.
+    func testTheConsoleLocksWhenTheLineHangsUpAndQuitNeedsThePIN() throws {
+        let dir = try directory()
+        let hashed = try PinholeProcess.run(["console", "hash-pin"], input: "2468\n")
+        let config = dir.appendingPathComponent("pinhole.toml")
+        try "[console]\n\(hashed.output.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        var (appliance, terminal, socat) = try ptys(in: dir)
+        let process = try pinhole(
+            ["--console", appliance.path, "--console-mode", "line", "--config", config.path], in: dir)
+        var end = try RawTTY(path: terminal.path)
+        XCTAssertTrue(try end.ask("status\r", until: "ok camera imx477").hasPrefix("ok camera"))
+        try end.write("quit\r")
+        XCTAssertTrue(
+            try end.readLine(containing: "error 77").contains(
+                "quit on the serial console stops the Pinhole service"))
+        try end.write("unlock 2468\r")
+        XCTAssertTrue(try end.readLine(containing: "unlocked").hasPrefix("ok unlocked"))
+        try end.write("library count\r")
+        XCTAssertEqual(try end.readLine(containing: "ok"), "ok 0")
+
+        // Unplug and plug in again: whoever is at the other end now starts locked.
+        end.close()
+        socat.stop()
+        try ConsoleTestTools.wait(for: "the appliance to notice the hangup:\n\(process.errors)") {
+            process.errors.contains("went away")
+        }
+        (appliance, terminal, socat) = try ptys(in: dir)
+        try ConsoleTestTools.wait(for: "the appliance to reopen the device:\n\(process.errors)") {
+            process.errors.contains("is back")
+        }
+        end = try RawTTY(path: terminal.path)
+        defer { end.close() }
+        try end.write("library count\r")
+        XCTAssertEqual(try end.readLine(containing: "error"), "error 77: locked: unlock with the PIN first")
+        try end.write("unlock 2468\r")
+        XCTAssertTrue(try end.readLine(containing: "unlocked").hasPrefix("ok unlocked"))
+        try end.write("quit\r")
+        XCTAssertTrue(try end.readLine(containing: "bye").hasPrefix("ok bye: the Pinhole service stops"))
+        try ConsoleTestTools.wait(for: "pinhole to stop after quit") { !process.process.isRunning }
+    }
+
     func testMenuOnAStandardInputTerminalQuitsAndRestoresTheTerminal() throws {
         let dir = try directory()
         let binary = try PinholeProcess.binary()

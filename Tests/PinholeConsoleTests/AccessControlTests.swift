@@ -47,6 +47,49 @@ final class AccessControlTests: XCTestCase {
         XCTAssertTrue(access.isUnlocked(at: t1 + .seconds(60)))
     }
 
+    /// The record that survives a restart: wrong PINs count on, a lock-out starts again whole.
+    func testWrongPINsAndALockOutSurviveARestartOfTheRecord() {
+        var access = AccessControl(pinHash: "h", maximumFailures: 3, lockout: .seconds(60))
+        _ = access.record(correct: false, at: t0)
+        _ = access.record(correct: false, at: t0)
+        XCTAssertEqual(access.persistent, AccessRecord(failures: 2, lockouts: 0, lockoutSeconds: 0))
+        var restarted = AccessControl(pinHash: "h", maximumFailures: 3, lockout: .seconds(60))
+        restarted.restore(AccessRecord(text: access.persistent.text), at: .zero)
+        XCTAssertEqual(restarted.record(correct: false, at: .zero + .seconds(1)), .lockedOut(seconds: 60))
+        XCTAssertEqual(restarted.persistent, AccessRecord(failures: 0, lockouts: 1, lockoutSeconds: 60))
+
+        var again = AccessControl(pinHash: "h", maximumFailures: 3, lockout: .seconds(60))
+        again.restore(AccessRecord(text: restarted.persistent.text), at: t0)
+        XCTAssertEqual(again.lockoutRemaining(at: t0), 60, "a power cycle does not end the lock-out")
+        XCTAssertFalse(again.mayTry(at: t0 + .seconds(59)))
+        // Over, the first try clears it (a later restart does not lock out again); the next
+        // lock-out doubles.
+        XCTAssertEqual(again.record(correct: false, at: t0 + .seconds(61)), .wrong(remaining: 2))
+        XCTAssertEqual(again.persistent.lockoutSeconds, 0)
+        _ = again.record(correct: false, at: t0 + .seconds(62))
+        XCTAssertEqual(again.record(correct: false, at: t0 + .seconds(63)), .lockedOut(seconds: 120))
+        // A damaged file is never a fresh start.
+        XCTAssertEqual(AccessRecord(text: "failures = x\nlockouts = ?\nlockout_s = ?\n").lockoutSeconds, 60)
+    }
+
+    /// The menu's command line shows `unlock 1234` and `pin set …` masked and keeps them out
+    /// of its history.
+    func testSecretsTypedAtTheCommandLineAreMaskedAndNotKept() {
+        var editor = LineEditor()
+        editor.secretStart = CommandCatalog.secretStart
+        for line in ["unlock 1234", "  PIN  set 987654", "status"] {
+            for character in line { _ = editor.handle(.character(character)) }
+            let shown = editor.visible(width: 80).text
+            XCTAssertFalse(shown.contains("1234") || shown.contains("987654"), shown)
+            XCTAssertEqual(editor.handle(.enter), .submitted(line))
+        }
+        XCTAssertEqual(editor.history, ["status"])
+        for character in "unlock 1234" { _ = editor.handle(.character(character)) }
+        XCTAssertEqual(editor.visible(width: 80).text, "unlock ****")
+        editor.clearHistory()
+        XCTAssertEqual(editor.history, [])
+    }
+
     func testLineModeGatesLibraryAndSettingsButNotCaptureOrStatus() throws {
         let harness = try ConsoleHarness(
             quietFocus: true,

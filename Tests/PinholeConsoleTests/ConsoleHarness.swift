@@ -85,7 +85,8 @@ final class ConsoleHarness {
         if quietFocus {
             // Continuous AF renders viewfinder frames to measure sharpness; tests that let
             // minutes of virtual time pass do not need it.
-            commands.receive(line: "af mode manual")
+            // Set on the engine, not by a command: a locked console may not change the AF mode.
+            try appliance.engine.focus.setMode(.manual)
             loop.advance(by: .milliseconds(10))
             _ = lines.take()
         }

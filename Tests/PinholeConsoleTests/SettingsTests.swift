@@ -62,13 +62,35 @@ final class SettingsTests: XCTestCase {
             XCTAssertEqual(
                 "\($0)", "\(file):0: cannot create a file next to it (No such file or directory)")
         }
-        // The name is a directory: written and flushed, then the rename is refused.
+        // The name is a directory: it cannot be read, so nothing is written (a save never
+        // proceeds from a failed read).
         let occupied = directory.appendingPathComponent("occupied").path
         XCTAssertNoThrow(
             try FileManager.default.createDirectory(
                 atPath: occupied + "/inside", withIntermediateDirectories: true))
         XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "600", file: occupied)) {
-            XCTAssertTrue("\($0)".hasPrefix("\(occupied):0: cannot replace ("), "\($0)")
+            XCTAssertTrue(
+                "\($0)".hasPrefix("\(occupied):0: cannot read the configuration file (Is a directory)"),
+                "\($0)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: occupied), ["inside"])
+    }
+
+    /// Issue 22: any read error of the default file (EACCES after a `chmod 600`, EIO) started
+    /// with the defaults: no PIN, and the next `set` rewrote the file from nothing. Only a
+    /// missing file means no configuration; a file that is there and cannot be read stops the
+    /// start with a clear message, and a save never proceeds from a failed read. (The tests run
+    /// as root, which reads any file: a directory in its place gives a real read error, EISDIR.)
+    func testOnlyAMissingDefaultFileMeansNoConfiguration() throws {
+        let missing = directory.appendingPathComponent("absent.toml").path
+        XCTAssertNil(try Configuration.load(file: nil, defaultFile: missing).consolePINHash)
+        let unreadable = directory.appendingPathComponent("unreadable.toml").path
+        try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try Configuration.load(file: nil, defaultFile: unreadable)) { error in
+            XCTAssertTrue(
+                "\(error)".hasPrefix(
+                    "\(unreadable):0: cannot read the configuration file (Is a directory): Pinhole will not start with defaults"
+                ), "\(error)")
         }
     }
 

@@ -11,6 +11,13 @@ public enum AECommand: ConsoleCommand {
     /// Meter by the metering mode again.
     case pointOff
 
+    /// `ae point` is saved and restored at start: it needs the PIN. `ae lock|unlock` holds
+    /// AE only while the camera runs: open.
+    public var access: CommandAccess {
+        if case .lock = self { return .open }
+        return .pin
+    }
+
     /// The `ae` verb.
     public static let definition = CommandDefinition(
         "ae",

@@ -15,6 +15,15 @@ public enum AFCommand: ConsoleCommand {
     /// The AF speed.
     case speed(AutofocusSpeed)
 
+    /// AF mode, range and speed are saved and restored at start: they need the PIN. The AF
+    /// point and a scan last only while the camera runs: open.
+    public var access: CommandAccess {
+        switch self {
+        case .mode, .range, .speed: return .pin
+        case .point, .trigger: return .open
+        }
+    }
+
     /// The `af` verb.
     public static let definition = CommandDefinition(
         "af",

@@ -9,6 +9,13 @@ public enum AWBCommand: ConsoleCommand {
     /// Hold (true) or release the balance AWB has chosen.
     case lock(Bool)
 
+    /// The white-balance mode is saved and restored at start: it needs the PIN. `awb
+    /// lock|unlock` holds AWB only while the camera runs: open.
+    public var access: CommandAccess {
+        if case .lock = self { return .open }
+        return .pin
+    }
+
     /// The `awb` verb.
     public static let definition = CommandDefinition(
         "awb",

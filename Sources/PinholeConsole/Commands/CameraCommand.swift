@@ -14,6 +14,13 @@ public enum CameraCommand: ConsoleCommand {
     /// The still size (one the camera lists).
     case size(width: Int, height: Int)
 
+    /// The still size is saved per camera: it needs the PIN. Listing and choosing the camera
+    /// are open (the choice is not saved).
+    public var access: CommandAccess {
+        if case .size = self { return .pin }
+        return .open
+    }
+
     /// The `camera` verb.
     public static let definition = CommandDefinition(
         "camera",

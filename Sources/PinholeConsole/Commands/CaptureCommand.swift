@@ -44,8 +44,17 @@ public enum CaptureCommand: ConsoleCommand {
     }
 
     /// Takes the photo (or the burst) and answers when it is saved.
-    public func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) {
+    public func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) throws {
         let appliance = console.appliance
+        // Storage low and `when_full = recycle`: every photo taken removes the owner's oldest.
+        // The shutter button may (the owner chose the policy for it); a locked console may not.
+        if appliance.storagePolicy.whenFull == .recycle, appliance.indicator.lowStorage,
+            !console.access.isUnlocked(at: appliance.loop.now)
+        {
+            throw ConsoleError.locked(
+                "locked: storage is low and [library] when_full = recycle, so a photo would remove the "
+                    + "oldest ones: unlock with the PIN first, or press the shutter button")
+        }
         switch self {
         case .now:
             Self.captureOne(console, json: json, reply: reply)

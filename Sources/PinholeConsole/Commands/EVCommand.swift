@@ -12,7 +12,7 @@ public struct EVCommand: ConsoleCommand {
 
     /// The `ev` verb.
     public static let definition = CommandDefinition(
-        "ev", forms: [form("ev STOPS", "exposure compensation", "ev -1", "ev 0.5")]
+        "ev", access: .pin, forms: [form("ev STOPS", "exposure compensation", "ev -1", "ev 0.5")]
     ) { words in
         guard let stops = words.single(Double.init) else {
             throw ConsoleError.usage("usage: ev STOPS")

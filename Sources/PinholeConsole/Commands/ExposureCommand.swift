@@ -11,7 +11,7 @@ public enum ExposureCommand: ConsoleCommand {
 
     /// The `exposure` verb.
     public static let definition = CommandDefinition(
-        "exposure",
+        "exposure", access: .pin,
         forms: [
             form("exposure auto", "automatic exposure", "exposure auto"),
             form("exposure manual TIME_US GAIN", "manual exposure time and gain", "exposure manual 10000 2"),

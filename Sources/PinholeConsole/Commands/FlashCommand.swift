@@ -13,7 +13,7 @@ public struct FlashCommand: ConsoleCommand {
 
     /// The `flash` verb.
     public static let definition = CommandDefinition(
-        "flash", forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]
+        "flash", access: .pin, forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]
     ) { words in
         guard let mode = words.single(FlashMode.init(rawValue:)) else {
             throw ConsoleError.usage("usage: flash off|on|auto")

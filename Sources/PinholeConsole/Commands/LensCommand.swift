@@ -12,7 +12,7 @@ public struct LensCommand: ConsoleCommand {
 
     /// The `lens` verb.
     public static let definition = CommandDefinition(
-        "lens", forms: [form("lens DIOPTRES", "manual lens position (0 = infinity)", "lens 2")]
+        "lens", access: .pin, forms: [form("lens DIOPTRES", "manual lens position (0 = infinity)", "lens 2")]
     ) { words in
         guard let dioptres = words.single(Double.init) else {
             throw ConsoleError.usage("usage: lens DIOPTRES (e.g. lens 2 for 0.5 m, lens 0 for infinity)")

@@ -12,7 +12,8 @@ public struct MeteringCommand: ConsoleCommand {
 
     /// The `metering` verb.
     public static let definition = CommandDefinition(
-        "metering", forms: [form("metering centre|spot|matrix", "metering mode", "metering spot")]
+        "metering", access: .pin,
+        forms: [form("metering centre|spot|matrix", "metering mode", "metering spot")]
     ) { words in
         let word = words[0] == "center" ? "centre" : words[0] ?? ""
         guard words.count == 1, let mode = MeteringMode(rawValue: word) else {

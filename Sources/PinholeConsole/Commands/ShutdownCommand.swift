@@ -10,7 +10,7 @@ public struct ShutdownCommand: ConsoleCommand {
 
     /// The `shutdown` verb.
     public static let definition = CommandDefinition(
-        "shutdown",
+        "shutdown", access: .pin,
         forms: [
             form(
                 "shutdown [--poweroff]",

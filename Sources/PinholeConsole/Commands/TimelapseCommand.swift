@@ -16,6 +16,14 @@ public enum TimelapseCommand: ConsoleCommand {
         "timelapse start --every DURATION [--count N] [--from HH:MM --to HH:MM] [--album NAME] [--lock]"
         + " | timelapse stop | timelapse status [--json]"
 
+    /// Starting or stopping a timelapse changes what survives a restart (it resumes after a
+    /// power cut), files photos into an album (`--album` creates it) and fills the card: it
+    /// needs the PIN. Its status is open.
+    public var access: CommandAccess {
+        if case .status = self { return .open }
+        return .pin
+    }
+
     /// The `timelapse` verb.
     public static let definition = CommandDefinition(
         "timelapse",

@@ -12,7 +12,7 @@ public struct ZoomCommand: ConsoleCommand {
 
     /// The `zoom` verb.
     public static let definition = CommandDefinition(
-        "zoom",
+        "zoom", access: .pin,
         forms: [form("zoom FACTOR", "digital zoom from 1.0 (none) to the camera's limit", "zoom 2", "zoom 1")]
     ) { words in
         guard let factor = words.single(Double.init) else {
