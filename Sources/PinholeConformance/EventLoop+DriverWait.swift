@@ -2,20 +2,11 @@
 
 import PinholeCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension EventLoop {
-    /// Runs posted work (edges, frames) every millisecond until `done` or `duration` has
-    /// passed on the loop's clock, then once more.
+    /// Runs posted work (edges, frames) as it arrives until `done` or `duration` has passed in
+    /// real time, then once more.
     func runPosted(for duration: Duration, until done: () -> Bool) {
-        let deadline = now + duration
-        while now < deadline {
-            runUntilIdle()
-            if done() { return }
-            usleep(1_000)
-        }
+        runPosted(until: done, realTimeLimit: duration)
         runUntilIdle()
     }
 }
