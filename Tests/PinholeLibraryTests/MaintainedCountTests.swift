@@ -126,7 +126,7 @@ final class MaintainedCountTests: LibraryTestCase {
             }
             try library.setFavorite([try library.assetIDs(.all)[0]], true)
         }
-        // An index from before the tally: drop it and step the schema back to v4.
+        // An index from before the tally: drop it and step the schema back to before v6.
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
         try queue.write { db in
             try db.execute(
@@ -134,7 +134,7 @@ final class MaintainedCountTests: LibraryTestCase {
                     DROP TRIGGER asset_tally_insert; DROP TRIGGER asset_tally_delete;
                     DROP TRIGGER asset_tally_update; DROP TABLE asset_tally;
                     DROP INDEX asset_by_added_visible; CREATE INDEX asset_by_added ON asset(added_ns);
-                    DELETE FROM grdb_migrations WHERE identifier = 'v5-maintained-counts';
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6-maintained-counts';
                     """)
         }
         try queue.close()

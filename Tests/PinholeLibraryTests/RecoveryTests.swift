@@ -109,7 +109,7 @@ final class RecoveryTests: LibraryTestCase {
     func testAVersion1DatabaseIsMigratedWithItsData() throws {
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
-        try LibrarySchema.migrator.migrate(queue, upTo: "v1")
+        try LibrarySchema.shippedMigrator.migrate(queue, upTo: "v1")
         try queue.write { db in
             try db.execute(
                 sql:
