@@ -229,7 +229,8 @@ let package = Package(
         // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
         // (and `swift test`) build it first, so these tests never run a stale binary.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["PinholeImaging", "pinhole"], swiftSettings: swift6),
+            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [

@@ -59,6 +59,9 @@ public final class ConsoleInputGate {
     /// Whether input is being ignored.
     public var isQuiet: Bool { noise.isQuiet }
 
+    /// The silence a person must leave before Enter, Enter wakes the console.
+    public var quietPeriodForWaking: Duration { noise.quietPeriod }
+
     /// The guard's state (for tests and the log).
     public var state: NoiseGuard.State { noise.state }
 

@@ -33,10 +33,12 @@ enum PinholeProcess {
     }
 
     /// Runs `pinhole arguments…` with `input` on standard input and waits for it to exit.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
-        -> ProcessResult
-    {
+    static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        bytes: [UInt8]? = nil, directory: URL? = nil
+    ) throws -> ProcessResult {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         process.executableURL = try binary()
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -49,7 +51,7 @@ enum PinholeProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        stdin.fileHandleForWriting.write(Data(bytes ?? Array(input.utf8)))
         try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let group = DispatchGroup()
