@@ -153,6 +153,13 @@ final class ConsoleRunner {
             }
         }
         gate.onSpell = { spell in appliance.problem(spell.logLine) }
+        gate.onSecondEnterDue = { [unowned self] in
+            if inMenu {
+                menu.notice("Line noise: press Enter once more to wake the console.")
+            } else {
+                writeLine("event noise: press Enter once more to wake the console")
+            }
+        }
         gate.onWoke = { [unowned self] spells, bytes in
             if inMenu {
                 menu.terminalReconnected()

@@ -13,7 +13,8 @@ struct ProcessResult {
 }
 
 enum PinholeProcess {
-    /// The `pinhole` binary next to the test bundle (both live in the build's bin directory).
+    /// The `pinhole` binary next to the test bundle (both live in the build's bin directory;
+    /// this target depends on `pinhole`, so building the tests builds it).
     static func binary() throws -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -21,8 +22,14 @@ enum PinholeProcess {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        throw XCTSkip(
-            "the pinhole binary is not built next to the tests: run `swift build --build-tests` first")
+        throw MissingBinary()
+    }
+
+    /// The binary is not next to the tests although building them builds it.
+    struct MissingBinary: Error, CustomStringConvertible {
+        var description: String {
+            "the pinhole binary is not next to the tests: build them with `swift build --build-tests`"
+        }
     }
 
     /// Runs `pinhole arguments…` with `input` on standard input and waits for it to exit.
