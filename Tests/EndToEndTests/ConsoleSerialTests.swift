@@ -140,11 +140,15 @@ final class ConsoleSerialTests: XCTestCase {
         // Unplug and plug in again: whoever is at the other end now starts locked.
         end.close()
         socat.stop()
-        try ConsoleTestTools.wait(for: "the appliance to notice the hangup:\n\(process.errors)") {
+        try ConsoleTestTools.wait(
+            for: "the appliance to notice the hangup:\n\(process.errors)", watching: [process.errorFile]
+        ) {
             process.errors.contains("went away")
         }
         (appliance, terminal, socat) = try ptys(in: dir)
-        try ConsoleTestTools.wait(for: "the appliance to reopen the device:\n\(process.errors)") {
+        try ConsoleTestTools.wait(
+            for: "the appliance to reopen the device:\n\(process.errors)", watching: [process.errorFile]
+        ) {
             process.errors.contains("is back")
         }
         end = try RawTTY(path: terminal.path)
@@ -155,7 +159,9 @@ final class ConsoleSerialTests: XCTestCase {
         XCTAssertTrue(try end.readLine(containing: "unlocked").hasPrefix("ok unlocked"))
         try end.write("quit\r")
         XCTAssertTrue(try end.readLine(containing: "bye").hasPrefix("ok bye: the Pinhole service stops"))
-        try ConsoleTestTools.wait(for: "pinhole to stop after quit") { !process.process.isRunning }
+        try ConsoleTestTools.wait(for: "pinhole to stop after quit", watching: [process.errorFile]) {
+            !process.process.isRunning
+        }
     }
 
     func testMenuOnAStandardInputTerminalQuitsAndRestoresTheTerminal() throws {
