@@ -41,8 +41,22 @@ struct CaptureMachine {
     struct FlashState: Sendable, Equatable {
         var press: Press
         var firedAt: Instant
-        var litFrames = 0
+        var settling = AESettling()
+    }
+
+    /// Whether AE has settled on the frames shown so far: two in a row within 8 % of each
+    /// other's exposure (time × gain), AE held, or `maxSettleFrames` frames seen.
+    struct AESettling: Sendable, Equatable {
+        var frames = 0
         var lastProduct: Double?
+
+        mutating func settled(on metadata: FrameMetadata, aeHeld: Bool, maxSettleFrames: Int) -> Bool {
+            frames += 1
+            let product = metadata.exposureTime.seconds * metadata.totalGain
+            let steady = lastProduct.map { abs(product / $0 - 1) < 0.08 } ?? false
+            lastProduct = product
+            return aeHeld || steady || frames >= maxSettleFrames
+        }
     }
 
     /// Why a press failed.
@@ -92,8 +106,7 @@ struct CaptureMachine {
     struct AutoFlashJudge: Sendable, Equatable {
         var press: Press
         var policy: FlashPolicy
-        var frames = 0
-        var lastProduct: Double?
+        var settling = AESettling()
     }
     /// Frames handed out for encoding and storing and not yet saved.
     var inFlight = 0
@@ -225,11 +238,7 @@ struct CaptureMachine {
             return [.release(frame), .setFlash(true)]
         }
         // Light now: taken once AE has settled on it (as under the flash).
-        judge.frames += 1
-        let product = metadata.exposureTime.seconds * metadata.totalGain
-        let settled = aeHeld || judge.lastProduct.map { abs(product / $0 - 1) < 0.08 } ?? false
-        judge.lastProduct = product
-        guard settled || judge.frames >= maxSettleFrames else {
+        guard judge.settling.settled(on: metadata, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames) else {
             autoJudge = judge
             return [.release(frame)]
         }
@@ -338,11 +347,7 @@ struct CaptureMachine {
         let metadata = frame.metadata
         // Only frames whose whole exposure came after the torch lit up.
         guard metadata.sensorTimestamp >= state.firedAt else { return nil }
-        state.litFrames += 1
-        let product = metadata.exposureTime.seconds * metadata.totalGain
-        let settled = aeHeld || state.lastProduct.map { abs(product / $0 - 1) < 0.08 } ?? false
-        state.lastProduct = product
-        guard settled || state.litFrames >= maxSettleFrames else {
+        guard state.settling.settled(on: metadata, aeHeld: aeHeld, maxSettleFrames: maxSettleFrames) else {
             flash = state
             return nil
         }

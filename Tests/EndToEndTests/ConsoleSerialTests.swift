@@ -41,6 +41,29 @@ final class ConsoleSerialTests: XCTestCase {
         return (appliance, terminal, socat)
     }
 
+    /// Unplugs the far end (the appliance notices the hang-up and keeps running), then plugs
+    /// the same device name in again and waits until the appliance has reopened it.
+    private func replug(
+        _ unplugged: RawTTY, _ socat: BackgroundProcess, _ process: BackgroundProcess, in dir: URL
+    ) throws -> (RawTTY, BackgroundProcess) {
+        var end = unplugged
+        end.close()
+        socat.stop()
+        try ConsoleTestTools.wait(
+            for: "the appliance to notice the hangup:\n\(process.errors)", watching: [process.errorFile]
+        ) {
+            process.errors.contains("went away")
+        }
+        XCTAssertTrue(process.process.isRunning, process.errors)
+        let (_, terminal, replugged) = try ptys(in: dir)
+        try ConsoleTestTools.wait(
+            for: "the appliance to reopen the device:\n\(process.errors)", watching: [process.errorFile]
+        ) {
+            process.errors.contains("is back")
+        }
+        return (try RawTTY(path: terminal.path), replugged)
+    }
+
     func testMenuOverASerialLineWithPicocom() throws {
         let picocom = try ConsoleTestTools.tool("picocom")
         let dir = try directory()
@@ -76,30 +99,16 @@ final class ConsoleSerialTests: XCTestCase {
 
     func testSerialDeviceSurvivesUnplugAndReplugAndAnswersInLineMode() throws {
         let dir = try directory()
-        var (appliance, terminal, socat) = try ptys(in: dir)
+        let (appliance, terminal, plugged) = try ptys(in: dir)
+        var socat = plugged
         let process = try pinhole(["--console", appliance.path, "--console-mode", "line"], in: dir)
         var end = try RawTTY(path: terminal.path)
         // The appliance discards what arrived before it opened the device: ask until it answers.
         XCTAssertTrue(try end.ask("status\r", until: "ok camera imx477").hasPrefix("ok camera"))
 
         // Unplug: the far end disappears; the appliance keeps running and looks for the device.
-        end.close()
-        socat.stop()
-        try ConsoleTestTools.wait(
-            for: "the appliance to notice the hangup:\n\(process.errors)", watching: [process.errorFile]
-        ) {
-            process.errors.contains("went away")
-        }
-        XCTAssertTrue(process.process.isRunning, process.errors)
-
         // Plug back in: the same device name appears again.
-        (appliance, terminal, socat) = try ptys(in: dir)
-        try ConsoleTestTools.wait(
-            for: "the appliance to reopen the device:\n\(process.errors)", watching: [process.errorFile]
-        ) {
-            process.errors.contains("is back")
-        }
-        end = try RawTTY(path: terminal.path)
+        (end, socat) = try replug(end, socat, process, in: dir)
         defer { end.close() }
         try end.write("bogus\r\nstatus\n")
         XCTAssertEqual(
@@ -123,7 +132,8 @@ final class ConsoleSerialTests: XCTestCase {
         let config = dir.appendingPathComponent("pinhole.toml")
         try "[console]\n\(hashed.output.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(
             to: config, atomically: true, encoding: .utf8)
-        var (appliance, terminal, socat) = try ptys(in: dir)
+        let (appliance, terminal, plugged) = try ptys(in: dir)
+        var socat = plugged
         let process = try pinhole(
             ["--console", appliance.path, "--console-mode", "line", "--config", config.path], in: dir)
         var end = try RawTTY(path: terminal.path)
@@ -138,20 +148,7 @@ final class ConsoleSerialTests: XCTestCase {
         XCTAssertEqual(try end.readLine(containing: "ok"), "ok 0")
 
         // Unplug and plug in again: whoever is at the other end now starts locked.
-        end.close()
-        socat.stop()
-        try ConsoleTestTools.wait(
-            for: "the appliance to notice the hangup:\n\(process.errors)", watching: [process.errorFile]
-        ) {
-            process.errors.contains("went away")
-        }
-        (appliance, terminal, socat) = try ptys(in: dir)
-        try ConsoleTestTools.wait(
-            for: "the appliance to reopen the device:\n\(process.errors)", watching: [process.errorFile]
-        ) {
-            process.errors.contains("is back")
-        }
-        end = try RawTTY(path: terminal.path)
+        (end, socat) = try replug(end, socat, process, in: dir)
         defer { end.close() }
         try end.write("library count\r")
         XCTAssertEqual(try end.readLine(containing: "error"), "error 77: locked: unlock with the PIN first")
@@ -159,9 +156,12 @@ final class ConsoleSerialTests: XCTestCase {
         XCTAssertTrue(try end.readLine(containing: "unlocked").hasPrefix("ok unlocked"))
         try end.write("quit\r")
         XCTAssertTrue(try end.readLine(containing: "bye").hasPrefix("ok bye: the Pinhole service stops"))
+        // Its last words are in the log; then it has exited (not restarted, not hung).
         try ConsoleTestTools.wait(for: "pinhole to stop after quit", watching: [process.errorFile]) {
-            !process.process.isRunning
+            process.errors.contains("outputs at exit")
         }
+        process.process.waitUntilExit()
+        XCTAssertEqual(process.process.terminationStatus, 0, process.errors)
     }
 
     func testMenuOnAStandardInputTerminalQuitsAndRestoresTheTerminal() throws {
