@@ -32,6 +32,8 @@ public final class LineModeConsole {
     private enum Input {
         case line(String)
         case command(ConsoleInvocation)
+        /// A command whose sender has already passed the PIN (a web session).
+        case authorized(ConsoleInvocation)
         case overlong(Int)
     }
 
@@ -89,6 +91,13 @@ public final class LineModeConsole {
         if !running { next() }
     }
 
+    /// Runs one command in turn with the others for a sender that has already passed the
+    /// PIN itself (a web session logged in with it): the console's own lock is not asked.
+    public func submitAuthorized(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        queue.append((.authorized(invocation), answer))
+        if !running { next() }
+    }
+
     /// Answers an unparseable line; after `unparseableLimit` in a row, drops the lines
     /// waiting behind it and reports the streak once the answer is out.
     private func unparseable(answer: @escaping (String) -> Void, _ text: String) {
@@ -103,7 +112,10 @@ public final class LineModeConsole {
     /// Drops lines received and not yet started (input from before a quiet wait began).
     public func discardWaitingLines() {
         queue.removeAll {
-            if case .command = $0.input { return false }
+            switch $0.input {
+            case .command, .authorized: return false
+            case .line, .overlong: break
+            }
             return $0.answer == nil
         }
         unparseableStreak = 0
@@ -132,6 +144,13 @@ public final class LineModeConsole {
     }
 
     private func applianceEvent(_ event: ApplianceEvent) {
+        guard let text = Self.eventText(event, appliance: appliance) else { return }
+        if running { collected.append(text) } else { write("event \(text)") }
+    }
+
+    /// An appliance event as line mode reports it after `event ` (nil: not reported). The
+    /// web gallery's event stream uses the same words.
+    public static func eventText(_ event: ApplianceEvent, appliance: Appliance) -> String? {
         let text: String
         switch event {
         case .saved(let capture): text = "saved \(capture.photo.id) \(capture.photo.file)"
@@ -142,9 +161,9 @@ public final class LineModeConsole {
         case .problem(let why): text = "problem \(why)"
         case .focusChanged(let mode, let reason): text = "af \(mode.rawValue) (\(reason.rawValue))"
         case .notice(let what): text = what
-        case .button: return
+        case .button: return nil
         }
-        if running { collected.append(text) } else { write("event \(text)") }
+        return text
     }
 
     /// Events collected during the current command (its answer may report them).
@@ -156,6 +175,9 @@ public final class LineModeConsole {
         case .line(let text): line = text
         case .command(let invocation):
             run(invocation, answer: answer)
+            return
+        case .authorized(let invocation):
+            run(invocation, authorized: true, answer: answer)
             return
         case .overlong(let length):
             unparseable(
@@ -184,10 +206,12 @@ public final class LineModeConsole {
     }
 
     /// Runs a parsed command: checks access, then the command itself.
-    private func run(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+    private func run(
+        _ invocation: ConsoleInvocation, authorized: Bool = false, answer: @escaping (String) -> Void
+    ) {
         let json = invocation.json
-        noteActivity()
-        if invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
+        if !authorized { noteActivity() }
+        if !authorized, invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
             let remaining = access.lockoutRemaining(at: appliance.loop.now)
             let why =
                 remaining > 0

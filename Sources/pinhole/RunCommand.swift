@@ -172,6 +172,9 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw StartFailure(error)
         }
+        let web = try WebWiring.start(
+            settings: settings, runner: runner, appliance: appliance, library: photoLibrary, log: log)
+        defer { web?.stop() }
         let watched = LoopBound(runner, loop: loop)
         watch.onChange { watched.value.menu.libraryChanged() }
         runner.onShutdown = { off in
