@@ -51,6 +51,11 @@ let package = Package(
 
         // Linux calls Swift's Glibc module does not import (renameat2).
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
+        // A SQLite VFS over the default one that counts SQLite's sync calls into the POSIX
+        // layer's sync counters (SyncCount); the library registers it before opening.
+        .target(
+            name: "CSQLiteSyncs", dependencies: ["CSystemCalls"], path: "Sources/CSQLiteSyncs",
+            linkerSettings: [.linkedLibrary("sqlite3")]),
         // The one POSIX layer, on swift-system: EINTR retried in one place (never for close),
         // durable writes and no-replace renames, the one lock type and the one thread helper.
         .target(
@@ -87,7 +92,7 @@ let package = Package(
         .target(
             name: "PinholeLibrary",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeCore", "PinholeImaging", "PinholeSystem", "CSQLiteSyncs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -161,7 +166,7 @@ let package = Package(
             swiftSettings: swift6,
             // A release build links the Swift runtime and Foundation statically, as the .deb does
             // (tools/deb/build): only the parts the appliance uses are mapped, about 5.5 MB less
-            // resident than the shared libraries (README, Benchmarks: peak memory). The modules are
+            // resident than the shared libraries (docs/BENCHMARKS.md, peak memory). The modules are
             // compiled as usual, so Foundation's static archives, which they do not autolink, are
             // named here.
             linkerSettings: [
@@ -200,7 +205,7 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance",
+                "PinholeAppliance", "PinholeSystem",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -218,6 +223,7 @@ let package = Package(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
+                "PinholeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swift6),
