@@ -31,8 +31,16 @@ enum PhotoPage {
         actions.append(detail.deleted == nil ? ("delete", "Delete") : ("restore", "Restore"))
         out += "<div class=\"actions\">"
         for (action, label) in actions {
+            // The console's confirmation for the command, asked the same way: a typed word.
+            let words = (try? WebRoutes.libraryWords(WebForm("action=\(action)")!, id: id)) ?? []
+            let confirm = LibraryWordsCommand(words).confirmation.map { question in
+                """
+                <input name="confirm" size="8" placeholder="type \(HTML.escape(question.word))" \
+                aria-label="\(HTML.escape(question.question))" autocomplete="off">
+                """
+            }
             out += """
-                <form method="post" action="/photo/\(id)/action">\(HTML.csrfField(csrf))\
+                <form method="post" action="/photo/\(id)/action">\(HTML.csrfField(csrf))\(confirm ?? "")\
                 <button name="action" value="\(action)">\(label)</button></form>
                 """
         }

@@ -33,18 +33,19 @@ extension WebRoutes {
         router.get("/events") { _, _ in events() }
         router.get("/status") { _, context in
             let session = try Self.session(context)
-            let (_, answer) = await command(.status)
+            let (_, answer) = await command(StatusCommand())
             let body = "<pre id=\"status\">\(HTML.escape(answer))</pre><h2>Events</h2><pre id=\"log\"></pre>"
             return Self.html(HTML.page(title: "Status", csrf: session.csrf, body: body))
         }
         router.get("/settings") { _, context in
             let session = try Self.session(context)
-            let (_, answer) = await command(.settings)
+            let (_, answer) = await command(SettingsCommand())
             let body = """
                 <pre>\(HTML.escape(answer))</pre>\
                 <form method="post" action="/settings">\(HTML.csrfField(session.csrf))\
                 <input name="key" placeholder="key, e.g. camera.ev" required>\
-                <input name="value" placeholder="value" required><button>Set</button></form>
+                <input name="value" placeholder="value" required>\
+                <input name="confirm" placeholder="confirm word, if asked" autocomplete="off"><button>Set</button></form>
                 """
             return Self.html(HTML.page(title: "Settings", csrf: session.csrf, body: body))
         }
@@ -53,7 +54,7 @@ extension WebRoutes {
             guard let key = form["key"], let value = form["value"], key.utf8.count <= 64,
                 value.utf8.count <= 256
             else { throw HTTPError(.badRequest, message: "a setting needs a key and a value") }
-            let (ok, answer) = await command(.set(key: key, value: value))
+            let (ok, answer) = await command(SetCommand(key: key, value: value), form: form)
             guard ok else { return Self.text(answer, status: .conflict) }
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
@@ -61,7 +62,7 @@ extension WebRoutes {
 
     /// The typed command a camera form asks for (values checked here; the appliance checks
     /// them against what the camera supports).
-    static func cameraCommand(_ form: WebForm) throws -> ConsoleCommand {
+    static func cameraCommand(_ form: WebForm) throws -> any ConsoleCommand {
         func number(_ name: String) throws -> Double {
             guard let text = form[name], text.utf8.count <= 32, let value = Double(text), value.isFinite
             else {
@@ -70,35 +71,35 @@ extension WebRoutes {
             return value
         }
         switch form["command"] ?? "" {
-        case "shutter": return .capture(.now)
-        case "switch": return .cameraSwitch
-        case "torch-on": return .torch(true)
-        case "torch-off": return .torch(false)
+        case "shutter": return CaptureCommand.now
+        case "switch": return CameraCommand.switchNext
+        case "torch-on": return TorchCommand(on: true)
+        case "torch-off": return TorchCommand(on: false)
         case "af-point":
             let x = try number("x")
             let y = try number("y")
             guard (0...1).contains(x), (0...1).contains(y) else {
                 throw HTTPError(.badRequest, message: "a focus point is inside the picture (0-1)")
             }
-            return .afPoint(x: x, y: y)
+            return AFCommand.point(x: x, y: y)
         case "af-mode":
             guard let mode = AutofocusMode(rawValue: form["value"] ?? "") else {
                 throw HTTPError(.badRequest, message: "af mode is manual, auto or continuous")
             }
-            return .afMode(mode)
-        case "ev": return .ev(try number("value"))
+            return AFCommand.mode(mode)
+        case "ev": return EVCommand(stops: try number("value"))
         case "flash":
             guard let mode = FlashMode(rawValue: form["value"] ?? "") else {
                 throw HTTPError(.badRequest, message: "flash is off, on or auto")
             }
-            return .flash(mode)
-        case "exposure-auto": return .exposureAuto
+            return FlashCommand(mode: mode)
+        case "exposure-auto": return ExposureCommand.auto
         case "exposure-manual":
             let time = try number("time")
             guard (1...100_000_000).contains(time) else {
                 throw HTTPError(.badRequest, message: "exposure time is 1 to 100000000 microseconds")
             }
-            return .exposureManual(timeUs: Int(time), gain: try number("gain"))
+            return ExposureCommand.manual(timeUs: Int(time), gain: try number("gain"))
         default: throw HTTPError(.badRequest, message: "unknown camera command")
         }
     }
@@ -149,7 +150,7 @@ extension WebRoutes {
                 group.addTask {
                     for await line in stream {
                         tick.yield("data: \(line.replacingNewlines())\n\n")
-                        let status = await command(.status).answer
+                        let status = await command(StatusCommand()).answer
                         tick.yield("data: status \(status.replacingNewlines())\n\n")
                     }
                     tick.finish()

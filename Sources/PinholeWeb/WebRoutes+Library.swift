@@ -67,7 +67,7 @@ extension WebRoutes {
             let id = try Self.photoID(context.parameters.require("id"))
             let form = try await Self.form(request, context: context)
             let words = try Self.libraryWords(form, id: id)
-            let (ok, answer) = await command(.library(words))
+            let (ok, answer) = await command(LibraryWordsCommand(words), form: form)
             guard ok else { return Self.text(answer, status: .conflict) }
             return Response(status: .seeOther, headers: [.location: "/photo/\(id)"])
         }

@@ -128,8 +128,14 @@ struct WebRoutes: Sendable {
     }
 
     /// Runs a typed command and answers with the console's answer line: 200 for `ok …` or
-    /// JSON, 409 for an error the command reported.
-    func command(_ command: ConsoleCommand, json: Bool = false) async -> (ok: Bool, answer: String) {
+    /// JSON, 409 for an error the command reported. A command the menu confirms with a typed
+    /// word runs only when the form's `confirm` field is that word, as on the console.
+    func command(_ command: any ConsoleCommand, json: Bool = false, form: WebForm? = nil) async -> (
+        ok: Bool, answer: String
+    ) {
+        if let question = command.confirmation, form?["confirm"] != question.word {
+            return (false, "error 64: \(question.question) Type \(question.word) to confirm.")
+        }
         let answer = await backend.run(ConsoleInvocation(command, json: json))
         let failed = answer.hasPrefix("error ") || answer.hasPrefix("{\"error\"")
         return (!failed, answer)

@@ -56,7 +56,7 @@ final class FakeWebBackend: WebBackend {
 
     func events() -> AsyncStream<String> { eventLines }
 
-    var ran: [ConsoleCommand] { commands.withLock { $0.map(\.command) } }
+    var ran: [ConsoleInvocation] { commands.withLock { $0 } }
 }
 
 /// A library of `count` photos, each a small file in a temporary directory, newest first.

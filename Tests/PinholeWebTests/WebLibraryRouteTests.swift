@@ -106,7 +106,12 @@ final class WebLibraryRouteTests: WebTestCase {
         try await app(backend).test(.router) { client in
             let session = try await logIn(client)
             let id = library.ids[1]
-            for action in ["favorite", "unfavorite", "hide", "unhide", "delete", "restore"] {
+            let unconfirmed = try await client.execute(
+                uri: "/photo/\(id)/action", method: .post, headers: session.postHeaders,
+                body: session.form("action=delete"))
+            XCTAssertEqual(unconfirmed.status, .conflict)
+            XCTAssertTrue(String(buffer: unconfirmed.body).contains("Type delete to confirm"))
+            for action in ["favorite", "unfavorite", "hide", "unhide", "delete&confirm=delete", "restore"] {
                 let response = try await client.execute(
                     uri: "/photo/\(id)/action", method: .post, headers: session.postHeaders,
                     body: session.form("action=\(action)"))
@@ -130,10 +135,15 @@ final class WebLibraryRouteTests: WebTestCase {
             XCTAssertEqual(broken.status, .forbidden)
         }
         let id = library.ids[1]
-        let expected: [ConsoleCommand] = [
-            .library(["favorite", id]), .library(["favorite", id, "--off"]), .library(["hide", id]),
-            .library(["hide", id, "--off"]), .library(["delete", id]), .library(["restore", id]),
-            .library(["album", "add", album, id]), .library(["album", "remove", album, id]),
+        let expected: [ConsoleInvocation] = [
+            ConsoleInvocation(LibraryWordsCommand(["favorite", id])),
+            ConsoleInvocation(LibraryWordsCommand(["favorite", id, "--off"])),
+            ConsoleInvocation(LibraryWordsCommand(["hide", id])),
+            ConsoleInvocation(LibraryWordsCommand(["hide", id, "--off"])),
+            ConsoleInvocation(LibraryWordsCommand(["delete", id])),
+            ConsoleInvocation(LibraryWordsCommand(["restore", id])),
+            ConsoleInvocation(LibraryWordsCommand(["album", "add", album, id])),
+            ConsoleInvocation(LibraryWordsCommand(["album", "remove", album, id])),
         ]
         XCTAssertEqual(backend.ran, expected)
     }
@@ -145,7 +155,7 @@ final class WebLibraryRouteTests: WebTestCase {
             let session = try await logIn(client)
             let response = try await client.execute(
                 uri: "/photo/\(library.ids[0])/action", method: .post, headers: session.postHeaders,
-                body: session.form("action=delete"))
+                body: session.form("action=restore"))
             XCTAssertEqual(response.status, .conflict)
             XCTAssertTrue(String(buffer: response.body).contains("no such photo"))
         }
@@ -210,9 +220,11 @@ final class WebLibraryRouteTests: WebTestCase {
                 XCTAssertEqual(response.status, .badRequest, hostile)
             }
         }
-        let expected: [ConsoleCommand] = [
-            .capture(.now), .cameraSwitch, .torch(true), .afPoint(x: 0.25, y: 0.75), .ev(-1.5), .flash(.auto),
-            .exposureAuto, .afMode(.continuous),
+        let expected: [ConsoleInvocation] = [
+            ConsoleInvocation(CaptureCommand.now), ConsoleInvocation(CameraCommand.switchNext),
+            ConsoleInvocation(TorchCommand(on: true)), ConsoleInvocation(AFCommand.point(x: 0.25, y: 0.75)),
+            ConsoleInvocation(EVCommand(stops: -1.5)), ConsoleInvocation(FlashCommand(mode: .auto)),
+            ConsoleInvocation(ExposureCommand.auto), ConsoleInvocation(AFCommand.mode(.continuous)),
         ]
         XCTAssertEqual(backend.ran, expected)
     }

@@ -209,7 +209,12 @@ final class WebAccessTests: WebTestCase {
                 body: ByteBuffer(string: "command=shutter"))
             XCTAssertEqual(script.status, .ok)
         }
-        XCTAssertEqual(backend.ran, [.library(["favorite", library.ids[0]]), .capture(.now)])
+        XCTAssertEqual(
+            backend.ran,
+            [
+                ConsoleInvocation(LibraryWordsCommand(["favorite", library.ids[0]])),
+                ConsoleInvocation(CaptureCommand.now),
+            ])
     }
 
     func testLogoutEndsTheSession() async throws {
