@@ -4,6 +4,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PinholeCore
 
 /// The paths anyone may ask for: the login page and its form.
 enum PublicRoutes {
@@ -44,7 +45,7 @@ struct AccessMiddleware: RouterMiddleware {
                 let body = try await request.collectBody(upTo: context.maxUploadSize)
                 sent = WebForm(String(buffer: body))?["csrf"]
             }
-            guard let sent, WebSessions.constantTimeEqual(sent, session.csrf) else {
+            guard let sent, constantTimeEqual(sent, session.csrf) else {
                 throw HTTPError(.forbidden, message: "missing or wrong CSRF token: reload the page")
             }
         }

@@ -87,14 +87,4 @@ public final class WebSessions: Sendable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// Compares two secrets in time independent of where they differ.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
-    }
 }
