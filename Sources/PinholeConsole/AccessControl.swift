@@ -104,8 +104,10 @@ public struct AccessControl: Sendable {
         }
     }
 
-    /// Records the result of checking a PIN at `now`.
-    public mutating func record(correct: Bool, at now: Instant) -> UnlockOutcome {
+    /// Records the result of checking a PIN at `now`. `unlocking: false` is for a PIN
+    /// checked elsewhere (a web login): it counts towards the same lock-out, but a correct
+    /// one does not unlock this console.
+    public mutating func record(correct: Bool, at now: Instant, unlocking: Bool = true) -> UnlockOutcome {
         if let lockedUntil, lockedUntil <= now {
             self.lockedUntil = nil  // over: no longer in force after a restart either
             lockoutLength = nil
@@ -115,10 +117,10 @@ public struct AccessControl: Sendable {
             lockouts = 0
             lockedUntil = nil
             lockoutLength = nil
-            lastActivity = now
+            if unlocking { lastActivity = now }
             return .unlocked
         }
-        lastActivity = nil
+        if unlocking { lastActivity = nil }
         failures += 1
         guard failures >= maximumFailures else { return .wrong(remaining: maximumFailures - failures) }
         failures = 0

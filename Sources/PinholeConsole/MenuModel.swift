@@ -218,9 +218,7 @@ public struct ConsoleMenu: Sendable {
 
     /// Performs an item's action (also used after an unlock).
     mutating func perform(_ action: ItemAction, item: MenuItem? = nil) -> [MenuEffect] {
-        var needsPIN = item?.needsPIN == true
-        if case .run(let invocation) = action, invocation.command.needsPIN { needsPIN = true }
-        if needsPIN, snapshot.access.pinConfigured, !snapshot.access.unlocked {
+        if item?.needsPIN == true, snapshot.access.pinConfigured, !snapshot.access.unlocked {
             afterUnlock = action
             return ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true))
         }
