@@ -16,7 +16,8 @@ final class CameraContractTests: XCTestCase {
             XCTAssertEqual(report.count, 6, report.joined(separator: "\n"))
             XCTAssertEqual(report.filter { $0.hasPrefix("ok ") }.count, 6, report.joined(separator: "\n"))
             XCTAssertEqual(
-                reportedCheckNames(report), try declaredVMChecks(prefix: "camera "), "tools/vm/guest/hil.checks")
+                reportedCheckNames(report), try declaredVMChecks(prefix: "camera "),
+                "tools/vm/guest/hil.checks")
             let camera = harness.cameras.openCamera(spec.id)
             XCTAssertEqual(camera?.isClosed, true, "the suite closes the camera")
             XCTAssertEqual(camera?.isRunning, false)

@@ -16,7 +16,8 @@ final class GPIOContractTests: XCTestCase {
         XCTAssertTrue(passed, report.joined(separator: "\n"))
         XCTAssertEqual(report.count, 9, report.joined(separator: "\n"))
         XCTAssertEqual(report.filter { $0.hasPrefix("ok ") }.count, 9, report.joined(separator: "\n"))
-        XCTAssertEqual(reportedCheckNames(report), try declaredVMChecks(prefix: "gpio "), "tools/vm/guest/hil.checks")
+        XCTAssertEqual(
+            reportedCheckNames(report), try declaredVMChecks(prefix: "gpio "), "tools/vm/guest/hil.checks")
         XCTAssertEqual(harness.chip.outputsOn, [], "the suite leaves no output on")
         XCTAssertFalse(lines.all.contains { harness.chip.isRequested($0) }, "the suite releases every line")
     }
