@@ -163,7 +163,9 @@ struct RunCommand: ParsableCommand {
         }
         appliance.attachField(
             gps: gps,
-            clock: ClockTrustMonitor(loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock))
+            clock: ClockTrustMonitor(
+                loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock,
+                earliestSettableTime: WallTime(secondsSince1970: BuildVersion.commitSeconds)))
         defer { gps?.stop() }
 
         var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
