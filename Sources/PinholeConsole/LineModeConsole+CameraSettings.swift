@@ -79,7 +79,7 @@ extension LineModeConsole {
         }
         let invocation = try CommandCatalog.parse(words: words, options: false)
         let savesBefore = appliance.settingsSaves.count
-        try run(invocation.command, json: false) { [appliance] result in
+        try invocation.command.run(on: self, json: false) { [appliance] result in
             // The command changed the setting; "saved" only when the save it made succeeded.
             let saves = appliance.settingsSaves
             if case .success = result, saves.count > savesBefore, let failure = saves.failure {
