@@ -247,7 +247,7 @@ enum LibraryBenchmarks {
     /// The plain GRDB reference for a SELECT of assets: a cached statement of the same text
     /// with the same arguments, every row decoded into a `ReferenceAssetRow`; returns the
     /// number of rows.
-    private static func records(_ select: (sql: String, arguments: StatementArguments)) -> (Database) throws
+    static func records(_ select: (sql: String, arguments: StatementArguments)) -> (Database) throws
         -> Int
     {
         { db in
@@ -267,7 +267,7 @@ enum LibraryBenchmarks {
     /// `runs` single runs of each, interleaved; the fastest run of each counts (on a shared
     /// machine, the run no other process interrupted). Both return how many rows they read,
     /// which must agree (the same work, not just the same name).
-    private static func compare(
+    static func compare(
         _ name: String, runs: Int, raw: DatabasePool, library: () throws -> Int,
         reference: @escaping (Database) throws -> Int
     ) throws {

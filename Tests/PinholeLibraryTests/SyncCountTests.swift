@@ -58,6 +58,25 @@ final class SyncCountTests: XCTestCase {
         XCTAssertEqual(syncs.total, 4, "\(syncs)")
     }
 
+    /// A recovery pass that finds the library as the last pass left it writes nothing: no
+    /// commit, no sync (it rewrote the same row watermark at every open, one commit each).
+    /// (Opening a pool whose log file is missing or empty still commits once: GRDB writes
+    /// into a new log so that readers can open it.)
+    func testARecoveryPassThatFindsNothingToRepairSyncsNothing() throws {
+        let dir = TemporaryDirectory()
+        let clock = ManualWallClock()
+        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        _ = try library.add(jpeg: TestJPEG.make(seed: 17), metadata: testMetadata())
+        var report = RecoveryReport()
+        try library.recover(into: &report)
+        let (_, syncs) = try SyncCount.counting {
+            var again = RecoveryReport()
+            try library.recover(into: &again)
+        }
+        XCTAssertEqual(try library.count(.all), 1)
+        XCTAssertEqual(syncs, SyncCount(), "\(syncs)")
+    }
+
     func testADeletionIsOneCommit() throws {
         let dir = TemporaryDirectory()
         let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
