@@ -202,6 +202,8 @@ let package = Package(
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
                 "PinholeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The crash and process tests run the built `pinhole` (built first, never stale).
+                "pinhole",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -224,7 +226,11 @@ let package = Package(
             name: "PinholeConformanceTests",
             dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
             swiftSettings: swift6),
-        .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
+        // (and `swift test`) build it first, so these tests never run a stale binary.
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [

@@ -35,6 +35,7 @@ enum LibraryDatabase {
         let migrator = LibrarySchema.migrator
         // Touch the schema first so a damaged file fails here, before any migration.
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        try LibrarySchema.renameShippedIdentifiers(pool)
         if try pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw LibraryError.schemaTooNew(path: layout.database)
         }
