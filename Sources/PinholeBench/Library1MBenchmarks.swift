@@ -58,6 +58,59 @@ enum Library1MBenchmarks {
         let lib = try PhotoLibrary.open(at: root, now: clock.now)
         try queries(lib, root: root, count: count)
         try consolePage(lib)
+        try listMemory(root: root, count: count, clock: clock)
+    }
+
+    // MARK: Memory of `library list --json`
+
+    /// Peak resident memory of `pinhole library list --json` (output to /dev/null) at
+    /// `count` assets against a tenth of them, generated the same way: a streamed list stays flat.
+    private static func listMemory(root: String, count: Int, clock: LibraryBench.BenchClock) throws {
+        guard let pinhole = pinholeBinary() else {
+            print(
+                "library1m: list --json memory: not measured (no pinhole binary beside pinhole-bench; set PINHOLE_BENCH_PINHOLE)"
+            )
+            return
+        }
+        let small = root + "-tenth"
+        defer { LibraryBench.removeTree(small) }
+        try { _ = try PhotoLibrary.open(at: small, now: clock.now) }()
+        try generate(count: count / 10, root: small)
+        let tenth = try peakResidentKB([pinhole, "library", "--library", small, "list", "--json"])
+        let full = try peakResidentKB([pinhole, "library", "--library", root, "list", "--json"])
+        let ratio = Double(full) / Double(max(1, tenth))
+        print(
+            "library1m: library list --json peak RSS: \(full / 1024) MB at \(count) against \(tenth / 1024) MB at \(count / 10) "
+                + "= \(String((ratio * 100).rounded() / 100))× (target <= 1.2×: \(ratio <= 1.2 ? "met" : "NOT met"); \(pinhole))"
+        )
+    }
+
+    /// `PINHOLE_BENCH_PINHOLE`, else the `pinhole` built beside this benchmark.
+    private static func pinholeBinary() -> String? {
+        if let path = getenv("PINHOLE_BENCH_PINHOLE") { return String(cString: path) }
+        let me = CommandLine.arguments[0]
+        guard let slash = me.lastIndex(of: "/") else { return nil }
+        let candidate = String(me[...slash]) + "pinhole"
+        return access(candidate, X_OK) == 0 ? candidate : nil
+    }
+
+    /// Runs `arguments` (stdout to /dev/null) and returns its peak resident set in KB (wait4's ru_maxrss).
+    private static func peakResidentKB(_ arguments: [String]) throws -> Int {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw LibraryBench.BenchFailure("cannot run \(arguments[0]): \(spawned)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid, status == 0 else {
+            throw LibraryBench.BenchFailure("\(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return usage.ru_maxrss
     }
 
     // MARK: Queries
