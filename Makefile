@@ -69,6 +69,8 @@ powercut: build
 	@tools/powercut --no-build --cuts $(CUTS) $(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
+# SECTIONS from imaging capture library syncs memory burst (all by default); library1m (a
+# million generated rows, minutes) runs only when named: `make bench SECTIONS=library1m`.
 # The thumbnail reference (Pillow-SIMD, else Pillow) is installed by `tools/setup --bench`.
 bench: setup
 	$(SWIFT) build -c release

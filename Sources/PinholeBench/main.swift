@@ -18,5 +18,7 @@ if wanted("library") {
     do { try LibraryBenchmarks.run() } catch { print("library  failed: \(error)") }
 }
 if wanted("syncs") { SyncBenchmarks.run() }
+// Not in the default run: generating a million rows takes minutes.
+if only.contains("library1m") { Library1MBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }

@@ -98,12 +98,20 @@ extension Asset: FetchableRecord, PersistableRecord {
     static func all(in statement: Statement, arguments: StatementArguments, capacity: Int = 0) throws
         -> [Asset]
     {
-        let columns = AssetColumnPositions(columnNames: statement.columnNames)
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
         var assets: [Asset] = []
         assets.reserveCapacity(capacity)
-        while let row = try rows.next() { assets.append(try Asset(row: row, columns: columns)) }
+        try forEach(in: statement, arguments: arguments) { assets.append($0) }
         return assets
+    }
+
+    /// Calls `body` with the asset of each of `statement`'s rows in turn, one row in memory at
+    /// a time (a cursor), its column positions resolved once for the statement.
+    static func forEach(
+        in statement: Statement, arguments: StatementArguments, _ body: (Asset) throws -> Void
+    ) throws {
+        let columns = AssetColumnPositions(columnNames: statement.columnNames)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try rows.next() { try body(try Asset(row: row, columns: columns)) }
     }
 
     /// Encodes every column of the asset by name (what `insert` writes).

@@ -15,6 +15,14 @@ extension PhotoLibrary {
         }
     }
 
+    /// Calls `body` with each asset matching `query`, in its order, one at a time from one
+    /// snapshot: memory stays bounded however many match (`library list` at a million).
+    /// `body` runs inside the read; it must not use the library.
+    public func forEachAsset(_ query: AssetQuery, _ body: (Asset) throws -> Void) throws {
+        let (text, arguments) = try selectStatement(for: query)
+        try read { db in try Asset.forEach(in: db.makeStatement(sql: text), arguments: arguments, body) }
+    }
+
     /// The SELECT that `assets(_:)` runs for `query`, with its arguments: what a benchmark
     /// compares the library against, as the same SQL through GRDB.
     @_spi(Benchmarks)

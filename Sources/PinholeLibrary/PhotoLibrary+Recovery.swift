@@ -102,7 +102,8 @@ extension PhotoLibrary {
 
         try removeStaleRenders(scan.renders, into: &report)
         report.expiredPurges = try purgeExpired()
-        try saveVerifiedState(scan, verified: verified, rows: rows, changed: changedDirectories)
+        try saveVerifiedState(
+            scan, verified: verified, rows: rows, changed: changedDirectories, previousWatermark: watermark)
         try refreshStatistics()
         report.interruptedExports = try markInterruptedExports()
     }
@@ -175,7 +176,7 @@ extension PhotoLibrary {
     /// changed ones, and moves the watermark up to the first row not covered by a record.
     private func saveVerifiedState(
         _ scan: DiskScan, verified: [String: DirectoryState],
-        rows: [String: (path: String, rowid: Int64)], changed: Set<String>
+        rows: [String: (path: String, rowid: Int64)], changed: Set<String>, previousWatermark: Int64
     ) throws {
         let settled = POSIXFiles.realtimeNanoseconds() - 2_000_000_000
         var recorded = Set(scan.unchanged)
@@ -200,16 +201,23 @@ extension PhotoLibrary {
             for row in rows.values where !recorded.contains(POSIXFiles.parentDirectory(of: row.path)) {
                 watermark = min(watermark, row.rowid - 1)
             }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO library_state VALUES ('verified_rowid', ?)",
-                arguments: [watermark])
+            // Unchanged (a clean open): nothing written, so nothing committed and synced.
+            if watermark != previousWatermark {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO library_state VALUES ('verified_rowid', ?)",
+                    arguments: [watermark])
+            }
         }
     }
 
     /// Runs ANALYZE when the planner's statistics are missing or the library grew or shrank
     /// more than twofold since, so queries pick the right index (favorites, camera, …) at scale.
     private func refreshStatistics() throws {
-        let assetCount = try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
+        // The maintained tally holds every row (AssetTally): a few rows to read, where
+        // COUNT(*) walked an index of every asset at each open (tens of ms at a million).
+        let assetCount = try read { db in
+            try Int.fetchOne(db, sql: "SELECT ifnull(SUM(n), 0) FROM asset_tally") ?? 0
+        }
         guard assetCount >= 1000 else { return }
         let recorded = try read { db -> Int? in
             guard try db.tableExists("sqlite_stat1") else { return nil }

@@ -42,6 +42,37 @@ public enum LibraryCommandLine {
         return output
     }
 
+    /// Runs one `library` command like `execute(_:library:)`, handing its output to `write`
+    /// piece by piece: `list` writes each photo as it is read (memory stays bounded however
+    /// many photos match), every other command its whole answer at once. The pieces joined
+    /// are exactly what `execute(_:library:)` returns; nothing is written when the command
+    /// is refused.
+    public static func execute(
+        _ arguments: [String], library: PhotoLibrary, writing write: (String) throws -> Void
+    ) throws {
+        var args = try CommandArguments(arguments, valued: valuedOptions)
+        guard args.positionals.first == "list" else {
+            try write(try execute(arguments, library: library))
+            return
+        }
+        try noOperands("list", Array(args.positionals.dropFirst()))
+        let json = args.flag("json")
+        let query = try query(&args, library: library)
+        try args.rejectUnknown(command: "list")
+        var first = true
+        if json { try write("[") }
+        try library.forEachAsset(query) { asset in
+            let separator = first ? "" : json ? "," : "\n"
+            first = false
+            try write(separator + (try line(asset, json: json, library: library)))
+        }
+        if json {
+            try write("]")
+        } else if first {
+            try write("no photos")
+        }
+    }
+
     /// The command summary printed by `library help`.
     public static var helpText: String {
         """
@@ -140,13 +171,17 @@ public enum LibraryCommandLine {
             return try LibraryJSON.encode(assets.map { AssetJSON($0, file: library.fileURLPath(of: $0)) })
         }
         if assets.isEmpty { return "no photos" }
-        return assets.map { asset in
-            let marks =
-                (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
-                + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
-            return "\(asset.id)  \(asset.created.iso8601)  \(asset.cameraName)  "
-                + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)\(fieldMarks(asset))"
-        }.joined(separator: "\n")
+        return try assets.map { try line($0, json: false, library: library) }.joined(separator: "\n")
+    }
+
+    /// One photo as `list` prints it: its JSON object, or its text line.
+    static func line(_ asset: Asset, json: Bool, library: PhotoLibrary) throws -> String {
+        if json { return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset))) }
+        let marks =
+            (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
+            + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
+        return "\(asset.id)  \(asset.created.iso8601)  \(asset.cameraName)  "
+            + "\(asset.pixelWidth)x\(asset.pixelHeight)\(marks)\(fieldMarks(asset))"
     }
 
     private static func count(

@@ -56,6 +56,11 @@ public struct SyncCount: Sendable, Hashable, CustomStringConvertible {
         SyncCount(values: zip(later.values, earlier.values).map { $0 - $1 })
     }
 
+    /// Both counts together.
+    public static func + (a: SyncCount, b: SyncCount) -> SyncCount {
+        SyncCount(values: zip(a.values, b.values).map { $0 + $1 })
+    }
+
     /// Counts `body`'s sync calls (and any other thread's meanwhile).
     public static func counting<T>(_ body: () throws -> T) rethrows -> (T, SyncCount) {
         let before = SyncCount.now

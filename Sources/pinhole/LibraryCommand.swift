@@ -94,6 +94,22 @@ struct LibraryCommand: ParsableCommand {
                 LineWriter.standardError.write("pinhole library: recovery: \(line)")
             }
         }
+        if words.first == "list" {
+            // Streamed: each photo goes out as it is read, in 64 KB writes, so listing a
+            // million photos takes no more memory than listing a hundred.
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 16)
+            try LibraryCommandLine.execute(words, library: photoLibrary) { piece in
+                buffer += piece.utf8
+                if buffer.count >= 1 << 16 {
+                    writeAll(1, buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            buffer.append(10)
+            writeAll(1, buffer)
+            return
+        }
         let output = try LibraryCommandLine.execute(words, library: photoLibrary)
         LineWriter.standardOutput.write(output)
         // fsck exits with status 1 when the library is not clean, in text and JSON mode.

@@ -24,6 +24,29 @@ final class CommandLineTests: LibraryTestCase {
         return (library, assets)
     }
 
+    /// `pinhole library list` streams: one piece per photo (never the whole list in memory),
+    /// and the pieces joined are exactly the answer `execute` returns, in JSON and in text,
+    /// for a filtered list and an empty one; a refused command writes nothing.
+    func testAStreamedListWritesOnePiecePerPhotoAndTheSameAnswer() throws {
+        let (library, _) = try makeLibrary(photos: 3)
+        for words in [
+            ["list", "--json"], ["list"], ["list", "--camera", "back", "--json"],
+            ["list", "--camera", "none"],
+            ["list", "--camera", "none", "--json"], ["list", "--desc", "--limit", "2"],
+        ] {
+            var pieces: [String] = []
+            try LibraryCommandLine.execute(words, library: library) { pieces.append($0) }
+            XCTAssertEqual(
+                pieces.joined(), try LibraryCommandLine.execute(words, library: library), "\(words)")
+        }
+        var pieces: [String] = []
+        try LibraryCommandLine.execute(["list", "--json"], library: library) { pieces.append($0) }
+        XCTAssertEqual(pieces.count, 3 + 2, "'[', one piece per photo, ']'")
+        XCTAssertThrowsError(
+            try LibraryCommandLine.execute(["list", "--bogus"], library: library) { pieces.append($0) })
+        XCTAssertEqual(pieces.count, 5, "nothing written by a refused list")
+    }
+
     func testListJSONHasTheContractFields() throws {
         let (library, assets) = try makeLibrary(photos: 2)
         let output = try LibraryCommandLine.execute(["list", "--json"], library: library)
