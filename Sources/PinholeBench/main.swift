@@ -1,4 +1,4 @@
-// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library syncs memory burst"]`; figures are ratios
+// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library syncs memory burst confinement"]`; figures are ratios
 // against references measured in the same run.
 
 import Foundation
@@ -20,3 +20,4 @@ if wanted("library") {
 if wanted("syncs") { SyncBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }
+if wanted("confinement") { ConfinementBenchmark.run() }
