@@ -39,6 +39,10 @@ web-e2e: build
 
 # The VM test runs under emulation (TCG), whose timing varies with the machine's load: a
 # failed run is repeated once, announced, with the first run's logs kept; a second failure fails.
+# Each run passes only when every check it declares (tools/vm/guest/*.checks) ran and passed.
+# Kept (issue 22): on this shared 2-core machine at load 13-20, runs failed on timing alone
+# (udevadm settle past 30 s; a 10 ms kernel debounce that emulation stretched past its glitches);
+# the retry goes once these runs are shown to pass reliably without it.
 hil: build
 	@if [ ! -x tools/hil ]; then echo 'hil: skipped: tools/hil is not in this checkout'; exit 0; fi; \
 	if tools/hil; then exit 0; fi; \

@@ -12,7 +12,7 @@ extension Appliance {
         self.clockTrust = clock
         clock?.onLog = { [weak self] line in self?.problem(line) }
         gps?.onLog = { [weak self] line in self?.problem(line) }
-        gps?.onTime = { [weak clock] time, at in clock?.gpsTime(time, receivedAt: at) }
+        gps?.onTime = { [weak clock] time, at, mode in clock?.gpsTime(time, receivedAt: at, fixMode: mode) }
         gps?.start()
     }
 

@@ -45,6 +45,9 @@ public final class Appliance {
     public var lowStorageBytes: Int64 = 256 << 20
     /// Where camera settings are saved and restored from (nil: they are not kept).
     public var settingsFile: SettingsFile?
+    /// Saves of the camera settings so far, and why the latest failed (nil: it succeeded), so
+    /// that `set camera.*` can answer an error instead of "saved" when its save failed.
+    public private(set) var settingsSaves: (count: Int, failure: String?) = (0, nil)
     /// Frames skipped in bursts because earlier shots were still being encoded and stored
     /// (`engine.maxFramesInFlight` of them).
     public internal(set) var burstSkipped = 0
@@ -323,7 +326,13 @@ extension Appliance: CaptureEngineDelegate {
     /// Saves the settings to the settings file (a failure is a problem, not a crash).
     public func captureEngine(_ engine: CaptureEngine, settingsChanged settings: SavedSettings) {
         guard let settingsFile else { return }
-        do { try settingsFile.save(settings) } catch { problem("settings not saved: \(error)") }
+        do {
+            try settingsFile.save(settings)
+            settingsSaves = (settingsSaves.count + 1, nil)
+        } catch {
+            settingsSaves = (settingsSaves.count + 1, "\(error)")
+            problem("settings not saved: \(error)")
+        }
     }
 
     /// Restarts and focus changes become problems and events.

@@ -58,10 +58,16 @@ public final class GPSTracker {
     public var maxBackoff: Duration = .seconds(30)
     /// Called on the loop for each state change worth logging (lost, regained, unreachable).
     public var onLog: ((String) -> Void)?
-    /// Called on the loop with each fix's GPS time and the loop instant it arrived.
-    public var onTime: ((WallTime, Instant) -> Void)?
+    /// Called on the loop with each fix's GPS time, the loop instant it arrived and the fix's
+    /// mode (2: 2D, 3: 3D).
+    public var onTime: ((WallTime, Instant, Int) -> Void)?
     /// Reports that could not be read since start.
     public private(set) var malformedReports = 0
+    /// gpsd lines waiting for the loop, at most 64 (a flood is dropped and counted).
+    private let backlog = LineBacklog(limit: 64)
+    private var reportedDrops = 0
+    /// Lines from gpsd dropped because 64 were already waiting for the loop.
+    public var droppedLines: Int { backlog.refusedCount }
     private var connection: (any LineConnection)?
     private var generation = 0
     private var backoff: Duration = .seconds(1)
@@ -141,11 +147,14 @@ public final class GPSTracker {
         state = .connecting
         let loop = self.loop
         let target = LoopBound(WeakTracker(tracker: self), loop: loop)
+        let backlog = self.backlog
         connection = connector.open(
             host: host, port: port, greeting: Array(GPSDReport.watchCommand.utf8),
             maxLine: GPSDReport.maxLineBytes,
             onLine: { line in
+                guard backlog.admit() else { return }
                 loop.post {
+                    backlog.handled()
                     guard let tracker = target.value.tracker, tracker.generation == current else { return }
                     tracker.handle(line)
                 }
@@ -179,6 +188,13 @@ public final class GPSTracker {
     }
 
     private func handle(_ line: [UInt8]) {
+        let dropped = backlog.refusedCount
+        if dropped > reportedDrops {
+            onLog?(
+                "gps: \(dropped - reportedDrops) lines from gpsd dropped: 64 were waiting (\(dropped) so far)"
+            )
+            reportedDrops = dropped
+        }
         let report: GPSDReport
         do { report = try GPSDReport.parse(line) } catch {
             malformedReports += 1
@@ -236,7 +252,7 @@ public final class GPSTracker {
             position.altitude = position.altitude ?? previous.altitude
         }
         lastFix = (position, loop.now)
-        if let time = position.time { onTime?(time, loop.now) }
+        if let time = position.time { onTime?(time, loop.now, position.mode) }
         if let staleTimer { loop.cancel(staleTimer) }
         staleTimer = loop.schedule(after: maxFixAge) { [weak self] in
             guard let self else { return }

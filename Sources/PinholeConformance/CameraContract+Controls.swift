@@ -50,7 +50,7 @@ extension CameraContract {
                 "the camera echoes no control in its metadata and lists neither ExposureTime and AnalogueGain"
                     + " nor Brightness: no control change can be seen")
         }
-        return "camera controls: \(notes.joined(separator: "; "))"
+        return "\(notes.joined(separator: "; "))"
     }
 
     /// Sets every echoed control to another listed value (and a manual exposure and gain where

@@ -66,7 +66,7 @@ extension CameraContract {
             info.controls[$0] != nil && !Self.rectangleControls.contains($0)
         }
         let sequences = metadata.map { String($0.sequence) }.joined(separator: ",")
-        return "camera frame metadata: sequences \(sequences) increasing, sensor timestamps on the loop's"
+        return "sequences \(sequences) increasing, sensor timestamps on the loop's"
             + " monotonic clock between start and delivery, \(oneDecimal(frameInterval.milliseconds)) ms"
             + " apart (each ≥ its exposure); \(reported.joined(separator: ", ")); echoes"
             + " \(echoed.isEmpty ? "no control" : echoed.sorted().joined(separator: ","))"
@@ -84,7 +84,7 @@ extension CameraContract {
         held.append(received.removeLast().frame)
         releaseReceived()
         _ = try take(1, "after releasing held frames").map { $0.frame.release() }
-        return "camera buffers: holding every frame, delivery stops after \(bufferCount) frames;"
+        return "holding every frame, delivery stops after \(bufferCount) frames;"
             + " releasing them lets frames flow again"
     }
 
@@ -141,7 +141,7 @@ extension CameraContract {
             releaseReceived()
         }
         return
-            "camera restart: nothing after stop; \(notes.joined(separator: "; ")); frames flow after each of"
+            "nothing after stop; \(notes.joined(separator: "; ")); frames flow after each of"
             + " two restarts with fresh timestamps"
     }
 

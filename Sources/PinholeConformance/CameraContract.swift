@@ -44,7 +44,7 @@ public final class CameraContract {
         var passed = true
         func step(_ name: String, _ body: () throws -> String) {
             do {
-                report("ok \(try body())")
+                report("ok camera \(name): \(try body())")
             } catch {
                 passed = false
                 report("FAIL camera \(name): \(error)")
@@ -84,7 +84,7 @@ public final class CameraContract {
         }
         device = try harness.provider.open(id: chosen.id)
         info = chosen
-        return "camera discovery: \(cameras.count) listed, opened \(chosen.model) (\(chosen.id)):"
+        return "\(cameras.count) listed, opened \(chosen.model) (\(chosen.id)):"
             + " \(chosen.stillSizes.count) still sizes, formats"
             + " \(chosen.stillFormats.map(\.rawValue).joined(separator: ",")),"
             + " controls \(chosen.controls.keys.sorted().joined(separator: ","))"
@@ -139,7 +139,7 @@ public final class CameraContract {
                 stillSize: streamSize, stillFormat: info.stillFormats[0], viewfinderSize: viewfinder))
         stream = used.request
         return
-            "camera configuration: \(checked) listed size/format pairs used as asked; unlisted ones adjusted"
+            "\(checked) listed size/format pairs used as asked; unlisted ones adjusted"
             + " with a note or refused (\(refusals.joined(separator: "; "))); streaming \(used.request.stillSize)"
             + " \(used.request.stillFormat.rawValue)"
     }

@@ -59,7 +59,7 @@ public struct GPIOContract {
         ]
         for (step, body) in steps {
             do {
-                report("ok \(try body())")
+                report("ok gpio \(step): \(try body())")
             } catch {
                 passed = false
                 report("FAIL gpio \(step): \(error)")
@@ -88,7 +88,7 @@ public struct GPIOContract {
                 messages.append("\(error)")
             }
         }
-        return "gpio missing line (input and output): \(messages[0])"
+        return "input and output: \(messages[0])"
     }
 
     private func checkBusyLine() throws -> String {
@@ -116,7 +116,7 @@ public struct GPIOContract {
         held.release()
         let again = try gpio.requestInput(InputLineConfig(name: lines.bouncy)) { _ in }
         again.release()
-        return "gpio busy line (as input and as output): \(errors[0]); free again after release"
+        return "as input and as output: \(errors[0]); free again after release"
     }
 
     // MARK: Inputs
@@ -144,7 +144,7 @@ public struct GPIOContract {
                         + " reads \(value ? "active" : "inactive")")
             }
         }
-        return "gpio bias \(lines.bouncy) undriven: \(seen.joined(separator: ", "))"
+        return "\(lines.bouncy) undriven: \(seen.joined(separator: ", "))"
     }
 
     private func checkBouncyInput() throws -> String {
@@ -189,7 +189,7 @@ public struct GPIOContract {
             throw ContractFailure("timestamps after the end of the check \(end): \(describe(seen))")
         }
         let spread = (last.timestamp - first.timestamp).milliseconds
-        return "gpio bouncy input \(lines.bouncy): \(seen.count) edges for \(total) transitions, consecutive"
+        return "\(lines.bouncy): \(seen.count) edges for \(total) transitions, consecutive"
             + " sequence numbers, timestamps on the loop's monotonic clock (between the transition and the"
             + " delivery) over \(Int(spread)) ms, read() follows the level"
     }
@@ -217,7 +217,7 @@ public struct GPIOContract {
                 "active-high \(lines.bouncy) driven high then low: edges \(describe(edges)), read \(high) then \(low)"
             )
         }
-        return "gpio active-high input \(lines.bouncy): high is active, low inactive, one edge each"
+        return "\(lines.bouncy): high is active, low inactive, one edge each"
     }
 
     private func checkDebouncedInput() throws -> String {
@@ -240,7 +240,7 @@ public struct GPIOContract {
             )
         }
         return
-            "gpio debounced input \(lines.debounced): a bouncy press and release became exactly one edge each"
+            "\(lines.debounced): a bouncy press and release became exactly one edge each"
             + " (\(Int(debounce.milliseconds)) ms debounce)"
     }
 
@@ -272,7 +272,7 @@ public struct GPIOContract {
                     + " (and \(late.count) on the released request)")
         }
         return
-            "gpio release \(lines.bouncy): no edge after release; re-requested, edges flow to the new owner"
+            "\(lines.bouncy): no edge after release; re-requested, edges flow to the new owner"
     }
 
     // MARK: Outputs
@@ -302,7 +302,7 @@ public struct GPIOContract {
         try lowOutput.set(false)
         try expect(lines.output, high: false, "\(lines.output) off")
         try expect(lines.activeLowOutput, high: true, "\(lines.activeLowOutput) active-low off")
-        return "gpio outputs read back from outside: \(readings.joined(separator: " "))"
+        return "read back from outside: \(readings.joined(separator: " "))"
     }
 
     private func checkOutputReRequest() throws -> String {
@@ -321,7 +321,7 @@ public struct GPIOContract {
             throw ContractFailure("\(lines.output) re-requested and set on reads 0")
         }
         try again.set(false)
-        return "gpio output re-request \(lines.output): released on, re-requested off, drives again"
+        return "\(lines.output): released on, re-requested off, drives again"
     }
 
     // MARK: Helpers

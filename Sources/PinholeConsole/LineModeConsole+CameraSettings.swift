@@ -78,7 +78,17 @@ extension LineModeConsole {
             throw ConsoleError.usage("no setting '\(key)': camera settings are \(keys)")
         }
         let invocation = try CommandCatalog.parse(words: words, options: false)
-        try invocation.command.run(on: self, json: false) { result in
+        let savesBefore = appliance.settingsSaves.count
+        try invocation.command.run(on: self, json: false) { [appliance] result in
+            // The command changed the setting; "saved" only when the save it made succeeded.
+            let saves = appliance.settingsSaves
+            if case .success = result, saves.count > savesBefore, let failure = saves.failure {
+                reply(
+                    .failure(
+                        ConsoleError.failed(
+                            "\(key) is \(value) until the next start, but not saved: \(failure)")))
+                return
+            }
             reply(result.map { _ in "ok \(key) \(value) saved (restored at the next start)" })
         }
     }

@@ -72,7 +72,8 @@ public final class LineModeConsole {
     /// Whether a command is in progress or waiting.
     public var isBusy: Bool { running || !queue.isEmpty }
 
-    /// Creates a console over an appliance. `write` receives each answer line, without newline.
+    /// Creates a console over an appliance. `write` receives each answer line, without newline,
+    /// with control characters written as `\xHH` (see `visibleControls`).
     public init(
         appliance: Appliance, simulation: SimulationControl?,
         library: (@Sendable ([String]) throws -> String)?,
@@ -81,7 +82,8 @@ public final class LineModeConsole {
         self.appliance = appliance
         self.simulation = simulation
         self.library = library
-        self.write = write
+        // Every line out, answers and events alike, with control characters made visible.
+        self.write = { write($0.visibleControls) }
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
 

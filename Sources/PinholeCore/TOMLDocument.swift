@@ -90,8 +90,17 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
 /// Parses TOML text (tables, arrays of tables, dotted table names, strings, integers, floats,
 /// booleans, arrays and inline tables).
 public enum TOMLDocument {
-    /// Parses `text`; errors name `file` and the line.
+    /// The largest text parsed (configuration, board and state files are a few kilobytes).
+    public static let maximumSize = 1 << 20
+
+    /// Parses `text`; errors name `file` and the line. Text over `maximumSize` bytes, and
+    /// nesting deeper than 32 arrays or inline tables (or dotted keys of more than 32 parts),
+    /// are errors, so hostile input cannot exhaust memory or the stack.
     public static func parse(_ text: String, file: String) throws -> TOMLTable {
+        guard text.utf8.count <= maximumSize else {
+            throw ConfigurationError(
+                file: file, line: 0, reason: "larger than \(maximumSize >> 20) MB: not a configuration file")
+        }
         var parser = TOMLParser(text: text, file: file)
         return try parser.parseDocument()
     }

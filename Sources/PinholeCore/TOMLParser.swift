@@ -6,6 +6,12 @@ struct TOMLParser {
     private let file: String
     private var index = 0
     private var line = 1
+    /// Arrays and inline tables open around the value being parsed.
+    private var depth = 0
+
+    /// The deepest nesting of arrays and inline tables, and the longest dotted key, accepted:
+    /// far beyond any configuration, far below what would overflow the stack.
+    static let maximumDepth = 32
 
     init(text: String, file: String) {
         self.scalars = Array(text.unicodeScalars)
@@ -109,6 +115,9 @@ struct TOMLParser {
             skipSpaces()
             names.append(try parseKey())
             skipSpaces()
+            guard names.count <= Self.maximumDepth else {
+                throw fail("a dotted key of more than \(Self.maximumDepth) parts")
+            }
             if current == "." { advance() } else { break }
         }
         return names
@@ -158,8 +167,13 @@ struct TOMLParser {
         guard let c = current else { throw fail("missing value at end of file") }
         switch c {
         case "\"", "'": return .string(try parseString())
-        case "[": return try parseArray()
-        case "{": return try parseInlineTable()
+        case "[", "{":
+            guard depth < Self.maximumDepth else {
+                throw fail("arrays and inline tables nested more than \(Self.maximumDepth) deep")
+            }
+            depth += 1
+            defer { depth -= 1 }
+            return c == "[" ? try parseArray() : try parseInlineTable()
         default: return try parseBare()
         }
     }

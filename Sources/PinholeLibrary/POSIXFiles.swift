@@ -91,6 +91,71 @@ enum POSIXFiles {
         }
     }
 
+    /// Reads a file that must be a regular file of at most `limit` bytes, for input from
+    /// outside the library (a stick): opened with O_NOFOLLOW (a symbolic link is refused, so a
+    /// link to /dev/zero reads nothing) and O_NONBLOCK (a FIFO does not block the open), then
+    /// `fstat` on the open descriptor must say regular file and the size at most `limit`;
+    /// at most `limit` bytes are read even if the file grows meanwhile.
+    static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                FilePath(path), .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
+        } catch let code as Errno where code == .tooManySymbolicLinkLevels {
+            throw LibraryError.invalidImage(path: path, reason: "a symbolic link (not followed)")
+        } catch let code as Errno {
+            throw POSIXFailure("open", path, code)
+        }
+        return try fd.closeAfter {
+            var info = stat()
+            guard fstat(fd.rawValue, &info) == 0 else { throw POSIXFailure("fstat", path, currentErrno) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw LibraryError.invalidImage(
+                    path: path, reason: "not a regular file (\(fileKind(info.st_mode)))")
+            }
+            guard Int(info.st_size) <= limit else {
+                throw LibraryError.invalidImage(
+                    path: path,
+                    reason: "\(info.st_size) bytes, more than the \(limit >> 20) MB a photo may have")
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(info.st_size))
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = try naming("read", path) {
+                    try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
+                }
+                if count == 0 { return bytes }
+                bytes += buffer[0..<count]
+                guard bytes.count <= limit else {
+                    throw LibraryError.invalidImage(
+                        path: path,
+                        reason: "grew past the \(limit >> 20) MB a photo may have while being read")
+                }
+            }
+        }
+    }
+
+    /// A file type in words, for messages.
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "mode \(String(mode & S_IFMT, radix: 8))"
+        }
+    }
+
+    /// The canonical absolute path (`realpath`: links resolved), or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether anything exists at `path` (without following a final symlink).
     static func exists(_ path: String) -> Bool {
         var info = stat()
@@ -150,7 +215,9 @@ enum POSIXFiles {
     }
 
     /// Entries of a directory (without "." and ".."), each with whether it is a directory.
-    static func list(_ path: String) throws -> [(name: String, isDirectory: Bool)] {
+    static func list(_ path: String, followingLinks: Bool = true) throws -> [(
+        name: String, isDirectory: Bool
+    )] {
         guard let dir = opendir(path) else {
             throw POSIXFailure("opendir", path, currentErrno)
         }
@@ -162,7 +229,12 @@ enum POSIXFiles {
             }
             if name == "." || name == ".." { continue }
             var isDir = entry.pointee.d_type == UInt8(DT_DIR)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) { isDir = isDirectory(path + "/" + name) }
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                let found =
+                    followingLinks ? stat(path + "/" + name, &info) : lstat(path + "/" + name, &info)
+                isDir = found == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
             entries.append((name, isDir))
         }
         return entries

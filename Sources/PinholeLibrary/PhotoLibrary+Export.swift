@@ -96,12 +96,29 @@ extension PhotoLibrary {
         return report
     }
 
-    /// Writes `bytes` (a thumbnail, say) to `path` outside the library, durably, replacing
-    /// what is there; returns the absolute path written. Errors are `LibraryError`s.
-    public func writeOut(_ bytes: [UInt8], to path: String) throws -> String {
+    /// Writes `bytes` to a file the user named (`library thumbnail --out FILE`), durably, and
+    /// returns its absolute path. An existing file is replaced only when `replace` is true
+    /// (`--force`); a file inside the library or a protected directory (the configuration
+    /// folder, `LibraryOptions.protectedDirectories`) is refused, links resolved.
+    public func writeOut(_ bytes: [UInt8], to path: String, replace: Bool = false) throws -> String {
         let file = POSIXFiles.absolute(path)
+        let parent =
+            POSIXFiles.realPath(POSIXFiles.parentDirectory(of: file)) ?? POSIXFiles.parentDirectory(of: file)
+        let name = String(file[file.index(after: file.lastIndex(of: "/")!)...])
+        for directory in [layout.root] + options.protectedDirectories {
+            let protected = POSIXFiles.realPath(directory) ?? directory
+            if parent == protected || parent.hasPrefix(protected.hasSuffix("/") ? protected : protected + "/")
+            {
+                throw LibraryError.invalidRequest(
+                    "\(file) is inside \(directory == layout.root ? "the library" : directory): write it elsewhere"
+                )
+            }
+        }
+        if !replace && POSIXFiles.exists(parent + "/" + name) {
+            throw LibraryError.invalidRequest("\(file) exists: add --force to replace it")
+        }
         do {
-            try POSIXFiles.writeDurably(bytes, to: file, replace: true)
+            try POSIXFiles.writeDurably(bytes, to: parent + "/" + name, replace: replace)
         } catch {
             throw mapped(error)
         }

@@ -26,9 +26,17 @@ public struct ImportReport: Sendable, Hashable, Codable {
 }
 
 extension PhotoLibrary {
-    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) of `directory`, recursively, in name
-    /// order. Each photo's metadata comes from its EXIF; files whose bytes are already in
-    /// the library are skipped. Photos are committed in batches of `batchSize`, each batch
+    /// The largest file import reads (a 50 MP JPEG is about 25 MB).
+    public static let importFileLimit = 64 << 20
+    /// How deep import descends into folders (a camera card has three or four levels).
+    public static let importDepthLimit = 16
+
+    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) of `directory`, recursively (at most
+    /// `importDepthLimit` folders deep, symbolic links not followed), in name order. Only
+    /// regular files of at most `importFileLimit` bytes are read (a FIFO, a device or a link
+    /// is a failure of that file, never a hang). Each photo's metadata comes from its EXIF;
+    /// files whose bytes are already in the library are skipped. Photos are committed in
+    /// batches of `batchSize` (sooner when they hold `importFileLimit` bytes), each batch
     /// atomic and durable. `progress` is called after every file; return false to stop
     /// (batches already committed stay).
     public func importFolder(
@@ -36,20 +44,26 @@ extension PhotoLibrary {
         progress: (TransferProgress) -> Bool = { _ in true }
     ) throws -> ImportReport {
         var files: [String] = []
+        var tooDeep: [String] = []
         do {
-            try collectJPEGs(in: POSIXFiles.absolute(directory), into: &files)
+            try collectJPEGs(in: POSIXFiles.absolute(directory), depth: 0, into: &files, tooDeep: &tooDeep)
         } catch {
             throw mapped(error)
         }
         files.sort()
         var report = ImportReport()
+        for folder in tooDeep {
+            report.failures[folder] = "more than \(Self.importDepthLimit) folders deep: not imported"
+        }
         var pending: [(file: String, jpeg: [UInt8], metadata: PhotoMetadata)] = []
+        var pendingBytes = 0
         var seen: Set<String> = []
 
         func flush() throws {
             guard !pending.isEmpty else { return }
             let batch = pending
             pending = []
+            pendingBytes = 0
             let result = try performChanges { changes in
                 for item in batch { changes.createAsset(jpeg: item.jpeg, metadata: item.metadata) }
             }
@@ -58,7 +72,7 @@ extension PhotoLibrary {
 
         for (index, file) in files.enumerated() {
             do {
-                let jpeg = try POSIXFiles.read(file)
+                let jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
                 let checksum = Checksum.string(for: jpeg)
                 let key = checksum + "/\(jpeg.count)"
                 if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
@@ -67,6 +81,7 @@ extension PhotoLibrary {
                     let metadata = try OriginalReader.metadata(of: jpeg, path: file)
                     seen.insert(key)
                     pending.append((file, jpeg, metadata))
+                    pendingBytes += jpeg.count
                 }
             } catch let error as LibraryError {
                 if case .storageFull = error { throw error }
@@ -74,7 +89,7 @@ extension PhotoLibrary {
             } catch let failure as POSIXFailure {
                 report.failures[file] = failure.description
             }
-            if pending.count >= batchSize { try flush() }
+            if pending.count >= batchSize || pendingBytes >= Self.importFileLimit { try flush() }
             if !progress(TransferProgress(completed: index + 1, total: files.count, file: file)) {
                 report.cancelled = index + 1 < files.count
                 break
@@ -93,12 +108,20 @@ extension PhotoLibrary {
         }
     }
 
-    /// Appends the absolute paths of the JPEG files under `directory` (hidden entries skipped).
-    private func collectJPEGs(in directory: String, into files: inout [String]) throws {
-        for entry in try POSIXFiles.list(directory) where !entry.name.hasPrefix(".") {
+    /// Appends the absolute paths of the JPEG files under `directory` (hidden entries skipped,
+    /// symbolic links to folders not followed); folders deeper than `importDepthLimit` go to
+    /// `tooDeep` unread.
+    private func collectJPEGs(
+        in directory: String, depth: Int, into files: inout [String], tooDeep: inout [String]
+    ) throws {
+        for entry in try POSIXFiles.list(directory, followingLinks: false) where !entry.name.hasPrefix(".") {
             let path = directory + "/" + entry.name
             if entry.isDirectory {
-                try collectJPEGs(in: path, into: &files)
+                guard depth < Self.importDepthLimit else {
+                    tooDeep.append(path)
+                    continue
+                }
+                try collectJPEGs(in: path, depth: depth + 1, into: &files, tooDeep: &tooDeep)
             } else {
                 let lower = entry.name.lowercased()
                 if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { files.append(path) }

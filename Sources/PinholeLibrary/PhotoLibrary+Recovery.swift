@@ -21,24 +21,36 @@ extension PhotoLibrary {
         var changedDirectories = scan.untidy
 
         for relative in scan.tempFiles {
-            try? POSIXFiles.remove(layout.absolute(relative))
-            report.removedTempFiles.append(relative)
+            do {
+                try POSIXFiles.remove(layout.absolute(relative))
+                report.removedTempFiles.append(relative)
+            } catch {
+                report.failedRepairs.append("could not remove partial file \(relative): \(error)")
+            }
         }
 
         // Interrupted permanent deletions: the index decides whether the photo stays.
         let purgeHomes = try paths(of: Array(scan.purging.keys))
         for (id, relative) in scan.purging.sorted(by: { $0.key < $1.key }) {
             if let home = purgeHomes[id] {
-                try? ensureDirectory(POSIXFiles.parentDirectory(of: layout.absolute(home)))
-                if (try? POSIXFiles.moveDurably(layout.absolute(relative), to: layout.absolute(home))) != nil
-                {
+                do {
+                    try ensureDirectory(POSIXFiles.parentDirectory(of: layout.absolute(home)))
+                    try POSIXFiles.moveDurably(layout.absolute(relative), to: layout.absolute(home))
                     scan.originals[id] = home
                     changedDirectories.insert(POSIXFiles.parentDirectory(of: home))
                     report.restoredPurges.append(id)
+                } catch {
+                    report.failedRepairs.append(
+                        "could not undo the interrupted permanent deletion of \(id) (\(relative)): \(error)")
                 }
             } else {
-                try? POSIXFiles.remove(layout.absolute(relative))
-                report.completedPurges.append(id)
+                do {
+                    try POSIXFiles.remove(layout.absolute(relative))
+                    report.completedPurges.append(id)
+                } catch {
+                    report.failedRepairs.append(
+                        "could not complete the permanent deletion of \(id) (\(relative)): \(error)")
+                }
             }
         }
 
@@ -52,14 +64,12 @@ extension PhotoLibrary {
             if indexedElsewhere[id] == nil, let asset = adoptable(id: id, relative: relative) {
                 adopted.append(asset)
             } else {
-                report.quarantinedFiles.append(relative)
-                quarantine(relative)
+                quarantine(relative, into: &report)
                 changedDirectories.insert(POSIXFiles.parentDirectory(of: relative))
             }
         }
         for relative in scan.foreignFiles {
-            report.quarantinedFiles.append(relative)
-            quarantine(relative)
+            quarantine(relative, into: &report)
         }
         if !adopted.isEmpty {
             _ = try write { db, _ in
@@ -90,7 +100,7 @@ extension PhotoLibrary {
         report.missingFiles = missing.sorted()
         for id in report.restoredPurges { rows[id] = nil }
 
-        try removeStaleRenders(scan.renders)
+        try removeStaleRenders(scan.renders, into: &report)
         report.expiredPurges = try purgeExpired()
         try saveVerifiedState(scan, verified: verified, rows: rows, changed: changedDirectories)
         try refreshStatistics()
@@ -233,8 +243,9 @@ extension PhotoLibrary {
             fileSize: Int64(bytes.count), checksum: Checksum.string(for: bytes))
     }
 
-    /// Moves a library-relative file under `quarantine/`, keeping its path in the name.
-    private func quarantine(_ relative: String) {
+    /// Moves a library-relative file under `quarantine/`, keeping its path in the name, and
+    /// reports it as quarantined only when the move succeeded.
+    private func quarantine(_ relative: String, into report: inout RecoveryReport) {
         let flat = relative.split(separator: "/").joined(separator: "_")
         var target = layout.quarantine + "/" + flat
         var suffix = 1
@@ -242,18 +253,27 @@ extension PhotoLibrary {
             target = layout.quarantine + "/\(suffix)-" + flat
             suffix += 1
         }
-        try? POSIXFiles.moveDurably(layout.absolute(relative), to: target)
+        do {
+            try POSIXFiles.moveDurably(layout.absolute(relative), to: target)
+            report.quarantinedFiles.append(relative)
+        } catch {
+            report.failedRepairs.append("could not quarantine \(relative): \(error)")
+        }
     }
 
     /// Removes rendered edits that no edit record refers to (derived files, safe to drop).
-    private func removeStaleRenders(_ renders: [String: [String]]) throws {
+    private func removeStaleRenders(_ renders: [String: [String]], into report: inout RecoveryReport) throws {
         guard !renders.isEmpty else { return }
         let current = try read { db in
             Set(try String.fetchAll(db, sql: "SELECT render_path FROM edit"))
         }
         for (_, paths) in renders {
             for path in paths where !current.contains(path) {
-                try? POSIXFiles.remove(layout.absolute(path))
+                do {
+                    try POSIXFiles.remove(layout.absolute(path))
+                } catch {
+                    report.failedRepairs.append("could not remove stale rendered edit \(path): \(error)")
+                }
                 POSIXFiles.removeEmptyDirectory(POSIXFiles.parentDirectory(of: layout.absolute(path)))
             }
         }

@@ -22,12 +22,19 @@ public struct LibraryOptions: Sendable, Hashable {
     /// `LibraryError.storageFull`, so the index stays writable (to delete photos and free
     /// space) when the file system is full.
     public var reservedBytes: Int64
+    /// Directories a file written out on request (`library thumbnail --out`) may never land
+    /// in, besides the library itself: the configuration folder.
+    public var protectedDirectories: [String]
 
     /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added, 8 MB reserve.
-    public init(trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30, reservedBytes: Int64 = 8_000_000) {
+    public init(
+        trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30, reservedBytes: Int64 = 8_000_000,
+        protectedDirectories: [String] = []
+    ) {
         self.trashRetentionDays = trashRetentionDays
         self.recentlyAddedDays = recentlyAddedDays
         self.reservedBytes = reservedBytes
+        self.protectedDirectories = protectedDirectories
     }
 }
 

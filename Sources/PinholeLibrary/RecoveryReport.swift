@@ -25,11 +25,15 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// Exports that did not finish (the library itself needs no repair for them: the user
     /// redoes or forgets them).
     public var interruptedExports: [InterruptedExport] = []
+    /// Repairs that could not be made (a partial file that could not be removed, a file that
+    /// could not be moved), each with its reason; the next open tries them again.
+    public var failedRepairs: [String] = []
 
     /// True when the pass found nothing to repair.
     public var isClean: Bool {
         removedTempFiles.isEmpty && adoptedAssets.isEmpty && quarantinedFiles.isEmpty && missingFiles.isEmpty
             && restoredPurges.isEmpty && completedPurges.isEmpty && rebuiltIndex == nil
+            && failedRepairs.isEmpty
     }
 
     /// One line per finding, for logs and the console.
@@ -45,6 +49,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
         lines += completedPurges.map { "completed permanent deletion of \($0)" }
         lines += expiredPurges.map { "purged expired deleted photo \($0)" }
         lines += interruptedExports.map(\.line)
+        lines += failedRepairs
         return lines
     }
 }

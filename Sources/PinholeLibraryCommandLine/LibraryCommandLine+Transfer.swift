@@ -143,7 +143,8 @@ extension LibraryCommandLine {
         _ operands: [String], _ args: inout CommandArguments, json: Bool,
         library: PhotoLibrary
     ) throws -> String {
-        let usage = "usage: library thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]"
+        let usage =
+            "usage: library thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE [--force]]"
         guard operands.count == 1, let sizeText = args.option("size") else {
             throw LibraryError.invalidRequest(usage)
         }
@@ -163,8 +164,9 @@ extension LibraryCommandLine {
             version: args.flag("original") ? .original : .current,
             quality: try args.integer("quality") ?? 85)
         var file = thumbnail.file
+        let force = args.flag("force")
         if let out = args.option("out") {
-            file = try library.writeOut(thumbnail.jpeg, to: out)
+            file = try library.writeOut(thumbnail.jpeg, to: out, replace: force)
         }
         if json {
             struct Answer: Encodable { var file: String; var width: Int; var height: Int; var cached: Bool }

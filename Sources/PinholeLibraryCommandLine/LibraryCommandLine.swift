@@ -77,8 +77,10 @@ public enum LibraryCommandLine {
           export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
           exports                      exports that did not finish (power cut, full or pulled stick)
           export --redo N | --forget N   finish an interrupted export (torn files rewritten), or drop it
-          thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE]
+          thumbnail ID --size WxH [--mode fit|fill] [--original] [--out FILE [--force]]
                                        render (or reuse the cached) thumbnail; prints its file
+                                       (--out never replaces a file without --force, never
+                                       writes into the library or the configuration folder)
           edit show|revert ID          show or revert a photo's edit
           edit rotate ID [--degrees 90|180|270]   rotate further, losslessly (a new edit revision)
           edit crop ID --rect X,Y,W,H  crop the rotated photo, losslessly

@@ -81,7 +81,10 @@ struct LibraryCommand: ParsableCommand {
         }
         let photoLibrary: PhotoLibrary
         do {
-            photoLibrary = try PhotoLibrary.open(at: path, now: { systemWallNow() })
+            photoLibrary = try PhotoLibrary.open(
+                at: path,
+                options: LibraryOptions(protectedDirectories: RunCommand.configurationFolders(config)),
+                now: { systemWallNow() })
         } catch {
             throw LibraryCommandFailure(message: "cannot open the photo library at \(path): \(error)")
         }

@@ -61,7 +61,10 @@ extension RunCommand {
         let path = library ?? LibraryCommand.defaultDirectory(configured: setup.settings.libraryPath)
         let photoLibrary: PhotoLibrary
         do {
-            photoLibrary = try PhotoLibrary.open(at: path, now: { systemWallNow() })
+            photoLibrary = try PhotoLibrary.open(
+                at: path,
+                options: LibraryOptions(protectedDirectories: Self.configurationFolders(setup.settings.file)),
+                now: { systemWallNow() })
         } catch {
             throw StartFailure(message: "cannot open the photo library at \(path): \(error)")
         }
@@ -142,7 +145,9 @@ extension RunCommand {
         }
         appliance.attachField(
             gps: gps,
-            clock: ClockTrustMonitor(loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock))
+            clock: ClockTrustMonitor(
+                loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock,
+                earliestSettableTime: WallTime(secondsSince1970: BuildVersion.commitSeconds)))
         return gps
     }
 

@@ -58,6 +58,15 @@ struct RunCommand: ParsableCommand {
 
     /// Camera settings live beside the configuration file in use; without one (a laptop
     /// running the simulated board), beside the photo library.
+    /// The folders `library thumbnail --out` may never write into: the configuration file's,
+    /// and the device's (/etc/pinhole).
+    static func configurationFolders(_ file: String?) -> [String] {
+        let device = String(Configuration.defaultFile[..<Configuration.defaultFile.lastIndex(of: "/")!])
+        guard let file, let slash = file.lastIndex(of: "/") else { return [device] }
+        let folder = String(file[..<slash])
+        return folder.isEmpty || folder == device ? [device] : [device, folder]
+    }
+
     static func settingsFile(configuration: String?, library: String) -> SettingsFile {
         if let configuration { return SettingsFile.beside(configuration: configuration) }
         return SettingsFile(path: library + "/camera-settings.toml")

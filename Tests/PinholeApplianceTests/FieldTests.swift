@@ -230,6 +230,56 @@ final class FieldTests: XCTestCase {
         )
     }
 
+    /// GPS time sets the clock only from a 3D fix, only when it is not before the build, and
+    /// at most once an hour.
+    func testSetClockNeedsA3DFixATimeAfterTheBuildAndARateLimit() throws {
+        try attach(setClock: true)
+        feed(tpv(mode: 2, clockError: .seconds(86_400 * 400)))
+        XCTAssertEqual(clock.setTimes.count, 0, "a 2D fix never sets the clock")
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.contains("not set: a 2D fix") }, "\(rig.appliance.problems)")
+        monitor.earliestSettableTime = rig.loop.wallNow.adding(.seconds(86_400 * 800))
+        feed(tpv(clockError: .seconds(86_400 * 400)))
+        XCTAssertEqual(clock.setTimes.count, 0, "a time before the build never sets the clock")
+        monitor.earliestSettableTime = rig.loop.wallNow.adding(.seconds(-86_400 * 10))
+        XCTAssertEqual(monitor.minimumSetInterval, .seconds(3600), "at most once an hour")
+        monitor.minimumSetInterval = .seconds(10)  // the loop's camera would take long to run an hour
+        feed(tpv(clockError: .seconds(86_400 * 400)))
+        XCTAssertEqual(clock.setTimes.count, 1)
+        feed(tpv(clockError: .seconds(-86_400)))
+        XCTAssertEqual(clock.setTimes.count, 1, "not again within the hour")
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.contains("not set: set from GPS less than 10 s ago") },
+            "\(rig.appliance.problems)")
+        rig.loop.advance(by: .seconds(11))
+        feed(tpv(clockError: .seconds(-86_400)))
+        XCTAssertEqual(clock.setTimes.count, 2, "after the interval it may set it again")
+    }
+
+    func testBeforeTheBuildDateGPSTimeIsNotBelieved() throws {
+        try attach(setClock: true)
+        monitor.earliestSettableTime = rig.loop.wallNow.adding(.seconds(86_400 * 800))
+        feed(tpv(clockError: .seconds(86_400 * 400)))
+        XCTAssertEqual(clock.setTimes.count, 0)
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.contains("is before this build") },
+            "\(rig.appliance.problems)")
+    }
+
+    /// A flood from gpsd's port while the loop is busy: 64 lines wait, the rest are dropped,
+    /// counted and logged.
+    func testTheLineQueueFromGPSDIsBounded() throws {
+        try attach()
+        for _ in 0..<1000 { connector.send(tpv()) }
+        rig.loop.runUntilIdle()
+        XCTAssertEqual(tracker.droppedLines, 936)
+        XCTAssertTrue(
+            rig.appliance.problems.contains { $0.contains("936 lines from gpsd dropped: 64 were waiting") },
+            "\(rig.appliance.problems)")
+        feed(tpv())
+        XCTAssertEqual(tracker.droppedLines, 936, "the queue drained: nothing more is dropped")
+    }
+
     func testSetClockWithoutThePrivilegeSaysSo() throws {
         clock.setAllowed = false
         try attach(setClock: true)

@@ -6,7 +6,7 @@ import PinholeSim
 import XCTest
 
 final class CameraContractTests: XCTestCase {
-    func testEverySimulatedCameraPassesTheCameraContract() {
+    func testEverySimulatedCameraPassesTheCameraContract() throws {
         for spec in [SimCameraSpec.back, .front, .backWithAutofocus, .back.startingAfter(.milliseconds(180))]
         {
             let harness = SimulatedCameraHarness(specs: [spec])
@@ -15,6 +15,9 @@ final class CameraContractTests: XCTestCase {
             XCTAssertTrue(passed, "\(spec.model):\n" + report.joined(separator: "\n"))
             XCTAssertEqual(report.count, 6, report.joined(separator: "\n"))
             XCTAssertEqual(report.filter { $0.hasPrefix("ok ") }.count, 6, report.joined(separator: "\n"))
+            XCTAssertEqual(
+                reportedCheckNames(report), try declaredVMChecks(prefix: "camera "),
+                "tools/vm/guest/hil.checks")
             let camera = harness.cameras.openCamera(spec.id)
             XCTAssertEqual(camera?.isClosed, true, "the suite closes the camera")
             XCTAssertEqual(camera?.isRunning, false)

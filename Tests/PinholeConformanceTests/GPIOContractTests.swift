@@ -9,13 +9,15 @@ final class GPIOContractTests: XCTestCase {
     private let lines = GPIOContract.Lines(
         bouncy: "GPIO17", debounced: "GPIO27", output: "GPIO24", activeLowOutput: "GPIO25")
 
-    func testTheSimulatedChipPassesTheGPIOContract() {
+    func testTheSimulatedChipPassesTheGPIOContract() throws {
         let harness = SimulatedGPIOHarness()
         var report: [String] = []
         let passed = GPIOContract(lines: lines, harness: harness).run { report.append($0) }
         XCTAssertTrue(passed, report.joined(separator: "\n"))
         XCTAssertEqual(report.count, 9, report.joined(separator: "\n"))
         XCTAssertEqual(report.filter { $0.hasPrefix("ok ") }.count, 9, report.joined(separator: "\n"))
+        XCTAssertEqual(
+            reportedCheckNames(report), try declaredVMChecks(prefix: "gpio "), "tools/vm/guest/hil.checks")
         XCTAssertEqual(harness.chip.outputsOn, [], "the suite leaves no output on")
         XCTAssertFalse(lines.all.contains { harness.chip.isRequested($0) }, "the suite releases every line")
     }

@@ -1,5 +1,6 @@
 // `settings` shows the camera settings and `set camera.KEY VALUE` changes them like the direct commands.
 
+import Foundation
 import PinholeAppliance
 import PinholeConsole
 import PinholeCore
@@ -31,6 +32,25 @@ final class CameraSettingsCommandsTests: XCTestCase {
         XCTAssertEqual(gain, 4)
         XCTAssertTrue(ask(harness, "settings").contains("camera.gain=4.0"))
         XCTAssertTrue(ask(harness, "settings --json").contains(#""camera.awb":"daylight""#))
+    }
+
+    /// A setting whose save fails is answered as an error naming the file, not "saved" (it
+    /// still applies until the next start, and the failure is a problem in `status`).
+    func testSetAnswersAnErrorWhenTheSaveFailed() throws {
+        let harness = try ConsoleHarness(quietFocus: true)
+        let directory = NSTemporaryDirectory() + "pinhole-settings-\(UUID().uuidString)"
+        harness.appliance.settingsFile = SettingsFile(path: directory + "/missing/camera-settings.toml")
+        let answer = ask(harness, "set camera.ev 1.5")
+        XCTAssertTrue(
+            answer.hasPrefix("error 70: camera.ev is 1.5 until the next start, but not saved:"), answer)
+        XCTAssertTrue(answer.contains("missing/camera-settings.toml"), answer)
+        XCTAssertEqual(harness.appliance.engine.exposure.ev, 1.5)
+        XCTAssertTrue(harness.appliance.problems.contains { $0.hasPrefix("settings not saved") })
+        try FileManager.default.createDirectory(
+            atPath: directory + "/missing", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        XCTAssertEqual(
+            ask(harness, "set camera.ev 1"), "ok camera.ev 1 saved (restored at the next start)")
     }
 
     func testBadCameraSettingsAreRefusedAndChangeNothing() throws {

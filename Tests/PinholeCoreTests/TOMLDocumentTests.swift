@@ -1,5 +1,6 @@
 // Tests of the TOML reader: values, tables, arrays of tables, and errors with lines.
 
+import Foundation
 import XCTest
 @testable import PinholeCore
 
@@ -61,6 +62,46 @@ final class TOMLDocumentTests: XCTestCase {
                 XCTAssertEqual(error.file, "bad.toml")
                 XCTAssertEqual(error.line, line, text)
                 XCTAssertTrue(error.reason.contains(fragment), "\(error.reason) lacks \(fragment)")
+            }
+        }
+    }
+
+    /// Deep nesting is an error naming the line, never a stack overflow; 32 levels parse.
+    func testNestingAndSizeAreLimited() throws {
+        let deep = "a = " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        for text in [
+            deep,
+            "a = " + String(repeating: "{b = ", count: 50_000) + "1" + String(repeating: "}", count: 50_000),
+            Array(repeating: "k", count: 20_000).joined(separator: ".") + " = 1",
+            "[" + Array(repeating: "t", count: 20_000).joined(separator: ".") + "]",
+        ] {
+            XCTAssertThrowsError(try TOMLDocument.parse(text, file: "deep.toml")) { error in
+                let reason = (error as? ConfigurationError)?.reason ?? "\(error)"
+                XCTAssertTrue(reason.contains("more than 32"), reason)
+                XCTAssertEqual((error as? ConfigurationError)?.line, 1)
+            }
+        }
+        let limit = "a = " + String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+        XCTAssertNotNil(try TOMLDocument.parse(limit, file: "ok.toml")["a"])
+        let huge = "# " + String(repeating: "x", count: TOMLDocument.maximumSize) + "\n"
+        XCTAssertThrowsError(try TOMLDocument.parse(huge, file: "huge.toml")) { error in
+            XCTAssertTrue("\(error)".contains("larger than 1 MB"), "\(error)")
+        }
+    }
+
+    /// fuzz/toml/corpus: every file parses or fails with a ConfigurationError (no trap).
+    func testTheFuzzCorpusParsesOrFailsCleanly() throws {
+        let corpus = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fuzz/toml/corpus")
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 8)
+        for name in files {
+            let text = try String(contentsOf: corpus.appendingPathComponent(name), encoding: .utf8)
+            do {
+                _ = try TOMLDocument.parse(text, file: name)
+            } catch let error as ConfigurationError {
+                XCTAssertEqual(error.file, name)
             }
         }
     }

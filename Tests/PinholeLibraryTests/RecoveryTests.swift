@@ -150,6 +150,39 @@ final class RecoveryTests: LibraryTestCase {
             ["originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"])
     }
 
+    /// A partial file that cannot be removed (immutable: unlink fails with EPERM, even for
+    /// root) is reported as a failed repair, never as removed, and the next open tries again.
+    func testATemporaryFileIsReportedRemovedOnlyWhenItWas() throws {
+        let dir = TemporaryDirectory()
+        do { _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now) }
+        let name = "originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"
+        writeFile(dir.join(name), contents: Data([0xFF, 0xD8]))
+        try chattr("+i", dir.join(name))
+        defer { try? chattr("-i", dir.join(name), check: false) }  // if an assertion below stops the test
+        let stuck = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now).recoveryReport
+        XCTAssertEqual(stuck.removedTempFiles, [])
+        XCTAssertEqual(stuck.failedRepairs.count, 1, "\(stuck.lines)")
+        let failure = stuck.failedRepairs.first ?? "none"
+        XCTAssertTrue(failure.hasPrefix("could not remove partial file \(name): "), "\(stuck.lines)")
+        XCTAssertTrue(stuck.lines.contains(failure))
+        XCTAssertFalse(stuck.isClean)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join(name)))
+        try chattr("-i", dir.join(name))
+        let repaired = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now).recoveryReport
+        XCTAssertEqual(repaired.removedTempFiles, [name])
+        XCTAssertEqual(repaired.failedRepairs, [])
+    }
+
+    /// Sets or clears a file attribute with chattr(1) (e2fsprogs).
+    private func chattr(_ change: String, _ path: String, check: Bool = true) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [change, path]
+        try process.run()
+        process.waitUntilExit()
+        if check { XCTAssertEqual(process.terminationStatus, 0, "chattr \(change) \(path)") }
+    }
+
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         writeFile(dir.join("plain"), contents: Data([1]))
         XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) {

@@ -171,7 +171,8 @@ final class ThumbnailAndEditTests: LibraryTestCase {
 
     func testThumbnailCommandWritesAFile() throws {
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
-        let out = dir.join("thumb.jpg")
+        let outside = TemporaryDirectory("pinhole-thumbnail-out")  // never inside the library
+        let out = outside.join("thumb.jpg")
         let text = try LibraryCommandLine.execute(
             [
                 "thumbnail", String(asset.id.prefix(30)), "--size", "20x20", "--mode", "fill",

@@ -9,7 +9,7 @@ check_gpioinfo() {
     for line in GPIO5 GPIO17 GPIO22 GPIO23 GPIO24 GPIO25 GPIO26 GPIO27; do
         grep -q "\"$line\"" <<<"$out" || { fail "gpioinfo" "line $line not listed on $GPIOSIM_CHIP"; return 1; }
     done
-    ok "gpioinfo lists GPIO5 GPIO17 GPIO22 GPIO23..GPIO27 on $GPIOSIM_CHIP"
+    ok "gpioinfo" "lists GPIO5 GPIO17 GPIO22 GPIO23..GPIO27 on $GPIOSIM_CHIP"
 }
 
 # gpioget reads an input as the simulator drives it (with the pull-up an active-low button has).
@@ -24,7 +24,7 @@ check_gpioget() {
     gpiosim_drive GPIO17 high
     value=$(gpioget --numeric --as-is GPIO17 2>&1)
     [ "$value" = 1 ] || { fail "gpioget" "GPIO17 driven high read '$value', expected 1"; return 1; }
-    ok "gpioget reads GPIO17 low then high as gpio-sim drives it"
+    ok "gpioget" "reads GPIO17 low then high as gpio-sim drives it"
 }
 
 # gpioset drives an output and gpio-sim reads it back while the line is held.
@@ -42,7 +42,7 @@ check_gpioset() {
     kill "$pid"; wait "$pid" 2>/dev/null
     [ "$level_on" = 1 ] && [ "$level_off" = 0 ] \
         || { fail "gpioset" "GPIO24 read back $level_on/$level_off from gpio-sim, expected 1/0"; return 1; }
-    ok "gpioset drives GPIO24 and gpio-sim reads 1 then 0"
+    ok "gpioset" "drives GPIO24 and gpio-sim reads 1 then 0"
 }
 
 # gpiomon sees both edges of a bouncy press with kernel timestamps.
@@ -59,7 +59,7 @@ check_gpiomon() {
     kill "$pid"; wait "$pid" 2>/dev/null
     count=$(wc -l < "$events")
     [ "$count" -ge 2 ] || { fail "gpiomon" "only $count edges seen on GPIO17 (expected at least 2): $(tr '\n' ';' < "$events")"; return 1; }
-    ok "gpiomon saw $count edges for a bouncy press and release of GPIO17 (no debounce)"
+    ok "gpiomon" "saw $count edges for a bouncy press and release of GPIO17 (no debounce)"
 }
 
 # libcamera lists the vimc camera (needs udev to have run).
@@ -68,7 +68,7 @@ check_cam_list() {
     out=$(LIBCAMERA_LOG_LEVELS='*:ERROR' cam -l 2>&1) || { fail "cam -l" "cam -l failed: $out"; return 1; }
     grep -q 'vimc' <<<"$out" || { fail "cam -l" "no vimc camera listed: $(tr '\n' ';' <<<"$out")"; return 1; }
     HIL_CAMERA_LINE=$(grep -m1 'vimc' <<<"$out" | sed 's/^ *//')
-    ok "cam -l lists the vimc camera: $HIL_CAMERA_LINE"
+    ok "cam -l" "lists the vimc camera: $HIL_CAMERA_LINE"
 }
 
 # libcamera streams frames from vimc. Observed here: `cam -C1` (a single request) never
@@ -80,7 +80,7 @@ check_cam_capture() {
         -F/tmp/hil-frame.bin 2>&1) || { fail "cam capture" "cam -C4 failed: $(tr '\n' ';' <<<"$out" | cut -c1-300)"; return 1; }
     size=$(stat -c %s /tmp/hil-frame.bin 2>/dev/null || echo 0)
     [ "$size" -gt 0 ] || { fail "cam capture" "no frame written: $(tr '\n' ';' <<<"$out")"; return 1; }
-    ok "cam captured 4 frames of 640x480 from vimc ($size bytes)"
+    ok "cam capture" "4 frames of 640x480 from vimc ($size bytes)"
 }
 
 run_driver_checks() {
@@ -100,10 +100,11 @@ run_pinhole_conformance() {
     [ -x "$conformance" ] || { fail "pinhole $kind" "$conformance is missing (swift build failed?)"; return 1; }
     out=$(timeout "$limit" "$conformance" "$kind" 2>&1)
     status=$?
+    # Each step's line is "ok NAME: TEXT" or "FAIL NAME: WHY" (NAME as in tools/vm/guest/hil.checks).
     while IFS= read -r line; do
         case "$line" in
-            ok\ *) ok "${line#ok }" ;;
-            FAIL\ *) fail "${line#FAIL }" ;;
+            ok\ *:\ *) line=${line#ok }; ok "${line%%: *}" "${line#*: }" ;;
+            FAIL\ *:\ *) line=${line#FAIL }; fail "${line%%: *}" "${line#*: }" ;;
             *) note "$line" ;;
         esac
     done <<<"$out"
@@ -118,16 +119,16 @@ check_pinhole_gpio() {
 # The unit tests' gpio-sim conformance test (GPIOBackendTests), when the bundle was built.
 check_gpio_unit_tests() {
     local bundle=$1 out
-    [ -n "$bundle" ] || { note "no unit-test bundle built: GPIOBackendTests not run in the guest"; return 0; }
+    [ -n "$bundle" ] || { fail "GPIOBackendTests in the guest" "no unit-test bundle (tools/hil builds it; with --no-build run swift build --build-tests first)"; return 1; }
     if out=$("$bundle" PinholeLinuxTests.GPIOBackendTests 2>&1); then
         if grep -q 'skipped' <<<"$(grep testConformanceAgainstGPIOSimWhenPresent <<<"$out")"; then
-            fail "gpio unit tests" "the gpio-sim conformance test skipped itself in the guest"
+            fail "GPIOBackendTests in the guest" "the gpio-sim conformance test skipped itself in the guest"
             return 1
         fi
-        ok "gpio unit tests: $(grep -m1 -oE 'Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?0 failures' <<<"$out" \
+        ok "GPIOBackendTests in the guest" "$(grep -m1 -oE 'Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?0 failures' <<<"$out" \
             || echo 'passed') (GPIOBackendTests from $(basename "$bundle"), in the guest)"
     else
-        fail "gpio unit tests" "$(grep -E 'error|failed' <<<"$out" | head -n 3 | tr '\n' ' ')"
+        fail "GPIOBackendTests in the guest" "$(grep -E 'error|failed' <<<"$out" | head -n 3 | tr '\n' ' ')"
     fi
 }
 

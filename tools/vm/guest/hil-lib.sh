@@ -1,13 +1,19 @@
 # Reporting and gpio-sim helpers for scenarios running inside the VM guest (sourced).
 # shellcheck shell=bash
 #
-# Every check prints one line to the guest log and appends it to /run/hil/report:
-#   hil: ok <what>            the check passed
-#   hil: FAIL <step>: <why>   the check failed (the scenario's status becomes 1)
-#   hil: pending <step>: <what is missing>   not checkable yet (not a failure)
+# Every check has a name (the harness declares the names it expects in
+# tools/vm/guest/NAME.checks) and prints one line to the guest log and the report:
+#   hil: ok <check>: <what>          the check passed
+#   hil: FAIL <check>: <why>         the check failed (the scenario's status becomes 1)
+#   hil: pending <check>: <why>      the check could not run (the harness fails it too)
+# and one "STATUS<TAB>CHECK" line to /run/hil/checks, which the host compares with the
+# declared names: a declared check that reported nothing did not run, and the run fails.
 
 HIL_REPORT=/run/hil/report
+HIL_CHECKS=/run/hil/checks
 HIL_FAILED=0
+# Put before the check's name on the report line (the service scenario names its user).
+HIL_CHECK_PREFIX=""
 # gpio-sim state, filled in by gpiosim_create.
 GPIOSIM_CHIP=""       # e.g. gpiochip0
 GPIOSIM_SYSFS=""      # /sys/devices/platform/gpio-sim.N/gpiochipM
@@ -19,9 +25,16 @@ hil_report() {
     printf 'hil: %s\n' "$*" >> "$HIL_REPORT"
     printf '[%7ss] hil: %s\n' "$up" "$*"
 }
-ok() { hil_report "ok $*"; }
-fail() { HIL_FAILED=1; hil_report "FAIL $1: ${*:2}"; }
-pending() { hil_report "pending $1: ${*:2}"; }
+# Records one check's result: hil_check ok|FAIL|pending NAME TEXT...
+hil_check() {
+    local status=$1 name=$2
+    shift 2
+    printf '%s\t%s\n' "$status" "$name" >> "$HIL_CHECKS"
+    hil_report "$status $HIL_CHECK_PREFIX$name: $*"
+}
+ok() { hil_check ok "$1" "${*:2}"; }
+fail() { HIL_FAILED=1; hil_check FAIL "$1" "${*:2}"; }
+pending() { hil_check pending "$1" "${*:2}"; }
 note() { printf 'hil:   %s\n' "$*"; }
 
 # The time since boot in milliseconds (for waits that must not depend on `date`).
@@ -55,15 +68,15 @@ wait_until() {
 load_modules() {
     local dir=$1 module deps
     for module in irq_sim gpio-sim vimc; do
-        [ -f "$dir/$module.ko" ] || { fail "load modules" "$dir/$module.ko is missing (run tools/vm/build-modules)"; return 1; }
+        [ -f "$dir/$module.ko" ] || { fail "kernel modules" "$dir/$module.ko is missing (run tools/vm/build-modules)"; return 1; }
         deps=$(modinfo -F depends "$dir/$module.ko" | tr ',' ' ')
         for dep in $deps; do
             [ "$dep" = irq_sim ] && continue
-            modprobe "$dep" || { fail "load modules" "modprobe $dep (needed by $module) failed"; return 1; }
+            modprobe "$dep" || { fail "kernel modules" "modprobe $dep (needed by $module) failed"; return 1; }
         done
-        insmod "$dir/$module.ko" || { fail "load modules" "insmod $module.ko failed (see dmesg in the guest log)"; return 1; }
+        insmod "$dir/$module.ko" || { fail "kernel modules" "insmod $module.ko failed (see dmesg in the guest log)"; return 1; }
     done
-    ok "kernel modules loaded: irq_sim, gpio-sim, vimc (built out of tree for $(uname -r))"
+    ok "kernel modules" "irq_sim, gpio-sim, vimc (built out of tree for $(uname -r))"
 }
 
 # Creates a live gpio-sim chip with one bank: LINE_COUNT lines named GPIO0..GPIO<n-1>, so
@@ -83,7 +96,7 @@ gpiosim_create() {
     GPIOSIM_CHIP=$(cat "$root/bank0/chip_name")
     GPIOSIM_SYSFS="/sys/devices/platform/$(cat "$root/dev_name")/$GPIOSIM_CHIP"
     [ -d "$GPIOSIM_SYSFS" ] || { fail "gpio-sim" "$GPIOSIM_SYSFS is missing"; return 1; }
-    ok "gpio-sim chip live: $GPIOSIM_CHIP labelled '$label', $line_count lines named GPIO0..GPIO$((line_count - 1))"
+    ok "gpio-sim" "chip live: $GPIOSIM_CHIP labelled '$label', $line_count lines named GPIO0..GPIO$((line_count - 1))"
 }
 
 # Sets the simulated external level of an input: gpiosim_drive GPIO17 low|high.
@@ -126,6 +139,12 @@ start_udev() {
     SYSTEMD_IGNORE_CHROOT=1 "$udevd" --daemon || { fail "udev" "systemd-udevd did not start"; return 1; }
     udevadm trigger --action=add --subsystem-match=media --subsystem-match=video4linux \
         --subsystem-match=gpio --subsystem-match=tty
-    udevadm settle --timeout=30 || { fail "udev" "udevadm settle timed out"; return 1; }
-    ok "udev started and settled (media, video4linux, gpio, tty)"
+    # settle waits for the event queue to drain, which takes about a second; the guest's one
+    # emulated CPU runs at whatever share of the host it gets, and on a loaded host (load 17
+    # on 2 cores, 2026-11-26) 30 s of real time was not enough. It is a wait for an event,
+    # not a measure of speed: give it 180 s.
+    local started
+    started=$(uptime_ms)
+    udevadm settle --timeout=180 || { fail "udev" "udevadm settle timed out after 180 s"; return 1; }
+    ok "udev" "started and settled in $(( ($(uptime_ms) - started) / 1000 )) s (media, video4linux, gpio, tty)"
 }

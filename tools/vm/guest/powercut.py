@@ -49,6 +49,15 @@ TARGETED = [["import"], ["settings"], ["album", "album"], ["rotate"], ["export"]
             ["capture"], ["timelapse"]]
 
 
+def report_check(status, name, text):
+    """One check's result, as hil-lib.sh's hil_check: a report line and a "STATUS\tNAME" line
+    for the host, which declares `cut 0` … `cut N-1` (tools/powercut)."""
+    with open(f"{RESULTS}/checks", "a") as f:
+        f.write(f"{status}\t{name}\n")
+    with open(f"{RESULTS}/report", "a") as f:
+        f.write(f"hil: {status} {name}: {text}\n")
+
+
 def log(*parts):
     up = open("/proc/uptime").read().split()[0]
     print(f"[{float(up):8.2f}s] powercut: " + " ".join(str(p) for p in parts), flush=True)
@@ -697,6 +706,9 @@ def main():
             records.write(json.dumps(record) + "\n")
             records.flush()
             verdict = "ok" if not problems else "PROBLEMS"
+            report_check("ok" if not problems else "FAIL", f"cut {record['cut']}",
+                         f"{record['acknowledged']} acknowledged, {len(set(record['lost']))} lost"
+                         + ("" if not problems else f", {len(problems)} problems: {problems[0]}"))
             log(f"cut {record['cut']}: {verdict}: {record['acknowledged']} photos acknowledged, "
                 f"{len(set(record['lost']))} lost, fsck {'clean' if record.get('fsck_clean') else 'NOT clean'}, "
                 f"cut {record['cut_after']:.2f}s into {record['ops']} ops, started in {record['start_seconds']}s, "

@@ -76,10 +76,11 @@ check_service_user() {
     fi
     user=$(ps -o user= -p "$SERVICE_PID" | tr -d ' ')
     SERVICE_USER="user ${user:-?}"
+    HIL_CHECK_PREFIX="service ($SERVICE_USER): "
     groups=$(ps -o supgrp= -p "$SERVICE_PID" | tr -d ' ')
     unit=$(systemctl show -p FragmentPath --value "$SERVICE")
     [ "$user" = pinhole ] || { fail "service user" "pinhole.service runs as '$user', expected pinhole"; return 1; }
-    ok "service user: pinhole.service ($unit) runs as user $user (groups $groups), pid $SERVICE_PID," \
+    ok "service user" "pinhole.service ($unit) runs as user $user (groups $groups), pid $SERVICE_PID," \
         "holds GPIO17 GPIO27 GPIO22 GPIO23..GPIO26 on $(stat -c '%n %U:%G %a' "/dev/$GPIOSIM_CHIP")"
 }
 
@@ -93,7 +94,7 @@ check_service_stop() {
         fail "systemctl stop" "$off_by (trace: /run/hil/trace-since-$mark.txt)"
         return 1
     fi
-    ok "systemctl stop: pinhole ($pid) stopped; ExecStopPost (pid $off_by, pinhole board off) drove" \
+    ok "systemctl stop" "pinhole ($pid) stopped; ExecStopPost (pid $off_by, pinhole board off) drove" \
         "GPIO23..GPIO26 off; $(journalctl -u pinhole --no-pager -o cat | grep -m1 '^ok off:' || echo 'no ok off line')"
 }
 
@@ -106,7 +107,7 @@ check_doctor() {
         fail "pinhole doctor" "exit $status: $(grep -v '^ok' <<<"$out" | head -n 4 | tr '\n' ' ')"
         return 1
     fi
-    ok "pinhole doctor: exit 0, $(grep -c '^ok ' <<<"$out") items OK:" \
+    ok "pinhole doctor" "exit 0, $(grep -c '^ok ' <<<"$out") items OK:" \
         "$(sed -n 's/^ok \([^:]*\):.*/\1/p' <<<"$out" | paste -sd, | sed 's/,/, /g')"
 }
 
@@ -132,7 +133,7 @@ check_sigkill_restart() {
         fail "SIGKILL restart" "$off_by (trace: /run/hil/trace-since-$mark.txt)"
         return 1
     fi
-    ok "SIGKILL restart: pinhole $old killed (torch on) → outputs off by ExecStopPost (pid $off_by)" \
+    ok "SIGKILL restart" "pinhole $old killed (torch on) → outputs off by ExecStopPost (pid $off_by)" \
         "→ restarted by systemd as pid $SERVICE_PID (NRestarts=$(systemctl show -p NRestarts --value "$SERVICE"))"
 }
 
@@ -155,15 +156,61 @@ check_watchdog_restart() {
         fail "watchdog restart" "$off_by (trace: /run/hil/trace-since-$mark.txt)"
         return 1
     fi
-    ok "watchdog restart: pinhole $old hung (SIGSTOP) → systemd's watchdog ($usec) killed it," \
+    ok "watchdog restart" "pinhole $old hung (SIGSTOP) → systemd's watchdog ($usec) killed it," \
         "outputs off (pid $off_by), restarted as pid $SERVICE_PID"
+}
+
+# `library export` over the console to the "USB stick" (a vfat disk service-stage2 mounted at
+# /media/stick before systemd started): ProtectSystem=strict makes every file system mounted
+# at start read-only to the service unless the unit's ReadWritePaths names it.
+check_export_to_stick() {
+    local answer target=/media/stick/pinhole-export count
+    if ! answer=$(console_ask "library export $target" 120000); then
+        fail "export to a stick" "no answer to 'library export $target' within 120 s"
+        return 1
+    fi
+    count=$(find "$target" -name '*.jpg' 2>/dev/null | wc -l)
+    case "$answer" in
+        ok*exported*)
+            if [ "$count" -ge 1 ]; then
+                ok "export to a stick" "'$answer'; $count JPEG(s) on $(findmnt -n -o SOURCE,FSTYPE /media/stick | tr -s ' ')"
+            else
+                fail "export to a stick" "'$answer' but no JPEG under $target"
+            fi ;;
+        *) fail "export to a stick" "'library export $target' answered: $answer" ;;
+    esac
+}
+
+# The unit's resource limits hold the running appliance with room to spare: its threads,
+# descriptors and memory (peak) against TasksMax, LimitNOFILE and MemoryMax.
+check_service_limits() {
+    local pid tasks_max nofile memory_max threads fds peak ipc
+    pid=$(main_pid)
+    tasks_max=$(systemctl show -p TasksMax --value "$SERVICE")
+    nofile=$(systemctl show -p LimitNOFILE --value "$SERVICE")
+    memory_max=$(systemctl show -p MemoryMax --value "$SERVICE")
+    ipc=$(systemctl show -p PrivateIPC --value "$SERVICE")
+    threads=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")
+    fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+    peak=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$pid/status")
+    for value in "$tasks_max" "$nofile" "$memory_max"; do
+        [[ "$value" =~ ^[0-9]+$ ]] || { fail "service limits" "a limit is not set (TasksMax $tasks_max, LimitNOFILE $nofile, MemoryMax $memory_max)"; return 1; }
+    done
+    [ "$ipc" = yes ] || { fail "service limits" "PrivateIPC is '$ipc'"; return 1; }
+    if [ "$((threads * 2))" -gt "$tasks_max" ] || [ "$((fds * 4))" -gt "$nofile" ] || [ "$((peak * 2))" -gt "$memory_max" ]; then
+        fail "service limits" "less than twice the room: $threads threads of $tasks_max, $fds descriptors of $nofile," \
+            "peak $((peak >> 20)) MiB of $((memory_max >> 20)) MiB"
+        return 1
+    fi
+    ok "service limits" "pid $pid: $threads threads (TasksMax $tasks_max), $fds descriptors (LimitNOFILE $nofile)," \
+        "peak $((peak >> 20)) MiB (MemoryMax $((memory_max >> 20)) MiB), PrivateIPC $ipc"
 }
 
 check_journal() {
     local log
     log=$(journalctl -u pinhole --no-pager -o cat)
     if grep -q '^pinhole: board vm' <<<"$log" && grep -q '^pinhole: saved ' <<<"$log"; then
-        ok "journalctl -u pinhole: $(grep -c . <<<"$log") lines, e.g. '$(grep -m1 '^pinhole: saved ' <<<"$log" | cut -c1-100)'"
+        ok "journalctl -u pinhole" "$(grep -c . <<<"$log") lines, e.g. '$(grep -m1 '^pinhole: saved ' <<<"$log" | cut -c1-100)'"
     else
         fail "journalctl -u pinhole" "no 'pinhole: board vm' or 'pinhole: saved' line in the unit's journal"
     fi
@@ -183,7 +230,7 @@ check_service_torch() {
             || { fail "torch button" "torch LED GPIO26 not $step 20 s after a click of GPIO22;" \
                     "appliance: $(gpio_status_of GPIO22)"; return 1; }
     done
-    ok "torch button: GPIO22 clicked three times → torch LED GPIO26 on, off, on (read back from gpio-sim)"
+    ok "torch button" "GPIO22 clicked three times → torch LED GPIO26 on, off, on (read back from gpio-sim)"
 }
 
 # `dpkg --purge` while the service runs: prerm stops it with every output off, postrm
@@ -209,7 +256,7 @@ check_purge() {
     after=$(library_photos | wc -l)
     [ "$before" -gt 0 ] && [ "$after" -eq "$before" ] \
         || { fail "purge" "the library had $before photos, $after after purge"; return 1; }
-    ok "purge: dpkg --purge stopped pinhole ($old, $status), outputs off, /etc/pinhole removed;" \
+    ok "purge" "dpkg --purge stopped pinhole ($old, $status), outputs off, /etc/pinhole removed;" \
         "the library's $after photo(s) kept in $LIBRARY"
 }
 
@@ -222,6 +269,8 @@ run_service_checks() {
         check_console_reports_photo
     fi
     check_console_status
+    check_export_to_stick
+    check_service_limits
     check_service_torch
     check_service_stop
     check_doctor
