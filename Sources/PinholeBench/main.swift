@@ -1,4 +1,4 @@
-// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library syncs memory burst"]`; figures are ratios
+// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library syncs memory burst confinement"]`; figures are ratios
 // against references measured in the same run.
 
 import Foundation
@@ -22,3 +22,4 @@ if wanted("syncs") { SyncBenchmarks.run() }
 if only.contains("library1m") { Library1MBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }
+if wanted("confinement") { ConfinementBenchmark.run() }

@@ -4,7 +4,7 @@
 ///
 /// `@Sendable` closures posted to the loop (from reader threads, signal threads) may carry
 /// it; they may only read `value` once they run on the loop, and every read checks that
-/// (in debug builds, like `EventLoop.preconditionInLoop()`).
+/// (in every build, like `EventLoop.preconditionInLoop()`).
 public final class LoopBound<Value>: @unchecked Sendable {
     /// The loop the value belongs to.
     public let loop: EventLoop
@@ -17,7 +17,7 @@ public final class LoopBound<Value>: @unchecked Sendable {
         self.confined = value
     }
 
-    /// The confined value; traps in debug builds when read off the loop's thread.
+    /// The confined value; traps when read off the loop's thread (release builds too).
     public var value: Value {
         loop.preconditionInLoop("LoopBound.value")
         return confined
