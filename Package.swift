@@ -209,7 +209,9 @@ let package = Package(
             ],
             swiftSettings: swift6),
         .testTarget(
-            name: "PinholeLibavTests", dependencies: ["PinholeLibav", "PinholeCore"], swiftSettings: swift6),
+            name: "PinholeLibavTests",
+            dependencies: ["PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),
         .testTarget(

@@ -71,9 +71,11 @@ public struct ClipEncoderSettings: Sendable, Hashable, Codable {
 public protocol ClipEncoder: AnyObject {
     /// The codec's global header (SPS and PPS) the container needs.
     var codecHeader: [UInt8] { get }
-    /// Encodes one frame shown at `presentationMicroseconds`; returns the packets that came out
-    /// (none while the encoder is filling its pipeline).
-    func encode(_ image: RawImage, presentationMicroseconds: Int64) throws(VideoError) -> [EncodedPacket]
+    /// Encodes one frame shown at `presentationMicroseconds` (a keyframe when `forceKeyframe`);
+    /// returns the packets that came out (none while the encoder is filling its pipeline).
+    func encode(
+        _ image: RawImage, presentationMicroseconds: Int64, forceKeyframe: Bool
+    ) throws(VideoError) -> [EncodedPacket]
     /// Drains the encoder: the packets still inside it. The encoder takes no frame after this.
     func finish() throws(VideoError) -> [EncodedPacket]
 }

@@ -34,9 +34,9 @@ public final class LibavClipEncoder: ClipEncoder {
     }
 
     /// Encodes one frame (ph_encoder_send: avcodec_send_frame; then avcodec_receive_packet).
-    public func encode(_ image: RawImage, presentationMicroseconds: Int64) throws(VideoError)
-        -> [EncodedPacket]
-    {
+    public func encode(
+        _ image: RawImage, presentationMicroseconds: Int64, forceKeyframe: Bool
+    ) throws(VideoError) -> [EncodedPacket] {
         guard !finished else { throw .encoder("the encoder was already finished") }
         guard image.format == .yuv420, image.planes.count == 3 else {
             throw .badFrame("\(image.format.rawValue) given, the encoder takes planar YUV 4:2:0")
@@ -60,7 +60,7 @@ public final class LibavClipEncoder: ClipEncoder {
                     ph_encoder_send(
                         handle, y.baseAddress, Int32(image.planes[0].stride), u.baseAddress,
                         Int32(image.planes[1].stride), v.baseAddress, Int32(image.planes[2].stride),
-                        presentationMicroseconds, &error, error.count)
+                        presentationMicroseconds, forceKeyframe ? 1 : 0, &error, error.count)
                 }
             }
         }
@@ -73,7 +73,7 @@ public final class LibavClipEncoder: ClipEncoder {
         guard !finished else { return [] }
         finished = true
         var error = [CChar](repeating: 0, count: 256)
-        guard ph_encoder_send(handle, nil, 0, nil, 0, nil, 0, 0, &error, error.count) >= 0 else {
+        guard ph_encoder_send(handle, nil, 0, nil, 0, nil, 0, 0, 0, &error, error.count) >= 0 else {
             throw .encoder(Self.text(error))
         }
         return try drain()

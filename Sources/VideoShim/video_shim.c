@@ -93,7 +93,7 @@ ph_encoder *ph_encoder_open(const ph_encoder_config *config, char *error, size_t
 
 int ph_encoder_send(
     ph_encoder *encoder, const uint8_t *y, int y_stride, const uint8_t *u, int u_stride,
-    const uint8_t *v, int v_stride, int64_t pts_us, char *error, size_t error_size) {
+    const uint8_t *v, int v_stride, int64_t pts_us, int keyframe, char *error, size_t error_size) {
     int status;
     if (y == NULL) {
         status = avcodec_send_frame(encoder->context, NULL);
@@ -107,6 +107,8 @@ int ph_encoder_send(
         frame->linesize[1] = u_stride;
         frame->linesize[2] = v_stride;
         frame->pts = pts_us;
+        // libx264 makes a forced I frame an IDR (closed GOP): a clip can start there.
+        frame->pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
         status = avcodec_send_frame(encoder->context, frame);
         frame->data[0] = frame->data[1] = frame->data[2] = NULL;
     }

@@ -5,7 +5,7 @@ import PinholeCore
 import XCTest
 
 /// A ClipSink over a file that records the size at each fragment boundary.
-final class RecordingFileSink: ClipSink {
+class RecordingFileSink: ClipSink {
     let handle: FileHandle
     private(set) var size = 0
     private(set) var boundaries: [Int] = []

@@ -25,7 +25,8 @@ final class LibavClipTests: XCTestCase {
         for index in 0..<frames {
             let time = Int64(index) * settings.frameMicroseconds
             for packet in try encoder.encode(
-                ClipTools.frame(settings.size, index: index), presentationMicroseconds: time)
+                ClipTools.frame(settings.size, index: index), presentationMicroseconds: time,
+                forceKeyframe: false)
             {
                 try writer.write(packet)
             }
@@ -105,7 +106,8 @@ final class LibavClipTests: XCTestCase {
         let encoder = try LibavVideoBackend().makeEncoder(settings)
         XCTAssertThrowsError(
             try encoder.encode(
-                ClipTools.frame(PixelSize(width: 64, height: 48), index: 0), presentationMicroseconds: 0)
+                ClipTools.frame(PixelSize(width: 64, height: 48), index: 0), presentationMicroseconds: 0,
+                forceKeyframe: false)
         ) { error in
             XCTAssertEqual(error as? VideoError, .badFrame("64x48 given, the encoder was opened for 160x96"))
         }

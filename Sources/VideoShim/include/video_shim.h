@@ -38,11 +38,12 @@ typedef struct {
 /// Opens an encoder for planar YUV 4:2:0 frames. NULL on failure, `error` says why.
 ph_encoder *ph_encoder_open(const ph_encoder_config *config, char *error, size_t error_size);
 
-/// Sends one frame (planes Y, U, V with their strides) at `pts_us`; NULL `y` flushes the encoder.
+/// Sends one frame (planes Y, U, V with their strides) at `pts_us`, a keyframe when `keyframe`
+/// is set; NULL `y` flushes the encoder.
 /// 0 on success, a negative libav error otherwise (`error` says why).
 int ph_encoder_send(
     ph_encoder *encoder, const uint8_t *y, int y_stride, const uint8_t *u, int u_stride,
-    const uint8_t *v, int v_stride, int64_t pts_us, char *error, size_t error_size);
+    const uint8_t *v, int v_stride, int64_t pts_us, int keyframe, char *error, size_t error_size);
 
 /// Takes the next encoded packet: 1 with a packet, 0 when the encoder needs more input,
 /// -1 when a flushed encoder has no more, below -1 on failure (`error` says why).
