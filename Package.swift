@@ -148,7 +148,7 @@ let package = Package(
             swiftSettings: swift6,
             // A release build links the Swift runtime and Foundation statically, as the .deb does
             // (tools/deb/build): only the parts the appliance uses are mapped, about 5.5 MB less
-            // resident than the shared libraries (README, Benchmarks: peak memory). The modules are
+            // resident than the shared libraries (docs/BENCHMARKS.md, peak memory). The modules are
             // compiled as usual, so Foundation's static archives, which they do not autolink, are
             // named here.
             linkerSettings: [

@@ -11,7 +11,7 @@ enum CameraPage {
         var items: [MenuItem] = [
             MenuItem(
                 "Switch camera", value: current.map { "\($0.model) (\($0.position))" } ?? "none",
-                action: .run(.cameraSwitch)),
+                action: .run(CameraCommand.switchNext)),
             MenuItem(
                 "Select camera", value: menu.snapshot.cameras.map(\.id).joined(separator: ", "),
                 action: .ask(Prompt("Camera id or model", .word(before: ["camera", "select"])))),
@@ -71,7 +71,7 @@ enum CameraPage {
         ]
         let torch = status?.torch ?? false
         items.append(
-            MenuItem("Torch", value: torch ? "on" : "off", action: .run(.torch(!torch))))
+            MenuItem("Torch", value: torch ? "on" : "off", action: .run(TorchCommand(on: !torch))))
         return items
     }
 

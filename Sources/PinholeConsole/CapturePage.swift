@@ -4,7 +4,7 @@
 enum CapturePage {
     static func items(_ menu: ConsoleMenu) -> [MenuItem] {
         var items = [
-            MenuItem("Shutter", value: "take a photo now", action: .run(.capture(.now))),
+            MenuItem("Shutter", value: "take a photo now", action: .run(CaptureCommand.now)),
             MenuItem(
                 "Self-timer", value: "seconds, then a photo",
                 action: .ask(
@@ -22,7 +22,8 @@ enum CapturePage {
                     Prompt(
                         "Timelapse: every DURATION [--count N] [--from HH:MM --to HH:MM] [--album NAME] [--lock]",
                         .words(before: ["timelapse", "start", "--every"]), initial: "10s"))),
-            MenuItem("Stop timelapse", value: "end the running timelapse", action: .run(.timelapseStop)),
+            MenuItem(
+                "Stop timelapse", value: "end the running timelapse", action: .run(TimelapseCommand.stop)),
         ]
         if let last = menu.snapshot.status?.lastCapture {
             items.append(.info(""))

@@ -1,8 +1,9 @@
 // One console verb's definition: its forms for help, and the parser from words to a command.
 
 /// One verb of the console language (`capture`, `af`, `sim` …): the forms shown by `help`
-/// and `help --json`, the usage line of its errors, and the parser that turns its words
-/// into a `ConsoleCommand`. `CommandCatalog.definitions` lists them all.
+/// and `help --json`, the usage line of its errors, the access rule, and the parser that
+/// turns its words into its command type's value. Each command type holds its own
+/// (`ConsoleCommand.definition`); `CommandCatalog.definitions` lists them in help order.
 public struct CommandDefinition: Sendable {
     /// One form of the verb as `help` shows it.
     public struct Form: Sendable {
@@ -18,17 +19,24 @@ public struct CommandDefinition: Sendable {
     public var verb: String
     /// Other first words meaning the same (`?` for `help`).
     public var aliases: [String]
+    /// Who may run the verb's commands (a command type may refine it per command).
+    public var access: CommandAccess
+    /// Whether the parser gets the words exactly as typed, `--json` included (`library`,
+    /// whose own language reads them).
+    public var wordsAsTyped: Bool
     /// The forms, in help order.
     public var forms: [Form]
-    /// Parses the words after the verb (without `--json`).
-    let parse: @Sendable (inout CommandWords) throws -> ConsoleCommand
+    /// Parses the words after the verb (without `--json`, unless `wordsAsTyped`).
+    let parse: @Sendable (inout CommandWords) throws -> any ConsoleCommand
 
     init(
-        _ verb: String, aliases: [String] = [], forms: [Form],
-        parse: @escaping @Sendable (inout CommandWords) throws -> ConsoleCommand
+        _ verb: String, aliases: [String] = [], access: CommandAccess = .open, wordsAsTyped: Bool = false,
+        forms: [Form], parse: @escaping @Sendable (inout CommandWords) throws -> any ConsoleCommand
     ) {
         self.verb = verb
         self.aliases = aliases
+        self.access = access
+        self.wordsAsTyped = wordsAsTyped
         self.forms = forms
         self.parse = parse
     }
@@ -57,6 +65,12 @@ public struct CommandWords: Sendable {
 
     /// The word at `index` of the remaining words, if any.
     subscript(_ index: Int) -> String? { words.indices.contains(index) ? words[index] : nil }
+
+    /// The value of the only word, when there is exactly one and `parse` takes it
+    /// (`words.single(Double.init)`, `words.single { ["on": true, "off": false][$0] }`).
+    func single<Value>(_ parse: (String) -> Value?) -> Value? {
+        words.count == 1 ? parse(words[0]) : nil
+    }
 
     /// The next positional word (not an option, nor an option's value).
     mutating func word() -> String? {

@@ -40,17 +40,19 @@ enum GPSPage {
         items.append(
             MenuItem(
                 "Photos with a location", value: "count them",
-                action: .run(.library(["count", "--with-location"])), needsPIN: true))
+                action: .run(LibraryWordsCommand(["count", "--with-location"])), needsPIN: true))
         items.append(
             MenuItem(
                 "Photos without a location", value: "count them",
-                action: .run(.library(["count", "--without-location"])), needsPIN: true))
+                action: .run(LibraryWordsCommand(["count", "--without-location"])), needsPIN: true))
         if let fix = status.gpsFix {
             items.append(
                 MenuItem(
                     "Photos taken near here", value: "within 1 km of the fix",
                     action: .run(
-                        .library(["list", "--near", "\(fix.latitude),\(fix.longitude)", "--within", "1"])),
+                        LibraryWordsCommand([
+                            "list", "--near", "\(fix.latitude),\(fix.longitude)", "--within", "1",
+                        ])),
                     needsPIN: true))
         }
         return items

@@ -89,8 +89,8 @@ public struct LibraryBrowser: Sendable {
     }
 
     /// After a `library` command changed something: load again what is shown.
-    mutating func answered(_ command: ConsoleCommand, failed: Bool) -> [MenuEffect] {
-        guard case .library = command, !failed else { return [] }
+    mutating func answered(_ command: any ConsoleCommand, failed: Bool) -> [MenuEffect] {
+        guard command is LibraryWordsCommand, !failed else { return [] }
         return reload()
     }
 
@@ -135,7 +135,7 @@ public struct LibraryBrowser: Sendable {
                 "Export edited versions", value: "copy current versions to a directory",
                 action: .ask(
                     Prompt("Export to directory", .word(before: ["library", "export", "--rendered", "--"])))),
-            MenuItem("Check the library", value: "fsck", action: .run(.library(["fsck"]))),
+            MenuItem("Check the library", value: "fsck", action: .run(LibraryWordsCommand(["fsck"]))),
         ]
     }
 
@@ -180,8 +180,8 @@ public struct LibraryBrowser: Sendable {
         let id = photo.id
         var items: [MenuItem] = [
             photo.favorite
-                ? MenuItem("Unfavorite", action: .run(.library(["favorite", "--off", "--", id])))
-                : MenuItem("Favorite", action: .run(.library(["favorite", "--", id]))),
+                ? MenuItem("Unfavorite", action: .run(LibraryWordsCommand(["favorite", "--off", "--", id])))
+                : MenuItem("Favorite", action: .run(LibraryWordsCommand(["favorite", "--", id]))),
             MenuItem(
                 "Add to album", value: "album name or id",
                 action: .ask(
@@ -190,7 +190,7 @@ public struct LibraryBrowser: Sendable {
                         .word(before: ["library", "album", "add", "--"], after: [id])))),
             MenuItem(
                 "Rotate 90°", value: "lossless, a new edit revision",
-                action: .run(.library(["edit", "rotate", "--degrees", "90", "--", id]))),
+                action: .run(LibraryWordsCommand(["edit", "rotate", "--degrees", "90", "--", id]))),
             MenuItem(
                 "Crop", value: "x,y,w,h of the rotated photo",
                 action: .ask(
@@ -201,17 +201,18 @@ public struct LibraryBrowser: Sendable {
             items.append(
                 MenuItem(
                     "Revert edit", value: "back to the original",
-                    action: .run(.library(["edit", "revert", "--", id]))))
+                    action: .run(LibraryWordsCommand(["edit", "revert", "--", id]))))
         }
         if photo.deleted == nil {
             items.append(
                 MenuItem(
                     "Delete", value: "to Recently Deleted",
-                    action: .run(.library(["delete", "--", id]))))
+                    action: .run(LibraryWordsCommand(["delete", "--", id]))))
         } else {
             items.append(
                 MenuItem(
-                    "Restore", value: "from Recently Deleted", action: .run(.library(["restore", "--", id]))))
+                    "Restore", value: "from Recently Deleted",
+                    action: .run(LibraryWordsCommand(["restore", "--", id]))))
         }
         items += photo.fields(cameras: cameras).map { MenuItem.info($0.0, $0.1) }
         return items

@@ -78,7 +78,7 @@ extension LineModeConsole {
             throw ConsoleError.usage("no setting '\(key)': camera settings are \(keys)")
         }
         let invocation = try CommandCatalog.parse(words: words, options: false)
-        try run(invocation.command, json: false) { result in
+        try invocation.command.run(on: self, json: false) { result in
             reply(result.map { _ in "ok \(key) \(value) saved (restored at the next start)" })
         }
     }

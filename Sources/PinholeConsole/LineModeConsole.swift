@@ -203,7 +203,7 @@ public final class LineModeConsole {
             }
         }
         do {
-            try run(invocation.command, json: json, reply: reply)
+            try invocation.command.run(on: self, json: json, reply: reply)
         } catch {
             reply(.failure(error))
         }

@@ -23,7 +23,9 @@ enum MainPage {
         if access.pinConfigured {
             if access.unlocked {
                 items.append(
-                    MenuItem("Lock", value: "library and settings need the PIN again", action: .run(.lock)))
+                    MenuItem(
+                        "Lock", value: "library and settings need the PIN again", action: .run(LockCommand()))
+                )
             } else {
                 items.append(
                     MenuItem(
@@ -36,7 +38,7 @@ enum MainPage {
                 MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
         }
         if menu.snapshot.canQuit {
-            items.append(MenuItem("Quit", value: "stop Pinhole", action: .run(.quit)))
+            items.append(MenuItem("Quit", value: "stop Pinhole", action: .run(QuitCommand())))
         }
         return items
     }

@@ -24,7 +24,7 @@ public enum ItemAction: Hashable, Sendable {
     case local(String)
 
     /// Runs `command` (a plain answer, not JSON).
-    public static func run(_ command: ConsoleCommand) -> ItemAction { .run(ConsoleInvocation(command)) }
+    public static func run(_ command: any ConsoleCommand) -> ItemAction { .run(ConsoleInvocation(command)) }
 }
 
 /// How a prompt's answer becomes a command.

@@ -268,7 +268,7 @@ public struct ConsoleMenu: Sendable {
         message = text
         messageIsError = text.hasPrefix("error") || text.hasPrefix("{\"error\"")
         var effects: [MenuEffect] = []
-        if case .unlock = invocation.command {
+        if invocation.command is UnlockCommand {
             if !messageIsError {
                 snapshot.access.unlocked = true
                 if let action = afterUnlock { effects += perform(action) }

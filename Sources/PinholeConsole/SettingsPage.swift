@@ -20,10 +20,10 @@ enum SettingsPage {
                         initial: value("capture.quality")))),
             MenuItem(
                 "Colour", value: value("console.colour"),
-                action: .run(.set(key: "console.colour", value: colourOn ? "off" : "on"))),
+                action: .run(SetCommand(key: "console.colour", value: colourOn ? "off" : "on"))),
             MenuItem(
                 "Viewfinder characters", value: unicodeOn ? "half blocks" : "ASCII",
-                action: .run(.set(key: "console.unicode", value: unicodeOn ? "off" : "on"))),
+                action: .run(SetCommand(key: "console.unicode", value: unicodeOn ? "off" : "on"))),
             MenuItem(
                 "Lock after idle", value: value("console.idle_lock") + " s",
                 action: .ask(
@@ -49,7 +49,7 @@ enum SettingsPage {
             items.append(
                 MenuItem(
                     "Remove PIN", value: "open library and settings to anyone",
-                    action: .run(.pinClear)))
+                    action: .run(PINCommand.clear)))
         }
         items.append(.info(""))
         items.append(.info("Saved to", file))

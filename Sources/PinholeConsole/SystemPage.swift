@@ -14,13 +14,15 @@ enum SystemPage {
             MenuItem(
                 "Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
             MenuItem("Logs", value: "problems and events", action: .open(.logs)),
-            MenuItem("Check the library", value: "fsck", action: .run(.library(["fsck"])), needsPIN: true),
+            MenuItem(
+                "Check the library", value: "fsck", action: .run(LibraryWordsCommand(["fsck"])),
+                needsPIN: true),
             MenuItem(
                 "Safe shutdown", value: "stop the camera and close the library",
-                action: .run(.shutdown(powerOff: false))),
+                action: .run(ShutdownCommand(powerOff: false))),
             MenuItem(
                 "Power off", value: "safe shutdown, then power the board off",
-                action: .run(.shutdown(powerOff: true))),
+                action: .run(ShutdownCommand(powerOff: true))),
         ]
     }
 
@@ -35,7 +37,7 @@ enum SystemPage {
             items.append(
                 MenuItem(
                     "  Test \(output.name)", value: output.on ? "on" : "off",
-                    action: OutputFunction(rawValue: output.name).map { .run(.ledTest($0)) }))
+                    action: OutputFunction(rawValue: output.name).map { .run(LEDCommand(test: $0)) }))
         }
         return items
     }

@@ -13,6 +13,7 @@ struct Pinhole: ParsableCommand {
         abstract: "A camera appliance for Raspberry-Pi-class boards, and its simulated board.",
         version: version,
         subcommands: [
-            RunCommand.self, LibraryCommand.self, BoardCommand.self, ConsoleCommand.self, DoctorCommand.self,
+            RunCommand.self, LibraryCommand.self, BoardCommand.self, ConsoleToolsCommand.self,
+            DoctorCommand.self,
         ])
 }

@@ -47,25 +47,36 @@ final class CommandCatalogTests: XCTestCase {
             }
         }
         XCTAssertEqual(
-            try CommandCatalog.parse(line: "sim tilt 90 --bounce 50")?.command,
-            .sim(.tilt(degrees: 90, bounce: 50)))
+            try CommandCatalog.parse(line: "sim tilt 90 --bounce 50")?.command(as: SimCommand.self),
+            .tilt(degrees: 90, bounce: 50))
         XCTAssertEqual(
-            try CommandCatalog.parse(line: "sim wait 86400000")?.command, .sim(.wait(ms: 86_400_000)))
+            try CommandCatalog.parse(line: "sim wait 86400000")?.command(as: SimCommand.self),
+            .wait(ms: 86_400_000))
     }
 
     func testLinesParseIntoValuesOnce() throws {
         XCTAssertEqual(
             try CommandCatalog.parse(line: "capture --burst 3 --json"),
-            ConsoleInvocation(.capture(.burst(count: 3)), json: true))
-        XCTAssertEqual(try CommandCatalog.parse(line: "af continuous")?.command, .afMode(.continuous))
-        XCTAssertEqual(try CommandCatalog.parse(line: "metering center")?.command, .metering(.centre))
+            ConsoleInvocation(CaptureCommand.burst(count: 3), json: true))
+        XCTAssertNotEqual(
+            try CommandCatalog.parse(line: "capture --burst 3 --json"),
+            ConsoleInvocation(CaptureCommand.burst(count: 3), json: false))
+        XCTAssertNotEqual(
+            try CommandCatalog.parse(line: "zoom 2"), ConsoleInvocation(EVCommand(stops: 2)))
         XCTAssertEqual(
-            try CommandCatalog.parse(line: "sim press half-press --hold 300")?.command,
-            .sim(.press(.halfPress, holdMs: 300, bounce: 0)))
+            try CommandCatalog.parse(line: "af continuous")?.command(as: AFCommand.self), .mode(.continuous))
         XCTAssertEqual(
-            try CommandCatalog.parse(line: "library list --json")?.command, .library(["list", "--json"]))
+            try CommandCatalog.parse(line: "metering center")?.command(as: MeteringCommand.self),
+            MeteringCommand(mode: .centre))
         XCTAssertEqual(
-            try CommandCatalog.parse(line: "shutdown --poweroff")?.command, .shutdown(powerOff: true))
+            try CommandCatalog.parse(line: "sim press half-press --hold 300")?.command(as: SimCommand.self),
+            .press(.halfPress, holdMs: 300, bounce: 0))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "library list --json")?.command(as: LibraryWordsCommand.self),
+            LibraryWordsCommand(["list", "--json"]))
+        XCTAssertEqual(
+            try CommandCatalog.parse(line: "shutdown --poweroff")?.command(as: ShutdownCommand.self),
+            ShutdownCommand(powerOff: true))
         XCTAssertNil(try CommandCatalog.parse(line: "   "))
     }
 
@@ -90,15 +101,19 @@ final class CommandCatalogTests: XCTestCase {
     func testPromptAnswersAreWordsNotTextSoAlbumNamesNeedNoQuoting() throws {
         let create = Prompt("New album's name", .word(before: ["library", "album", "create", "--"]))
         XCTAssertEqual(
-            try create.invocation(for: "--json")?.command, .library(["album", "create", "--", "--json"]))
+            try create.invocation(for: "--json")?.command(as: LibraryWordsCommand.self),
+            LibraryWordsCommand(["album", "create", "--", "--json"]))
         XCTAssertEqual(try create.invocation(for: "--json")?.json, false)
         XCTAssertEqual(
-            try create.invocation(for: "O\"Brien's trip")?.command,
-            .library(["album", "create", "--", "O\"Brien's trip"]))
+            try create.invocation(for: "O\"Brien's trip")?.command(as: LibraryWordsCommand.self),
+            LibraryWordsCommand(["album", "create", "--", "O\"Brien's trip"]))
         let point = Prompt("AF point", .words(before: ["af", "point"]))
-        XCTAssertEqual(try point.invocation(for: " 0.25  0.75 ")?.command, .afPoint(x: 0.25, y: 0.75))
+        XCTAssertEqual(
+            try point.invocation(for: " 0.25  0.75 ")?.command(as: AFCommand.self), .point(x: 0.25, y: 0.75))
         XCTAssertThrowsError(try Prompt("Lens", .word(before: ["lens"])).invocation(for: "near"))
-        XCTAssertEqual(try Prompt("pinhole", .line).invocation(for: "torch on")?.command, .torch(true))
+        XCTAssertEqual(
+            try Prompt("pinhole", .line).invocation(for: "torch on")?.command(as: TorchCommand.self),
+            TorchCommand(on: true))
     }
 
     func testEveryMenuItemCarriesAValidCommand() throws {
@@ -120,7 +135,7 @@ final class CommandCatalogTests: XCTestCase {
                 switch item.action {
                 case .run(let invocation):
                     runs += 1
-                    XCTAssertNotNil(CommandCatalog.definition(for: verb(of: invocation.command)), item.label)
+                    XCTAssertNotNil(CommandCatalog.definition(for: invocation.command.verb), item.label)
                 case .ask(let prompt):
                     prompts += 1
                     switch prompt.form {
@@ -138,21 +153,5 @@ final class CommandCatalogTests: XCTestCase {
         }
         XCTAssertGreaterThan(runs, 10)
         XCTAssertGreaterThan(prompts, 15)
-    }
-
-    private func verb(of command: ConsoleCommand) -> String {
-        switch command {
-        case .capture: return "capture"
-        case .cameraSwitch, .cameraList, .cameraSelect: return "camera"
-        case .torch: return "torch"
-        case .library: return "library"
-        case .ledTest: return "led"
-        case .shutdown: return "shutdown"
-        case .quit: return "quit"
-        case .lock: return "lock"
-        case .set: return "set"
-        case .pinClear, .pinSet: return "pin"
-        default: return "?"
-        }
     }
 }

@@ -49,7 +49,8 @@ final class GPSPageTests: XCTestCase {
         XCTAssertEqual(value(items, "Speed"), "2.5 m/s, course 271°")
         XCTAssertEqual(value(items, "Clock"), "synchronized (kernel)")
         let near = try XCTUnwrap(items.first { $0.label == "Photos taken near here" })
-        XCTAssertEqual(near.action, .run(.library(["list", "--near", "46.5201,-6.6334", "--within", "1"])))
+        XCTAssertEqual(
+            near.action, .run(LibraryWordsCommand(["list", "--near", "46.5201,-6.6334", "--within", "1"])))
         XCTAssertTrue(near.needsPIN)
         XCTAssertTrue(menu.screen().text.contains("Satellites used"), menu.screen().text)
     }
@@ -69,7 +70,10 @@ final class GPSPageTests: XCTestCase {
         XCTAssertNil(items.first { $0.label == "Photos taken near here" })
         XCTAssertEqual(
             items.compactMap(\.action),
-            [.run(.library(["count", "--with-location"])), .run(.library(["count", "--without-location"]))])
+            [
+                .run(LibraryWordsCommand(["count", "--with-location"])),
+                .run(LibraryWordsCommand(["count", "--without-location"])),
+            ])
     }
 
     func testWithGPSOffThePageSaysHowToTurnItOn() throws {

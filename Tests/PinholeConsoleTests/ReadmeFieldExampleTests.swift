@@ -6,7 +6,8 @@ import PinholeConfiguration
 import XCTest
 
 final class ReadmeFieldExampleTests: XCTestCase {
-    /// The ```toml blocks between `## In the field` and `## Layout`, with the line each starts on.
+    /// The ```toml blocks of the section `## In the field` (up to the next `## ` heading), with the
+    /// line each starts on.
     private func fieldBlocks() throws -> [(line: Int, text: String)] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -16,8 +17,7 @@ final class ReadmeFieldExampleTests: XCTestCase {
         var inField = false
         var current: (Int, [String])?
         for (index, line) in lines.enumerated() {
-            if line.hasPrefix("## In the field") { inField = true }
-            if line.hasPrefix("## Layout") { inField = false }
+            if line.hasPrefix("## ") { inField = line.hasPrefix("## In the field") }
             guard inField else { continue }
             if let block = current {
                 if line == "```" {

@@ -8,8 +8,8 @@ import PinholeLinux
     import Glibc
 #endif
 
-/// Console tools.
-struct ConsoleCommand: ParsableCommand {
+/// `pinhole console …`: console tools.
+struct ConsoleToolsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console", abstract: "Console tools.", subcommands: [HashPIN.self])
 

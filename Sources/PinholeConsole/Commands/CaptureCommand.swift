@@ -1,0 +1,132 @@
+// `capture`: a photo now, after a self-timer, or a burst; answers when the photos are saved.
+
+import PinholeAppliance
+import PinholeCore
+
+/// `capture [--json]`, `capture --timer S`, `capture --burst N`.
+public enum CaptureCommand: ConsoleCommand {
+    /// One photo now.
+    case now
+    /// One photo after a self-timer of this many seconds (1-60).
+    case timer(seconds: Int)
+    /// This many photos in a row (2-20).
+    case burst(count: Int)
+
+    /// The `capture` verb.
+    public static let definition = CommandDefinition(
+        "capture",
+        forms: [
+            form("capture [--json]", "take a photo now; answers when it is saved", "capture"),
+            form("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)", "capture --timer 10"),
+            form("capture --burst N", "N photos in a row (2-20)", "capture --burst 3"),
+        ]
+    ) { words in
+        let usage = "capture [--json] | capture --timer SECONDS | capture --burst N"
+        let timer = try words.integer("--timer")
+        let burst = try words.integer("--burst")
+        try words.finish(usage: usage)
+        if timer != nil && burst != nil {
+            throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)")
+        }
+        if let seconds = timer {
+            guard (1...60).contains(seconds) else {
+                throw ConsoleError.usage("--timer takes 1 to 60 seconds")
+            }
+            return CaptureCommand.timer(seconds: seconds)
+        }
+        if let count = burst {
+            guard (2...20).contains(count) else {
+                throw ConsoleError.usage("--burst takes 2 to 20 photos")
+            }
+            return CaptureCommand.burst(count: count)
+        }
+        return CaptureCommand.now
+    }
+
+    /// Takes the photo (or the burst) and answers when it is saved.
+    public func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) {
+        let appliance = console.appliance
+        switch self {
+        case .now:
+            Self.captureOne(appliance, json: json, reply: reply)
+        case .timer(let seconds):
+            appliance.loop.schedule(after: .seconds(seconds)) { [weak appliance] in
+                guard let appliance else { return }
+                Self.captureOne(appliance, json: json, reply: reply)
+            }
+        case .burst(let count):
+            appliance.captureBurst(count: count) { outcome in
+                reply(
+                    outcome.flatMap { burst in
+                        guard !burst.saved.isEmpty || !burst.pending.isEmpty else {
+                            return .failure(
+                                ConsoleError.failed(
+                                    "no photo of the burst was saved: " + burst.failed.joined(separator: "; ")
+                                ))
+                        }
+                        return .success(json ? jsonLine(BurstAnswer(burst)) : Self.burstText(burst))
+                    })
+            }
+        }
+    }
+
+    /// Takes one photo; answers when it is saved (or with why it was not).
+    private static func captureOne(_ appliance: Appliance, json: Bool, reply: @escaping CommandReply) {
+        appliance.capture { result in
+            reply(
+                result.map { capture in
+                    json
+                        ? jsonLine(CaptureAnswer(capture))
+                        : "ok saved \(capture.photo.id) \(capture.photo.file)"
+                })
+        }
+    }
+
+    /// `ok saved N photos: ID …`, then what failed, what storage has not answered for yet,
+    /// whether storage kept up, and why the flash did not fire.
+    static func burstText(_ burst: BurstOutcome) -> String {
+        var text =
+            "ok saved \(burst.saved.count) photos: " + burst.saved.map(\.photo.id).joined(separator: " ")
+        if !burst.failed.isEmpty {
+            text += "; \(burst.failed.count) failed: " + burst.failed.joined(separator: "; ")
+        }
+        if let note = burst.pendingNote { text += "; " + note }
+        if let note = burst.report.storageNote { text += "; " + note }
+        if let note = burst.report.flashNote { text += "; " + note }
+        return text
+    }
+}
+
+/// The `capture --json` answer.
+struct CaptureAnswer: Encodable {
+    var id: String
+    var file: String
+    var camera: String
+    var selection: String
+    var exposureTimeUs: Int
+    var iso: Int?
+    var lensPosition: Double?
+    var pressToSavedMs: Double
+    var pressToExposureMs: Double
+    var gain: Double
+    var flashFired: Bool?
+    var afState: String
+    /// Milliseconds from waking the camera to its first frame, for a press that woke it.
+    var wakeCostMs: Double?
+
+    init(_ capture: CaptureResult) {
+        id = capture.photo.id
+        wakeCostMs = capture.wakeCost?.milliseconds
+        file = capture.photo.file
+        camera = capture.cameraID
+        selection = capture.selection.rawValue
+        exposureTimeUs = Int(capture.frame.exposureTime.nanoseconds / 1000)
+        iso = capture.metadata.iso
+        lensPosition = capture.frame.lensPosition
+        pressToSavedMs = (capture.savedAt - capture.pressedAt).milliseconds
+        pressToExposureMs = capture.pressToExposure.milliseconds
+        gain = capture.gain
+        flashFired = capture.flashFired
+        afState = capture.afState.rawValue
+    }
+}

@@ -1,0 +1,46 @@
+// `led test NAME`: blink one output three times.
+
+import PinholeAppliance
+
+/// `led test NAME`.
+public struct LEDCommand: ConsoleCommand {
+    /// The output to blink.
+    public var output: OutputFunction
+
+    /// Creates the command.
+    public init(test output: OutputFunction) { self.output = output }
+
+    /// The `led` verb.
+    public static let definition = CommandDefinition(
+        "led",
+        forms: [
+            form(
+                "led test NAME",
+                "blink an output (" + OutputFunction.allCases.map(\.rawValue).joined(separator: ", ") + ")",
+                "led test status")
+        ]
+    ) { words in
+        guard words.count == 2, words[0] == "test" else {
+            throw ConsoleError.usage("usage: led test NAME")
+        }
+        guard let function = OutputFunction(rawValue: words[1]!) else {
+            let names = OutputFunction.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConsoleError.usage("no output '\(words[1]!)': outputs are \(names)")
+        }
+        return LEDCommand(test: function)
+    }
+
+    /// Plays a transient pattern (the output's steady state resumes when it ends); answers
+    /// when it has played.
+    public func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) throws {
+        let appliance = console.appliance
+        guard let controller = appliance.outputs[output] else {
+            throw ConsoleError.unavailable("this board has no \(output.rawValue) output")
+        }
+        controller.play(BlinkPattern(name: "test", on: .milliseconds(200), off: .milliseconds(200), count: 3))
+        let name = output.rawValue
+        appliance.loop.schedule(after: .milliseconds(1200)) {
+            reply(.success("ok blinked \(name) 3 times"))
+        }
+    }
+}

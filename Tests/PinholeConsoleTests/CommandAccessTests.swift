@@ -1,0 +1,71 @@
+// Every command of the catalog against its access rule: a table, one row per help example.
+
+import PinholeAppliance
+import PinholeConsole
+import XCTest
+
+final class CommandAccessTests: XCTestCase {
+    /// Who may run each help example. Today's rule: the library, settings and the PIN need
+    /// the PIN; everything else is open. A new command adds its examples here (the test below
+    /// fails until it does), and a change of rule is a change of this table.
+    static let expected: [String: CommandAccess] = [
+        "capture": .open, "capture --timer 10": .open, "capture --burst 3": .open,
+        "camera list": .open, "camera switch": .open, "camera select imx477": .open,
+        "camera size 2028x1520": .open, "torch on": .open, "torch off": .open,
+        "timelapse start --every 10s --count 100": .open,
+        "timelapse start --every 5m --from 07:00 --to 19:00": .open,
+        "timelapse start --every 1h --album Building --lock": .open, "timelapse stop": .open,
+        "timelapse status": .open,
+        "lens 2": .open, "af mode auto": .open, "af continuous": .open, "af point 0.5 0.5": .open,
+        "af trigger": .open, "af range macro": .open, "af speed fast": .open, "metering spot": .open,
+        "awb auto": .open, "awb daylight": .open, "awb lock": .open, "album current Trip": .open,
+        "album current off": .open, "ae lock": .open, "ae point 0.25 0.5": .open, "ae point off": .open,
+        "zoom 2": .open, "zoom 1": .open, "flash auto": .open, "exposure auto": .open,
+        "exposure manual 10000 2": .open, "ev -1": .open, "ev 0.5": .open,
+        "status": .open, "library help": .pin, "gpio status": .open, "led test status": .open, "log": .open,
+        "shutdown": .open, "shutdown --poweroff": .open, "menu": .open, "settings": .pin,
+        "set capture.quality 90": .pin, "help": .open, "help --json": .open, "quit": .open,
+        "sim press shutter": .open, "sim press half_press --hold 500 --bounce 3": .open,
+        "sim press trigger": .open, "sim press trigger pir": .open, "sim hold shutter": .open,
+        "sim release shutter --bounce 2": .open, "sim tilt 90": .open, "sim scene lux 20": .open,
+        "sim scene change": .open, "sim fault camera-timeout": .open, "sim fault camera-dead": .open,
+        "sim fault camera-alive": .open, "sim wait 100": .open,
+        "pin set 2468": .pin, "pin clear": .pin, "unlock 2468": .open, "lock": .open,
+    ]
+
+    /// Every help example of the catalog, in help order.
+    private var examples: [String] {
+        CommandCatalog.definitions.flatMap { $0.forms.flatMap(\.examples) }
+    }
+
+    func testEveryCommandOfTheCatalogHasTheRuleOfTheTable() throws {
+        for example in examples {
+            guard let rule = Self.expected[example] else {
+                XCTFail("'\(example)' has no row in CommandAccessTests.expected: decide who may run it")
+                continue
+            }
+            let command = try XCTUnwrap(CommandCatalog.parse(line: example)).command
+            XCTAssertEqual(command.access, rule, example)
+            XCTAssertEqual(command.needsPIN, rule == .pin, example)
+        }
+        XCTAssertEqual(Set(Self.expected.keys), Set(examples), "every row is a help example")
+    }
+
+    func testALockedConsoleRefusesEveryCommandThatNeedsThePINBeforeRunningIt() throws {
+        let harness = try ConsoleHarness(
+            quietFocus: true, library: { _ in "ok ran" },
+            configure: { commands in
+                commands.access = AccessControl(pinHash: "$test$4321$not-a-real-hash")
+                commands.pinHashing = testHashing
+            })
+        let pinOnly = examples.filter { Self.expected[$0] == .pin }
+        XCTAssertGreaterThanOrEqual(pinOnly.count, 5)
+        for example in pinOnly {
+            harness.commands.receive(line: example)
+            harness.loop.advance(by: .seconds(1))
+            harness.loop.finishLongWork()
+            XCTAssertEqual(
+                harness.lines.take().last, "error 77: locked: unlock with the PIN first", example)
+        }
+    }
+}
