@@ -50,7 +50,8 @@ public final class CommandFuzzer {
         "nan", "NaN", "inf", "-inf", "infinity", "1e308", "-1e308", "1e-320", "-1", "0", "-0", "1", "2",
         "0.5",
         "99999999999999999999", "9223372036854775807", "-9223372036854775808", "18446744073709551616", "",
-        "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "off", "on", "auto",
+        "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "--max", "--pre", "off",
+        "on", "auto",
         "\u{0}", "\u{1B}[2J", "🙂", "a b", "\"", "'", "\\", String(repeating: "9", count: 400),
         String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current",
     ]
@@ -69,6 +70,18 @@ public final class CommandFuzzer {
             loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: FuzzEncoder(),
             store: FuzzPhotoStore())
         try appliance.start()
+        // Recording at the small cameras' one video size (no pre-roll ring: rendering every frame
+        // for it doubled the corpus replay's time), through the fake
+        // video backend: `record …` runs against real recorder state.
+        var video = VideoSettings()
+        video.size = PixelSize(width: 160, height: 96)
+        // The sensor's own rate, so that frames (and captures) come as often as without recording.
+        video.fps = 30
+        video.maxDurationSeconds = 60
+        appliance.attachRecorder(
+            ClipRecorder(
+                loop: loop, backend: SimulatedVideoBackend(), store: FuzzClipStore(), settings: video,
+                pick: EncoderPick(kind: .libx264, reason: "the fuzzer's fake backend"), ringSeconds: 0))
         let json = CommandCatalog.helpJSON
         forms = Self.usages(inHelpJSON: json)
         console = LineModeConsole(

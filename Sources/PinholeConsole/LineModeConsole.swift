@@ -142,6 +142,7 @@ public final class LineModeConsole {
         case .problem(let why): text = "problem \(why)"
         case .focusChanged(let mode, let reason): text = "af \(mode.rawValue) (\(reason.rawValue))"
         case .notice(let what): text = what
+        case .recording(let recording): text = recording.line
         case .button: return
         }
         if running { collected.append(text) } else { write("event \(text)") }

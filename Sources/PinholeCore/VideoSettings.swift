@@ -36,6 +36,12 @@ public struct EncoderPick: Sendable, Hashable {
     public var kind: VideoEncoderKind
     /// Why it was picked.
     public var reason: String
+
+    /// Creates a pick.
+    public init(kind: VideoEncoderKind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
 }
 
 /// The `[video]` settings.

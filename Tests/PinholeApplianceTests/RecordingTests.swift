@@ -5,40 +5,6 @@ import PinholeCore
 import PinholeSim
 import XCTest
 
-/// A clip store in memory: each clip's bytes, its fragment boundaries and its facts.
-final class MemoryClipStore: ClipStore, @unchecked Sendable {
-    final class Clip: ClipRecording {
-        var bytes: [UInt8] = []
-        var boundaries: [Int] = []
-        var facts: ClipFacts?
-        var discarded = false
-        var capacity = Int.max
-        func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
-            guard self.bytes.count + bytes.count <= capacity else {
-                throw .storage("no space left on device")
-            }
-            self.bytes.append(contentsOf: bytes)
-        }
-        func fragmentCompleted() throws(VideoError) { boundaries.append(bytes.count) }
-        func complete(_ facts: ClipFacts) throws -> SavedClip {
-            self.facts = facts
-            return SavedClip(
-                id: "clip", path: "/clips/clip.mp4", byteCount: Int64(bytes.count),
-                frameCount: facts.frameCount,
-                durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
-        }
-        func discard() { discarded = true }
-    }
-    var clips: [Clip] = []
-    var capacity = Int.max
-    func beginClip(startedAt: WallTime?) throws -> any ClipRecording {
-        let clip = Clip()
-        clip.capacity = capacity
-        clips.append(clip)
-        return clip
-    }
-}
-
 final class RecordingTests: XCTestCase {
     let loop = EventLoop.virtual()
     let world = SimWorld()
@@ -142,12 +108,14 @@ final class RecordingTests: XCTestCase {
         XCTAssertThrowsError(try recorder.start(preSeconds: 2, metadata: .init(creationTime: nil))) {
             XCTAssertEqual($0 as? RecordingError, .preRollTooLong(asked: 2, ring: 0))
         }
+        loop.runUntilIdle()
         XCTAssertNil(recorder.status)
         XCTAssertTrue(store.clips.isEmpty)
         let id = try recorder.start(metadata: .init(creationTime: nil))
         XCTAssertThrowsError(try recorder.start(metadata: .init(creationTime: nil))) {
             XCTAssertEqual($0 as? RecordingError, .alreadyRecording(id: id))
         }
+        loop.runUntilIdle()
         XCTAssertEqual(store.clips.count, 1)
     }
 

@@ -16,6 +16,9 @@ final class CommandAccessTests: XCTestCase {
         "timelapse start --every 5m --from 07:00 --to 19:00": .open,
         "timelapse start --every 1h --album Building --lock": .open, "timelapse stop": .open,
         "timelapse status": .open,
+        // Recording is capturing: open, as the shutter is.
+        "record start": .open, "record start --max 30": .open, "record start --pre 3": .open,
+        "record stop": .open, "record status": .open,
         "lens 2": .open, "af mode auto": .open, "af continuous": .open, "af point 0.5 0.5": .open,
         "af trigger": .open, "af range macro": .open, "af speed fast": .open, "metering spot": .open,
         "awb auto": .open, "awb daylight": .open, "awb lock": .open, "album current Trip": .open,

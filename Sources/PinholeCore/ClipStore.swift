@@ -1,7 +1,5 @@
 // Where recordings go: a file that grows fragment by fragment, named and indexed when the clip ends.
 
-import PinholeCore
-
 /// Stores clips: the library on a device, a directory in tests. Called from the recording's
 /// own thread, never from the loop.
 public protocol ClipStore: AnyObject, Sendable {
