@@ -54,6 +54,11 @@ let package = Package(
 
         // Linux calls Swift's Glibc module does not import (renameat2).
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
+        // A SQLite VFS over the default one that counts SQLite's sync calls into the POSIX
+        // layer's sync counters (SyncCount); the library registers it before opening.
+        .target(
+            name: "CSQLiteSyncs", dependencies: ["CSystemCalls"], path: "Sources/CSQLiteSyncs",
+            linkerSettings: [.linkedLibrary("sqlite3")]),
         // The one POSIX layer, on swift-system: EINTR retried in one place (never for close),
         // durable writes and no-replace renames, the one lock type and the one thread helper.
         .target(
@@ -92,7 +97,7 @@ let package = Package(
         .target(
             name: "PinholeLibrary",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeCore", "PinholeImaging", "PinholeSystem", "CSQLiteSyncs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -187,7 +192,7 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance",
+                "PinholeAppliance", "PinholeSystem",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -205,7 +210,10 @@ let package = Package(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
+                "PinholeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The crash and process tests run the built `pinhole` (built first, never stale).
+                "pinhole",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -232,7 +240,11 @@ let package = Package(
             name: "PinholeConformanceTests",
             dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
             swiftSettings: swift6),
-        .testTarget(name: "EndToEndTests", dependencies: ["PinholeImaging"], swiftSettings: swift6),
+        // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
+        // (and `swift test`) build it first, so these tests never run a stale binary.
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [

@@ -1,10 +1,14 @@
-// Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE).
+// Linux calls that Swift's Glibc module does not import (they need _GNU_SOURCE), and the sync counters.
 #define _GNU_SOURCE
 #include "system_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 int pinhole_rename_noreplace(const char *from, const char *to) {
 #ifdef RENAME_NOREPLACE
@@ -12,5 +16,29 @@ int pinhole_rename_noreplace(const char *from, const char *to) {
 #else
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+static _Atomic unsigned long long sync_counts[PINHOLE_SYNC_KINDS];
+
+void pinhole_sync_counted(int kind) {
+    if (kind >= 0 && kind < PINHOLE_SYNC_KINDS) {
+        atomic_fetch_add_explicit(&sync_counts[kind], 1, memory_order_relaxed);
+    }
+}
+
+unsigned long long pinhole_sync_count(int kind) {
+    if (kind < 0 || kind >= PINHOLE_SYNC_KINDS) return 0;
+    return atomic_load_explicit(&sync_counts[kind], memory_order_relaxed);
+}
+
+long pinhole_file_system_type(int fd) {
+#ifdef __linux__
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return 0;
+    return (long)info.f_type;
+#else
+    (void)fd;
+    return 0;
 #endif
 }

@@ -142,7 +142,7 @@ public final class Appliance {
         restoreSettings()
         do {
             try requestButtons()
-            let triggers = TriggerController(appliance: self)
+            let triggers = TriggerController(appliance: self, triggers: board.triggers, gpio: gpio)
             self.triggers = triggers
             try triggers.start()
         } catch {

@@ -11,7 +11,10 @@ import PinholeSystem
 /// being saved) is counted as missed and never shot late. Progress is written durably after
 /// every slot, so a restart resumes the run.
 public final class TimelapseController {
-    let appliance: Appliance
+    /// The appliance, held weakly: it owns this controller (`Appliance.timelapse`).
+    private weak var appliance: (any UnattendedShooting)?
+    private let loop: EventLoop
+    private let engine: CaptureEngine
     /// Where the running timelapse is kept (nil: not durable, for tests of the schedule only).
     public let stateFile: String?
     /// The running timelapse.
@@ -33,13 +36,12 @@ public final class TimelapseController {
     private var generation = 0
 
     /// Creates a controller; call `resume()` once the appliance has started.
-    public init(appliance: Appliance, stateFile: String?) {
+    public init(appliance: any UnattendedShooting, stateFile: String?) {
         self.appliance = appliance
+        self.loop = appliance.loop
+        self.engine = appliance.engine
         self.stateFile = stateFile
     }
-
-    private var loop: EventLoop { appliance.loop }
-    private var engine: CaptureEngine { appliance.engine }
 
     // MARK: Commands
 
@@ -189,7 +191,7 @@ public final class TimelapseController {
 
     /// Before a slot: wake the camera and, in auto AF without a lock, focus.
     private func prepare() {
-        appliance.noteActivity(wakeFor: "timelapse")
+        appliance?.noteActivity(wakeFor: "timelapse")
         guard let state, state.lockedExposure == nil || !state.plan.lock else { return }
         if engine.focus.mode == .auto, engine.current?.hasFocusControl ?? false {
             try? engine.focus.trigger { _ in }
@@ -253,6 +255,7 @@ public final class TimelapseController {
     }
 
     private func shoot(at instant: Instant) {
+        guard let appliance else { return }
         shotInFlight = true
         let generation = self.generation
         appliance.capture(pressedAt: instant) { [weak self] result in
@@ -284,7 +287,7 @@ public final class TimelapseController {
     }
 
     private func fileInAlbum(_ id: String, album: String) {
-        guard let store = appliance.store as? any AlbumFiling else {
+        guard let store = appliance?.albumFiling else {
             onEvent?("timelapse: this library keeps no albums; photo \(id) is not in \"\(album)\"")
             return
         }

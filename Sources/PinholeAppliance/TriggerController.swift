@@ -9,7 +9,11 @@ import PinholeCore
 /// after a wake when the camera slept), the others follow every `interval`. A trigger within
 /// `holdOff` of the last one is ignored (and counted).
 public final class TriggerController {
-    private let appliance: Appliance
+    /// The appliance, held weakly: it owns this controller (`Appliance.triggers`).
+    private weak var appliance: (any UnattendedShooting)?
+    private let loop: EventLoop
+    private let triggers: [TriggerWiring]
+    private let gpio: any GPIOBackend
     private var lines: [String: any InputLine] = [:]
     private var pending: [String: Instant] = [:]
     private var lastFired: [String: Instant] = [:]
@@ -24,19 +28,20 @@ public final class TriggerController {
     /// The wall time each trigger last fired, by name.
     private var lastFiredWall: [String: WallTime] = [:]
 
-    /// Creates a controller for the appliance's board.
-    public init(appliance: Appliance) {
+    /// Creates a controller for a board's `triggers`, whose lines come from `gpio`.
+    public init(appliance: any UnattendedShooting, triggers: [TriggerWiring], gpio: any GPIOBackend) {
         self.appliance = appliance
+        self.loop = appliance.loop
+        self.triggers = triggers
+        self.gpio = gpio
     }
-
-    private var loop: EventLoop { appliance.loop }
 
     /// Requests every trigger line; a line that cannot be requested is an error and releases
     /// the ones requested so far.
     public func start() throws {
-        for trigger in appliance.board.triggers {
+        for trigger in triggers {
             do {
-                let line = try appliance.gpio.requestInput(trigger.inputConfig) { [weak self] edge in
+                let line = try gpio.requestInput(trigger.inputConfig) { [weak self] edge in
                     self?.edge(trigger, edge)
                 }
                 lines[trigger.name] = line
@@ -49,7 +54,7 @@ public final class TriggerController {
 
     /// Each trigger line's counts, in the board's order.
     public func status() -> [TriggerStatus] {
-        appliance.board.triggers.map { trigger in
+        triggers.map { trigger in
             TriggerStatus(
                 name: trigger.name, line: trigger.line, fired: fired[trigger.name] ?? 0,
                 shots: shotsTaken[trigger.name] ?? 0, ignoredHoldOff: suppressed[trigger.name] ?? 0,
@@ -89,14 +94,14 @@ public final class TriggerController {
         lastFired[trigger.name] = first
         lastFiredWall[trigger.name] = loop.wallNow.adding(first - loop.now)
         fired[trigger.name, default: 0] += 1
-        appliance.emit(
-            .notice("trigger \(trigger.name) fired: \(trigger.shots) shot\(trigger.shots == 1 ? "" : "s")"))
-        appliance.noteActivity(wakeFor: "trigger \(trigger.name)")
+        appliance?.notice(
+            "trigger \(trigger.name) fired: \(trigger.shots) shot\(trigger.shots == 1 ? "" : "s")")
+        appliance?.noteActivity(wakeFor: "trigger \(trigger.name)")
         shoot(trigger, at: first, remaining: trigger.shots)
     }
 
     private func shoot(_ trigger: TriggerWiring, at instant: Instant, remaining: Int) {
-        guard remaining > 0 else { return }
+        guard remaining > 0, let appliance else { return }
         appliance.capture(pressedAt: instant) { [weak self] result in
             guard let self, case .success(let capture) = result else { return }
             self.shotsTaken[trigger.name, default: 0] += 1
@@ -110,10 +115,10 @@ public final class TriggerController {
     }
 
     private func file(_ id: String, in album: String, trigger: String) {
-        guard let store = appliance.store as? any AlbumFiling else { return }
+        guard let store = appliance?.albumFiling else { return }
         loop.offload({ Result { try store.file(id, inAlbum: album) } }) { [weak self] outcome in
             if case .failure(let error) = outcome {
-                self?.appliance.problem(
+                self?.appliance?.problem(
                     "trigger \(trigger): photo \(id) could not be put in album \"\(album)\": \(error)")
             }
         }

@@ -3,6 +3,7 @@
 import GRDB
 import PinholeCore
 import PinholeImaging
+import PinholeSystem
 @_spi(Benchmarks) import PinholeLibrary
 
 #if canImport(Glibc)
@@ -20,16 +21,25 @@ enum LibraryBenchmarks {
         let root = LibraryBench.makeTemporaryDirectory()
         defer { LibraryBench.removeTree(root) }
         print("library: \(photos) photos in \(root)")
-        let jpeg = try sampleJPEG()
+        let jpeg = try BenchJPEG.small()
         let clock = LibraryBench.BenchClock()
 
         // 1. Durable adds on an empty library vs raw write+fsync+rename+dirfsync + one SQLite commit each.
         let addCount = 200
-        let emptyAdd = try measureAdds(count: addCount, jpeg: jpeg, root: root + "/empty", clock: clock)
-        let rawAdd = try measureRawDurableAdds(count: addCount, jpeg: jpeg, root: root + "/raw-add")
+        let (emptyAdd, addSyncs) = try SyncCount.counting {
+            try measureAdds(count: addCount, jpeg: jpeg, root: root + "/empty", clock: clock)
+        }
+        let (rawAdd, rawSQLiteSyncs) = try SyncCount.counting {
+            try measureRawDurableAdds(count: addCount, jpeg: jpeg, root: root + "/raw-add")
+        }
         LibraryBench.report(
             "add (durable, empty library)", emptyAdd, per: addCount, reference: rawAdd,
             referenceName: "raw fsync+insert")
+        // The reference's two fsync calls per photo are its own (not counted); SQLite's are.
+        print(
+            "library: syncs per add: \(perPhoto(addSyncs.total, addCount)) (\(addSyncs) over \(addCount) adds, "
+                + "checkpoints included); the reference: \(perPhoto(2 * addCount + rawSQLiteSyncs.total, addCount)) "
+                + "(2 fsync by hand + SQLite's \(rawSQLiteSyncs) over \(addCount))")
 
         // 2. Index rebuild: `photos` originals on disk, no index; open adopts them all.
         let big = root + "/big"
@@ -109,7 +119,7 @@ enum LibraryBenchmarks {
 
         // 5. Durable adds into the full library vs into the empty one.
         let fullAdd = try LibraryBench.time {
-            for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: metadata()) }
+            for _ in 0..<addCount { _ = try lib.add(jpeg: jpeg, metadata: BenchJPEG.metadata()) }
         }
         LibraryBench.report(
             "add (durable, \(photos)-photo library)", fullAdd, per: addCount, reference: emptyAdd,
@@ -119,14 +129,19 @@ enum LibraryBenchmarks {
 
     }
 
+    /// `count` syncs over `photos` photos, per photo with two decimals.
+    private static func perPhoto(_ count: Int, _ photos: Int) -> String {
+        String((Double(count) / Double(max(1, photos)) * 100).rounded() / 100)
+    }
+
     // MARK: Measurements
 
     /// Thumbnails of 12 MP photos in the full library: cold (decode-time scaling, resample,
     /// encode, cache write) against a full-size decode and against the bare Thumbnailer;
     /// warm (cache hit) against reading the cached file.
     private static func thumbnails(library: PhotoLibrary) throws {
-        let photo = try largeJPEG(width: 4056, height: 3040)
-        var metadata = metadata()
+        let photo = try BenchJPEG.large(width: 4056, height: 3040)
+        var metadata = BenchJPEG.metadata()
         metadata.orientation = .right
         let assets = try (0..<8).map { _ in try library.add(jpeg: photo, metadata: metadata) }
         let size = PixelSize(width: 320, height: 240)
@@ -179,7 +194,7 @@ enum LibraryBenchmarks {
     {
         let library = try PhotoLibrary.open(at: root, now: clock.now)
         return try LibraryBench.time {
-            for _ in 0..<count { _ = try library.add(jpeg: jpeg, metadata: metadata()) }
+            for _ in 0..<count { _ = try library.add(jpeg: jpeg, metadata: BenchJPEG.metadata()) }
         }
     }
 
@@ -301,44 +316,5 @@ enum LibraryBenchmarks {
         }
         LibraryBench.ageDirectories(Array(made) + Array(parents))
         return ids
-    }
-
-    private static func metadata() -> PhotoMetadata {
-        var metadata = PhotoMetadata(pixelWidth: 64, pixelHeight: 48)
-        metadata.cameraID = "bench"
-        return metadata
-    }
-
-    /// A photo-sized JPEG: smooth gradients with fine texture, like a real scene.
-    private static func largeJPEG(width: Int, height: Int) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        var random = LibraryBench.SplitMix64(seed: 42)
-        for y in 0..<height {
-            for x in 0..<width {
-                let i = (y * width + x) * 3
-                let noise = UInt8(truncatingIfNeeded: random.next() & 15)
-                pixels[i] = UInt8(truncatingIfNeeded: x * 255 / width) &+ noise
-                pixels[i + 1] = UInt8(truncatingIfNeeded: y * 255 / height) &+ noise
-                pixels[i + 2] = UInt8(truncatingIfNeeded: (x ^ y) & 0x7F) &+ noise
-            }
-        }
-        let image = RawImage(
-            format: .rgb888, width: width, height: height,
-            planes: [ImagePlane(bytes: pixels, stride: width * 3)])
-        return try PhotoEncoder(quality: 90).encode(image: image, metadata: metadata())
-    }
-
-    /// A small real JPEG with EXIF (what the rebuild reads back).
-    private static func sampleJPEG() throws -> [UInt8] {
-        let width = 64, height = 48
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for index in 0..<pixels.count { pixels[index] = UInt8(truncatingIfNeeded: index * 7) }
-        let image = RawImage(
-            format: .rgb888, width: width, height: height,
-            planes: [ImagePlane(bytes: pixels, stride: width * 3)])
-        var metadata = PhotoMetadata(pixelWidth: width, pixelHeight: height)
-        metadata.make = "Pinhole"
-        metadata.model = "Bench"
-        return try PhotoEncoder(quality: 85, threads: 1).encode(image: image, metadata: metadata)
     }
 }

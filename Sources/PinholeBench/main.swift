@@ -1,4 +1,4 @@
-// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library memory"]`; figures are ratios
+// Pinhole's benchmarks: `make bench [SECTIONS="imaging capture library syncs memory burst"]`; figures are ratios
 // against references measured in the same run.
 
 import Foundation
@@ -17,5 +17,6 @@ if wanted("capture") { CaptureBenchmarks.run() }
 if wanted("library") {
     do { try LibraryBenchmarks.run() } catch { print("library  failed: \(error)") }
 }
+if wanted("syncs") { SyncBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }

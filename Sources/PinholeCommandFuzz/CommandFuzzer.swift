@@ -1,4 +1,4 @@
-// A grammar-based fuzzer of the line-mode command layer: every form from `help --json`, hostile arguments.
+// A grammar-based fuzzer of line mode, bytes in and lines out: every form from `help --json`, hostile arguments and bytes.
 
 import Foundation
 import PinholeAppliance
@@ -7,10 +7,14 @@ import PinholeCore
 import PinholeSim
 import PinholeSimBoard
 
-/// Generates command lines from the forms `help --json` lists, with hostile arguments, and
-/// runs them in sequences against a simulated appliance on virtual time. Deterministic for a
-/// seed. A trap ends the process, so a run that returns found no crash; a command answered
-/// with an error that changed the settings or the camera is kept in `violations`.
+/// Generates command lines from the forms `help --json` lists, with hostile arguments and
+/// hostile bytes (invalid UTF-8, NUL, broken escape sequences, Ctrl-C, every line ending),
+/// and feeds them as bytes, in random pieces, through line mode's real reader
+/// (`LineModeReader`: the input gate, the line assembler, the console) of a simulated
+/// appliance on virtual time. Deterministic for a seed. A trap ends the process, so a run
+/// that returns found no crash; a command answered with an error that changed the settings
+/// or the camera is kept in `violations`; every line must get exactly one answer
+/// (`answers == commands` once settled; on a gated serial line, every line the console took).
 public final class CommandFuzzer {
     /// A command answered with an error that changed state anyway.
     public struct Violation: CustomStringConvertible {
@@ -28,37 +32,35 @@ public final class CommandFuzzer {
     }
 
     /// The forms' usage strings (from `help --json`).
-    public let forms: [String]
+    public var forms: [String] { script.forms }
+    private var script: CommandScript
     private var random: SplitMix64
     private let loop = EventLoop.virtual()
     private let world = SimWorld()
     private let gpio: SimulatedGPIO
     private let appliance: Appliance
     private var console: LineModeConsole!
-    /// Commands run so far.
+    private var reader: LineModeReader!
+    /// Lines sent so far.
     public private(set) var commands = 0
-    /// Answers received so far.
+    /// Answers received so far (every line written that is not an `event`).
     public private(set) var answers = 0
+    /// `event noise` lines: the gate (a serial line only) began holding input back.
+    public private(set) var noiseEvents = 0
+    /// Lines the console took (on a pipe: every line sent).
+    public var linesTaken: Int { console.linesReceived }
+
     /// Commands answered with an error on the spot (their state was compared).
     public private(set) var rejected = 0
     /// Rejected commands that changed state.
     public private(set) var violations: [Violation] = []
     private var lastAnswer: String?
 
-    /// Hostile words for placeholders.
-    static let hostile = [
-        "nan", "NaN", "inf", "-inf", "infinity", "1e308", "-1e308", "1e-320", "-1", "0", "-0", "1", "2",
-        "0.5",
-        "99999999999999999999", "9223372036854775807", "-9223372036854775808", "18446744073709551616", "",
-        "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "--max", "--pre", "off",
-        "on", "auto",
-        "\u{0}", "\u{1B}[2J", "🙂", "a b", "\"", "'", "\\", String(repeating: "9", count: 400),
-        String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current",
-    ]
-
-    /// A fresh simulated appliance (two small cameras) and its line-mode console.
-    public init(seed: UInt64) throws {
+    /// A fresh simulated appliance (two small cameras) and its line-mode console, read as
+    /// from a pipe (`serial`: as from a serial line, through the enabled noise gate).
+    public init(seed: UInt64, serial: Bool = false) throws {
         random = SplitMix64(seed: seed)
+        script = CommandScript(seed: seed)
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         var back = SimCameraSpec.back
@@ -82,57 +84,33 @@ public final class CommandFuzzer {
             ClipRecorder(
                 loop: loop, backend: SimulatedVideoBackend(), store: FuzzClipStore(), settings: video,
                 pick: EncoderPick(kind: .libx264, reason: "the fuzzer's fake backend"), ringSeconds: 0))
-        let json = CommandCatalog.helpJSON
-        forms = Self.usages(inHelpJSON: json)
         console = LineModeConsole(
             appliance: appliance,
             simulation: SimBoardControl(gpio: gpio, world: world, board: board, loop: loop),
             library: nil
-        ) { [weak self] answer in
-            self?.answers += 1
-            self?.lastAnswer = answer
+        ) { [weak self] line in self?.written(line) }
+        let gate = ConsoleInputGate(loop: loop)
+        gate.enabled = serial
+        reader = LineModeReader(gate: gate, console: console) { [weak self] line in self?.written(line) }
+        gate.deliver = { [weak self] bytes in self?.reader.pass(bytes) }
+        gate.onQuiet = { [weak self] reason in self?.reader.quietBegan(reason: reason) }
+        gate.onWoke = { [weak self] _, bytes in self?.reader.woke(bytes: bytes) }
+    }
+
+    private func written(_ line: String) {
+        if ProcessInfo.processInfo.environment["PINHOLE_FUZZ_TRACE"] == "1" { print("< \(line.prefix(120))") }
+        if line.hasPrefix("event ") {
+            if line.hasPrefix("event noise:") { noiseEvents += 1 }
+            return
         }
+        answers += 1
+        lastAnswer = line
     }
 
     deinit { appliance.shutdown() }
 
-    /// The `command` values of `help --json`.
-    public static func usages(inHelpJSON json: String) -> [String] {
-        let list = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: String]]
-        return list?.compactMap { $0["command"] } ?? []
-    }
-
     /// One command line generated from a usage form.
-    public func line() -> String {
-        let form = forms[Int(random.next() % UInt64(forms.count))]
-        var words: [String] = []
-        for token in form.split(separator: " ").map(String.init) {
-            let roll = random.next() % 10
-            if token.hasPrefix("[") {
-                if roll < 5 { words.append(token.trimmingCharacters(in: ["[", "]"])) }
-                continue
-            }
-            if roll == 0 { continue }  // a word left out
-            if roll == 1 {
-                words.append(pick(Self.hostile))
-                continue
-            }
-            if token == "|" { break }  // "a … | b …": the first alternative
-            if token.contains("|") {
-                words.append(pick(token.split(separator: "|").map(String.init)))
-            } else if token == "…" {
-                for _ in 0..<(random.next() % 4) { words.append(pick(Self.hostile)) }
-            } else if token.uppercased() == token, token.contains(where: \.isLetter) {
-                words.append(pick(Self.hostile))
-            } else {
-                words.append(token)
-            }
-        }
-        if random.next() % 20 == 0 { words.append(pick(Self.hostile)) }  // one too many
-        return words.joined(separator: " ")
-    }
-
-    private func pick(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
+    public func line() -> String { script.line() }
 
     /// What a rejected command must leave alone: the settings that survive a restart and
     /// the running camera.
@@ -140,13 +118,21 @@ public final class CommandFuzzer {
         "\(appliance.engine.savedSettings) camera \(appliance.engine.current?.id ?? "none")"
     }
 
-    /// Runs one line and lets a little virtual time pass (sometimes a lot). A line answered
-    /// with an error at once must leave `state` as it was.
+    /// Runs one line and lets a little virtual time pass (sometimes a lot). The line goes in
+    /// as bytes, in one to three pieces, through the reader. A line answered with an error at
+    /// once must leave `state` as it was.
     public func run(_ line: String) {
         commands += 1
         let before = state
         lastAnswer = nil
-        console.receive(line: line)
+        let input = script.bytes(for: line)
+        if ProcessInfo.processInfo.environment["PINHOLE_FUZZ_TRACE"] == "1" { print("> \(input)") }
+        var start = 0
+        for piece in 0..<3 {
+            let end = piece == 2 ? input.count : start + Int(random.next() % UInt64(input.count - start + 1))
+            if end > start { reader.receive(Array(input[start..<end])) }
+            start = end
+        }
         if let answer = lastAnswer, answer.hasPrefix("error") || answer.hasPrefix("{\"error\"") {
             rejected += 1
             let after = state
@@ -154,12 +140,23 @@ public final class CommandFuzzer {
                 violations.append(Violation(line: line, answer: answer, before: before, after: after))
             }
         }
+        if reader.gate.isQuiet, random.next() % 8 == 0 {
+            // A person wakes the console: silence, then Enter twice (each its own burst).
+            loop.advance(by: reader.gate.quietPeriodForWaking + .milliseconds(100))
+            reader.receive([0x0D])
+            loop.advance(by: .milliseconds(300))
+            reader.receive([0x0D])
+        }
         let roll = random.next() % 100
         loop.advance(by: roll < 95 ? .milliseconds(Int64(roll)) : .milliseconds(Int64(roll - 94) * 400))
     }
 
     /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish).
     public func settle(_ duration: Duration) { loop.advance(by: duration) }
+
+    /// Lines sent that have no answer yet (after `settle`: lines never answered). On a serial
+    /// line, lines the gate held back are not counted: only those the console took.
+    public var unanswered: Int { linesTaken - answers }
 
     /// Runs `count` generated lines; returns them when `keep` (for a corpus).
     @discardableResult

@@ -28,6 +28,7 @@ public final class ConsoleInputGate {
     private var lastArrival: Instant?
     private var burstTimer: TimerID?
     private var silenceTimer: TimerID?
+    private var secondEnterTimer: TimerID?
 
     /// Whether the gate judges input at all (false: everything passes, as for a script on a
     /// pipe or the process's own terminal; the gate is for serial lines).
@@ -44,6 +45,9 @@ public final class ConsoleInputGate {
     public var onSpell: ((NoiseGuard.Spell) -> Void)?
     /// A person woke the console (Enter, Enter): show a notice.
     public var onWoke: ((_ spells: Int, _ bytes: Int) -> Void)?
+    /// The first Enter counted and the second may come now (`NoiseGuard.minimumEnterGap`
+    /// after the first): tell the person to press it.
+    public var onSecondEnterDue: (() -> Void)?
 
     /// A gate on `loop`. `marked`: the line delivers termios PARMRK marks (a real UART).
     public init(loop: EventLoop, quietPeriod: Duration = .seconds(3), marked: Bool = false) {
@@ -54,6 +58,9 @@ public final class ConsoleInputGate {
 
     /// Whether input is being ignored.
     public var isQuiet: Bool { noise.isQuiet }
+
+    /// The silence a person must leave before Enter, Enter wakes the console.
+    public var quietPeriodForWaking: Duration { noise.quietPeriod }
 
     /// The guard's state (for tests and the log).
     public var state: NoiseGuard.State { noise.state }
@@ -153,6 +160,19 @@ public final class ConsoleInputGate {
             onWoke?(spells, bytes)
         }
         scheduleSilenceCheck()
+        scheduleSecondEnterPrompt()
+    }
+
+    /// After a first Enter that counts, prompts for the second once it may come.
+    private func scheduleSecondEnterPrompt() {
+        if let secondEnterTimer { loop.cancel(secondEnterTimer) }
+        secondEnterTimer = nil
+        guard case .waiting(let first?) = noise.state else { return }
+        secondEnterTimer = loop.schedule(at: first + NoiseGuard.minimumEnterGap) { [weak self] in
+            guard let self else { return }
+            secondEnterTimer = nil
+            if case .waiting(first) = noise.state { onSecondEnterDue?() }
+        }
     }
 
     private var noiseReason: String {

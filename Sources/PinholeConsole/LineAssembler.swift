@@ -2,9 +2,11 @@
 
 /// Assembles line-mode input into lines: CR, LF and CRLF end a line; Backspace/DEL erase;
 /// Ctrl-C drops the line being typed; escape sequences (arrow keys from a person at a
-/// terminal) and other control bytes are ignored; invalid UTF-8 is dropped. A line longer
-/// than `maximumLength` is discarded up to its end and reported as `.overlong`, so a flood
-/// without newlines never grows memory.
+/// terminal) and other control bytes are ignored. A line holding bytes that are not text
+/// (invalid UTF-8, NUL) is reported as `.undecodable`, never run with those bytes left out.
+/// A line longer than `maximumLength` is discarded up to its end and reported as
+/// `.overlong`, so a flood without newlines never grows memory. Every line terminator ends
+/// exactly one piece, so line mode can answer every line.
 public struct LineAssembler: Sendable {
     /// One piece of assembled input.
     public enum Piece: Equatable, Sendable {
@@ -12,11 +14,15 @@ public struct LineAssembler: Sendable {
         case line(String)
         /// A line that was too long; it was discarded.
         case overlong(length: Int)
+        /// A line that held this many bytes that are not text (invalid UTF-8, NUL); it was discarded.
+        case undecodable(bytes: Int)
     }
 
     private var decoder = TerminalDecoder()
     private var current: [Character] = []
     private var overflow = 0
+    /// Bytes of the current line that were not text.
+    private var invalid = 0
     /// The longest line kept, in characters.
     public let maximumLength: Int
 
@@ -28,15 +34,30 @@ public struct LineAssembler: Sendable {
     /// Feeds bytes; returns the lines they complete.
     public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Piece] where Bytes.Element == UInt8 {
         var pieces: [Piece] = []
-        for key in decoder.feed(bytes) { apply(key, into: &pieces) }
+        let before = decoder
+        let keys = decoder.feed(bytes)
+        guard decoder.invalidBytes != before.invalidBytes else {
+            for key in keys { apply(key, into: &pieces) }
+            return pieces
+        }
+        // Some bytes were not text: again one byte at a time, to know which line held them.
+        decoder = before
+        for byte in bytes {
+            let seen = decoder.invalidBytes
+            let keys = decoder.feed(CollectionOfOne(byte))
+            invalid += decoder.invalidBytes - seen
+            for key in keys { apply(key, into: &pieces) }
+        }
         return pieces
     }
 
     /// Input ended: the last line, if unterminated, counts.
     public mutating func finish() -> [Piece] {
         var pieces: [Piece] = []
+        let seen = decoder.invalidBytes
         for key in decoder.flush() { apply(key, into: &pieces) }
-        if !current.isEmpty || overflow > 0 { apply(.enter, into: &pieces) }
+        invalid += decoder.invalidBytes - seen
+        if !current.isEmpty || overflow > 0 || invalid > 0 { apply(.enter, into: &pieces) }
         return pieces
     }
 
@@ -51,18 +72,22 @@ public struct LineAssembler: Sendable {
         case .tab:
             if overflow == 0, current.count < maximumLength { current.append(" ") } else { overflow += 1 }
         case .enter:
-            if overflow > 0 {
+            if invalid > 0 {
+                pieces.append(.undecodable(bytes: invalid))
+            } else if overflow > 0 {
                 pieces.append(.overlong(length: current.count + overflow))
             } else {
                 pieces.append(.line(String(current)))
             }
             current.removeAll(keepingCapacity: true)
             overflow = 0
+            invalid = 0
         case .backspace:
             if overflow == 0, !current.isEmpty { current.removeLast() }
         case .interrupt:
             current.removeAll(keepingCapacity: true)
             overflow = 0
+            invalid = 0
         default:
             break
         }

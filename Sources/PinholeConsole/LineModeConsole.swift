@@ -3,10 +3,13 @@
 import PinholeAppliance
 import PinholeCore
 
-/// Line mode: reads commands, answers each with one line (`ok …`, a JSON document, or
-/// `error <status>: <reason>`). Commands that take time (capture, sim press, sim wait)
-/// answer when done; lines that arrive meanwhile wait their turn. Things that happen
-/// outside a command (a button press) are reported as `event …` lines.
+/// Line mode: reads commands, answers each line with exactly one line (`ok …`, a JSON
+/// document, or `error <status>: <reason>`; a blank line `ok`), in the order the lines came.
+/// Commands that take time (capture, sim press, sim wait) answer when done; lines that
+/// arrive meanwhile wait their turn. Things that happen outside a command (a button press, a
+/// timelapse shot) are reported as `event …` lines: at once when no command is pending, else
+/// right after the pending command's answer (at most `maximumHeldEvents` are held; more are
+/// counted and reported in an `event overflow …` line).
 public final class LineModeConsole {
     let appliance: Appliance
     let simulation: SimulationControl?
@@ -19,8 +22,9 @@ public final class LineModeConsole {
     public var onShutdown: ((_ powerOff: Bool) -> Void)?
     /// Switches to the interactive menu (nil: the console is not a terminal).
     public var onMenu: (() -> Void)?
-    /// Called after `unparseableLimit` unparseable lines in a row (each answered `error 64`):
-    /// the input gate starts a quiet wait. Lines waiting behind the last one are dropped.
+    /// Called after `unparseableLimit` unparseable lines in a row (each answered `error 64`),
+    /// before the last one is answered: a serial line's input gate starts a quiet wait (and
+    /// calls `dropWaitingLines`); on a pipe nothing happens and every line runs.
     public var onUnparseableStreak: ((Int) -> Void)?
     /// Unparseable lines in a row that count as noise.
     public var unparseableLimit = 3
@@ -33,11 +37,21 @@ public final class LineModeConsole {
         case line(String)
         case command(ConsoleInvocation)
         case overlong(Int)
+        case undecodable(Int)
+        /// A line taken before a quiet wait began: answered, not run.
+        case notRun(String)
     }
 
     private var queue: [(input: Input, answer: ((String) -> Void)?)] = []
     private var running = false
-    private var collected: [String] = []
+    /// Events that happened while a command was pending (their text, without `event `).
+    private var held: [String] = []
+    private var heldOverflow = 0
+    /// Events held at most while a command is pending; more are counted, not kept.
+    public static let maximumHeldEvents = 256
+    /// Events not kept since the start because more than `maximumHeldEvents` happened during
+    /// one command (each overflow is also reported in an `event overflow …` line).
+    public private(set) var eventsLost = 0
     /// The longest command line accepted.
     public static let maximumLineLength = 4096
     /// Commands running or waiting.
@@ -69,8 +83,13 @@ public final class LineModeConsole {
         appliance.observe { [weak self] event in self?.applianceEvent(event) }
     }
 
+    /// Lines of input received (`receive(line:)`, overlong and undecodable ones): each is
+    /// answered exactly once, in turn.
+    public private(set) var linesReceived = 0
+
     /// Feeds one line of input; its answer goes to `write`.
     public func receive(line: String) {
+        linesReceived += 1
         queue.append((.line(line), nil))
         if !running { next() }
     }
@@ -89,30 +108,47 @@ public final class LineModeConsole {
         if !running { next() }
     }
 
-    /// Answers an unparseable line; after `unparseableLimit` in a row, drops the lines
-    /// waiting behind it and reports the streak once the answer is out.
+    /// Answers an unparseable line; after `unparseableLimit` in a row, reports the streak
+    /// first (a serial line's gate then starts a quiet wait before the next line can run).
     private func unparseable(answer: @escaping (String) -> Void, _ text: String) {
         unparseableStreak += 1
-        let streak = unparseableStreak
-        guard streak >= unparseableLimit, onUnparseableStreak != nil else { return answer(text) }
-        discardWaitingLines()
+        if unparseableStreak >= unparseableLimit { onUnparseableStreak?(unparseableStreak) }
         answer(text)
-        onUnparseableStreak?(streak)
     }
 
-    /// Drops lines received and not yet started (input from before a quiet wait began).
-    public func discardWaitingLines() {
-        queue.removeAll {
-            if case .command = $0.input { return false }
-            return $0.answer == nil
+    /// A quiet wait began: lines received and not yet started (input from before it, maybe
+    /// noise) are not run, but each is still answered in its turn (`error 64: not run: …`).
+    public func dropWaitingLines(because reason: String) {
+        for index in queue.indices where queue[index].answer == nil {
+            switch queue[index].input {
+            case .command, .notRun: continue
+            case .line, .overlong, .undecodable: queue[index].input = .notRun(reason)
+            }
         }
         unparseableStreak = 0
     }
 
     /// A line of input that was too long to be a command: answered with an error in turn.
     public func receiveOverlong(length: Int) {
+        linesReceived += 1
         queue.append((.overlong(length), nil))
         if !running { next() }
+    }
+
+    /// A line of input that held bytes that are not text: answered with an error in turn.
+    public func receiveUndecodable(bytes: Int) {
+        linesReceived += 1
+        queue.append((.undecodable(bytes), nil))
+        if !running { next() }
+    }
+
+    /// One piece of assembled input, answered in turn.
+    public func receive(_ piece: LineAssembler.Piece) {
+        switch piece {
+        case .line(let line): receive(line: line)
+        case .overlong(let length): receiveOverlong(length: length)
+        case .undecodable(let bytes): receiveUndecodable(bytes: bytes)
+        }
     }
 
     private func next() {
@@ -122,13 +158,40 @@ public final class LineModeConsole {
         }
         running = true
         let (input, sink) = queue.removeFirst()
-        collected = []
         execute(input) { [weak self] answer in
             guard let self else { return }
             if let sink { sink(answer) } else { self.write(answer) }
+            self.writeHeldEvents()
             self.onLineDone?()
             self.next()
         }
+    }
+
+    /// Writes the events held during the command just answered, in the order they happened,
+    /// and how many were not kept.
+    private func writeHeldEvents() {
+        let events = held
+        let lost = heldOverflow
+        held.removeAll()
+        heldOverflow = 0
+        for event in events { write("event " + event) }
+        if lost > 0 {
+            write(
+                "event overflow: \(lost) events during one command were not kept (at most "
+                    + "\(Self.maximumHeldEvents) are held; \(eventsLost) since the start)")
+        }
+    }
+
+    /// Events held during the current command, taken for its answer (not written again after it).
+    func takeEventsDuringCommand() -> [String] {
+        defer { held.removeAll() }
+        return held
+    }
+
+    /// The current command's answer reports what these events say (its photos: `saved ID`,
+    /// the camera it chose: `camera `, the torch it set: `torch `): they are not written again.
+    func answerReports(eventsStartingWith prefixes: [String]) {
+        held.removeAll { event in prefixes.contains { event.hasPrefix($0) } }
     }
 
     private func applianceEvent(_ event: ApplianceEvent) {
@@ -145,11 +208,14 @@ public final class LineModeConsole {
         case .recording(let recording): text = recording.line
         case .button: return
         }
-        if running { collected.append(text) } else { write("event \(text)") }
+        guard running else { return write("event \(text)") }
+        if held.count < Self.maximumHeldEvents {
+            held.append(text)
+        } else {
+            heldOverflow += 1
+            eventsLost += 1
+        }
     }
-
-    /// Events collected during the current command (its answer may report them).
-    var eventsDuringCommand: [String] { collected }
 
     private func execute(_ input: Input, answer: @escaping (String) -> Void) {
         let line: String
@@ -166,12 +232,22 @@ public final class LineModeConsole {
                         "line too long (\(length) characters, at most \(Self.maximumLineLength)): it was ignored"
                     )))
             return
+        case .undecodable(let bytes):
+            unparseable(
+                answer: answer,
+                Self.errorLine(
+                    ConsoleError.usage(
+                        "the line held \(bytes) bytes that are not text (invalid UTF-8 or NUL): it was ignored"
+                    )))
+            return
+        case .notRun(let reason):
+            answer(Self.errorLine(ConsoleError.usage("not run: \(reason)")))
+            return
         }
         let invocation: ConsoleInvocation
         do {
             guard let parsed = try CommandCatalog.parse(line: line) else {
-                onLineDone?()
-                next()  // blank lines get no answer
+                answer("ok")  // a blank line: answered too, so that every line has one answer
                 return
             }
             invocation = parsed

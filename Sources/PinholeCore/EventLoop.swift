@@ -366,6 +366,30 @@ public final class EventLoop: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
+    /// Blocks (no polling) until another thread posts work or CLOCK_MONOTONIC reaches
+    /// `realDeadline`, whatever the loop's mode; runs nothing. For code on the loop's thread
+    /// that waits for a reader or a driver to post (`runPosted(until:realTimeLimit:)`).
+    public func waitForPostedWork(realDeadline: Instant) {
+        preconditionInLoop("EventLoop.waitForPostedWork")
+        lock.lock()
+        if posted.isEmpty { lock.wait(untilMonotonicNanoseconds: realDeadline.nanoseconds) }
+        lock.unlock()
+    }
+
+    /// Runs posted work until `done()` holds, blocking between posts, or until `limit` of real
+    /// time has passed (a guard against a thread that never posts). Virtual time does not
+    /// move. Returns whether `done()` held.
+    @discardableResult
+    public func runPosted(until done: () -> Bool, realTimeLimit limit: Duration) -> Bool {
+        let deadline = monotonicNow() + limit
+        while true {
+            runUntilIdle()
+            if done() { return true }
+            if monotonicNow() >= deadline { return false }
+            waitForPostedWork(realDeadline: deadline)
+        }
+    }
+
     private func waitForPosted(until deadline: Instant?) {
         lock.lock()
         if posted.isEmpty && !stopped {

@@ -1,5 +1,6 @@
 // Opening the library's SQLite database (WAL, full sync, migrations) and setting a damaged one aside.
 
+import CSQLiteSyncs
 import GRDB
 import PinholeCore
 
@@ -11,6 +12,13 @@ enum LibraryDatabase {
     /// Throws `LibraryError.schemaTooNew` for a database from a newer Pinhole, and the
     /// original `DatabaseError` when the file is damaged (see `isDamaged`).
     static func open(_ layout: LibraryLayout) throws -> DatabasePool {
+        // SQLite's own sync calls are counted with Pinhole's (SyncCount), through a VFS that
+        // forwards to the default one; registered once, before the first connection opens.
+        let counting = pinhole_sqlite_count_syncs()
+        guard counting == 0 else {
+            throw LibraryError.database(
+                reason: "could not register the sync-counting SQLite VFS (\(counting))")
+        }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -27,6 +35,7 @@ enum LibraryDatabase {
         let migrator = LibrarySchema.migrator
         // Touch the schema first so a damaged file fails here, before any migration.
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        try LibrarySchema.renameShippedIdentifiers(pool)
         if try pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw LibraryError.schemaTooNew(path: layout.database)
         }

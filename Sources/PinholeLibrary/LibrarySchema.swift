@@ -2,13 +2,50 @@
 
 import GRDB
 
-/// Database migrations. Add new migrations at the end; never edit or remove a shipped one.
+/// Database migrations. Add new migrations at the end, named `vN-what-it-does` with the next
+/// N; never edit or remove a shipped one.
 enum LibrarySchema {
     /// The migrator that brings any older library database up to date.
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { makeMigrator { $0 } }
+
+    /// Identifiers migrations shipped with before they had one style, and theirs now.
+    /// `renameShippedIdentifiers` rewrites them in a library's `grdb_migrations` on open.
+    static let renamedIdentifiers: [(shipped: String, now: String)] = [
+        ("v1", "v1-initial"),
+        ("location-and-clock-trust", "v5-location-and-clock-trust"),
+        ("v5-maintained-counts", "v6-maintained-counts"),
+        ("photo-timing", "v7-photo-timing"),
+        ("export-journal", "v8-export-journal"),
+    ]
+
+    /// Gives the migrations a library recorded under their shipped identifiers their names of
+    /// today, so that the migrator knows them (a library made before the renaming opens as
+    /// before). Writes only when there is something to rename.
+    static func renameShippedIdentifiers(_ pool: DatabasePool) throws {
+        let shipped = renamedIdentifiers.map(\.shipped)
+        let found = try pool.read { db -> Bool in
+            guard try db.tableExists("grdb_migrations") else { return false }
+            let marks = shipped.map { _ in "?" }.joined(separator: ", ")
+            return try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(marks)))",
+                arguments: StatementArguments(shipped)) ?? false
+        }
+        guard found else { return }
+        try pool.write { db in
+            for (old, new) in renamedIdentifiers {
+                try db.execute(
+                    sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                    arguments: [new, old])
+            }
+        }
+    }
+
+    /// The migrations, each registered under `identifier(itsName)` (the tests make libraries
+    /// of every earlier schema with the shipped identifiers).
+    static func makeMigrator(identifier: (String) -> String) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         // Never `eraseDatabaseOnSchemaChange`: a camera must not lose its photo index.
-        migrator.registerMigration("v1") { db in
+        migrator.registerMigration(identifier("v1-initial")) { db in
             try db.execute(
                 sql: """
                     CREATE TABLE asset (
@@ -91,7 +128,7 @@ enum LibrarySchema {
                     );
                     """)
         }
-        migrator.registerMigration("v2-time-offsets") { db in
+        migrator.registerMigration(identifier("v2-time-offsets")) { db in
             // v1 (already on main) kept album, folder and edit times without their UTC offset.
             try db.execute(
                 sql: """
@@ -100,7 +137,7 @@ enum LibrarySchema {
                     ALTER TABLE folder ADD COLUMN created_offset INTEGER NOT NULL DEFAULT 0;
                     """)
         }
-        migrator.registerMigration("v3-verified-directories") { db in
+        migrator.registerMigration(identifier("v3-verified-directories")) { db in
             // Lets the open-time recovery pass skip directories unchanged since last verified.
             try db.execute(
                 sql: """
@@ -115,7 +152,7 @@ enum LibrarySchema {
                     ) WITHOUT ROWID;
                     """)
         }
-        migrator.registerMigration("v4-smart-album-indexes") { db in
+        migrator.registerMigration(identifier("v4-smart-album-indexes")) { db in
             // Partial indexes led by the columns every default query constrains (hidden,
             // deleted), so SQLite's planner prefers them to scanning all photos in date order.
             try db.execute(
@@ -128,7 +165,7 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_camera_visible ON asset(camera_id, hidden, deleted_ns, created_ns);
                     """)
         }
-        migrator.registerMigration("location-and-clock-trust") { db in
+        migrator.registerMigration(identifier("v5-location-and-clock-trust")) { db in
             // Clock trust per photo (synchronized, gps, unsynchronized, unknown; NULL for
             // photos from before it was recorded), the correction `library redate` applied to
             // created_ns (the original's EXIF date is created_ns - date_shift_ns), and a partial
@@ -141,7 +178,7 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_location ON asset(hidden, deleted_ns, latitude, longitude) WHERE latitude IS NOT NULL;
                     """)
         }
-        migrator.registerMigration("v5-maintained-counts") { db in
+        migrator.registerMigration(identifier("v6-maintained-counts")) { db in
             // Smart album counts read from a tally the triggers keep, instead of counting
             // 100,000 rows for every status line (see AssetTally).
             try db.execute(sql: AssetTally.creationSQL)
@@ -153,7 +190,7 @@ enum LibrarySchema {
                     CREATE INDEX asset_by_added_visible ON asset(hidden, deleted_ns, added_ns);
                     """)
         }
-        migrator.registerMigration("photo-timing") { db in
+        migrator.registerMigration(identifier("v7-photo-timing")) { db in
             // The photo's timing record: from the shutter press to the start of its exposure
             // (negative: already under way at the press) and, for a press that woke the camera
             // from standby, the time to its first usable frame. NULL: not recorded.
@@ -163,7 +200,7 @@ enum LibrarySchema {
                     ALTER TABLE asset ADD COLUMN wake_cost_ns INTEGER;
                     """)
         }
-        migrator.registerMigration("export-journal") { db in
+        migrator.registerMigration(identifier("v8-export-journal")) { db in
             // Exports in flight: written before the first file goes to the target, removed once
             // every file is durably there; a row found by the recovery pass is an interrupted
             // export, reported until it is redone or forgotten (see PhotoLibrary+ExportJournal).

@@ -17,7 +17,8 @@ typealias POSIXFailure = SystemFailure
 enum POSIXFiles {
     /// Writes `bytes` to `path` durably (`DurableFiles.write`): a new temporary file next to
     /// it, `fsync`, a rename onto the final name that fails with EEXIST when `replace` is
-    /// false and `path` exists, `fsync` again, then `fsync` of the directory. Either the
+    /// false and `path` exists, `fsync` again on vfat and exFAT only, then `fsync` of the
+    /// directory: two sync calls on ext4. Either the
     /// complete file exists under `path` afterwards or (after a crash) at most a `.….tmp` file
     /// does, which the recovery pass removes.
     static func writeDurably(_ bytes: [UInt8], to path: String, replace: Bool = false) throws {

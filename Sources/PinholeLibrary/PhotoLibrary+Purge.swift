@@ -45,8 +45,9 @@ extension PhotoLibrary {
             for move in moved.reversed() { try? POSIXFiles.moveDurably(move.to, to: move.from) }
             throw error
         }
+        // Not synced: after a power cut a file left in .purging/ without its index row is
+        // removed by the next open's recovery pass (it only frees space, it saves nothing).
         for move in moved { try? POSIXFiles.remove(move.to) }
-        try? POSIXFiles.syncDirectory(layout.purging)
         for asset in records {
             removeDerivedFiles(of: asset.id)
             POSIXFiles.removeEmptyDirectory(POSIXFiles.parentDirectory(of: layout.absolute(asset.path)))

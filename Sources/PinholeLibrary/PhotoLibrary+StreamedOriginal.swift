@@ -45,8 +45,8 @@ private final class OriginalFileSink: ByteSink {
 extension PhotoLibrary {
     /// Writes a new original whose bytes `produce` writes into the sink, chunk by chunk, so
     /// the whole file is never in memory: a new temporary file in the photo's day directory,
-    /// `fsync`, a rename onto the final name that never replaces a file, `fsync` of the
-    /// directory (as `add(jpeg:metadata:)` does). May run on several threads at once.
+    /// `fsync`, a rename onto the final name that never replaces a file (on vfat and exFAT
+    /// `fsync` again), `fsync` of the directory (as `add(jpeg:metadata:)` does). May run on several threads at once.
     /// - Throws: `LibraryError.storageFull` when the photo would leave less than the reserve
     ///   free (checked before and after writing), `.fileSystem` naming the call and path, or
     ///   what `produce` throws; no file is left behind then.
@@ -81,7 +81,7 @@ extension PhotoLibrary {
                         _ = unlink(temp)
                         throw error
                     }
-                    try naming("fsync", absolute) { try fd.sync() }
+                    if fd.needsSyncAfterRename { try naming("fsync", absolute) { try fd.sync() } }
                 }
             }
             try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))

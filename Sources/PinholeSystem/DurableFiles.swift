@@ -15,8 +15,9 @@ public enum DurableFiles {
     /// Writes `bytes` to `path` durably: a new temporary file next to it
     /// (`.<name>.<random>.tmp`, `open(O_CREAT | O_EXCL)`), `write`, `fsync`, a rename onto
     /// `path` (with `replace` false one that fails with EEXIST instead of replacing, see
-    /// `rename(_:to:replace:)`), `fsync` of the file again (vfat writes the renamed entry's
-    /// size only with the inode), `close`, then `fsync` of the directory.
+    /// `rename(_:to:replace:)`), on vfat and exFAT only `fsync` of the file again (they write
+    /// the renamed entry's size only with the inode; `needsSyncAfterRename`), `close`, then
+    /// `fsync` of the directory. Two sync calls on ext4: the file's data, then its name.
     ///
     /// Afterwards the complete file is under `path`; after a crash at most a `.….tmp` file is
     /// left next to it (recovery passes remove those). The descriptor is closed and the
@@ -38,7 +39,7 @@ public enum DurableFiles {
                     _ = unlink(temp)
                     throw error
                 }
-                try naming("fsync", path) { try fd.sync() }
+                if fd.needsSyncAfterRename { try naming("fsync", path) { try fd.sync() } }
             }
         }
         try syncDirectory(parentDirectory(of: path))
@@ -113,7 +114,9 @@ public enum DurableFiles {
         let fd = try naming("open", path) {
             try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
         }
-        try naming("close", path) { try fd.closeAfter { try naming("fsync", path) { try fd.sync() } } }
+        try naming("close", path) {
+            try fd.closeAfter { try naming("fsync", path) { try fd.sync(counting: .directory) } }
+        }
     }
 
     /// A new temporary name for writing `path`: `.<name>.<random>.tmp` in the same directory.

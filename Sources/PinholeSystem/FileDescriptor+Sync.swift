@@ -1,5 +1,6 @@
 // Descriptor operations swift-system does not have: fsync, flock, reading to the end.
 
+import CSystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -9,9 +10,28 @@ import SystemPackage
 #endif
 
 extension FileDescriptor {
-    /// `fsync(2)`: the file's data and metadata reach the storage device.
+    /// `fsync(2)`: the file's data and metadata reach the storage device. Counted in
+    /// `SyncCount` as a file's sync.
     public func sync() throws(Errno) {
+        try sync(counting: .file)
+    }
+
+    /// `fsync(2)`, counted in `SyncCount` as `kind`.
+    func sync(counting kind: SyncCount.Kind) throws(Errno) {
+        SyncCount.count(kind)
         try retryingInterrupts { fsync(rawValue) }
+    }
+
+    /// Whether the file system holding this open file writes a renamed file's directory entry
+    /// (its size) only with the file's inode, so that the file must be synced again after a
+    /// rename to be found whole under its new name: vfat and exFAT (`fstatfs`'s f_type is
+    /// MSDOS_SUPER_MAGIC or EXFAT_SUPER_MAGIC). Where the type cannot be read, true (the safe
+    /// answer).
+    public var needsSyncAfterRename: Bool {
+        switch pinhole_file_system_type(rawValue) {
+        case 0x4d44, 0x2011_BAB0, 0: true
+        default: false
+        }
     }
 
     /// `flock(2)` with `LOCK_EX | LOCK_NB`: whether an exclusive lock was taken (false while

@@ -32,9 +32,10 @@ final class ConsoleRunner {
     private var raw: RawTerminal?
     private var input: InputPump?
     private var output: OutputPump?
-    private var assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
     /// Every byte passes the gate first: noise starts a quiet wait instead of acting.
     let gate: ConsoleInputGate
+    /// Line mode's input path (gate, lines, console), the one the command fuzzer drives.
+    private var reader: LineModeReader!
     private var inMenu = false
     private var inputEnded = false
     private var reconnectTimer: TimerID?
@@ -117,26 +118,33 @@ final class ConsoleRunner {
     }
 
     private func wireGate(appliance: Appliance, quiet: Int) {
-        gate.deliver = { [unowned self] bytes in pass(bytes) }
-        lineMode.onUnparseableStreak = { [unowned self] count in gate.unparseableLines(count) }
+        reader = LineModeReader(gate: gate, console: lineMode) { [unowned self] line in writeLine(line) }
         let wake = "when the line has been quiet for \(quiet) s, press Enter twice"
+        reader.wakeHint = wake
+        gate.deliver = { [unowned self] bytes in pass(bytes) }
         gate.onQuiet = { [unowned self] reason in
-            lineMode.discardWaitingLines()
-            assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
             if inMenu {
+                lineMode.dropWaitingLines(because: "line noise began before it ran (\(reason))")
+                reader.reset()
                 menu.notice("Line noise: input is ignored. \(wake.capitalizedFirst).")
             } else {
-                writeLine("event noise: input is ignored (\(reason)); \(wake)")
+                reader.quietBegan(reason: reason)
             }
         }
         gate.onSpell = { spell in appliance.problem(spell.logLine) }
+        gate.onSecondEnterDue = { [unowned self] in
+            if inMenu {
+                menu.notice("Line noise: press Enter once more to wake the console.")
+            } else {
+                writeLine("event noise: press Enter once more to wake the console")
+            }
+        }
         gate.onWoke = { [unowned self] spells, bytes in
-            let text = "listening again: \(bytes) bytes of line noise were ignored (see log)"
             if inMenu {
                 menu.terminalReconnected()
-                menu.notice(text.capitalizedFirst)
+                menu.notice("Listening again: \(bytes) bytes of line noise were ignored (see log)")
             } else {
-                writeLine("event " + text)
+                reader.woke(bytes: bytes)
             }
         }
     }
@@ -212,7 +220,7 @@ final class ConsoleRunner {
         raw = nil
         inMenu = false
         gate.menuMode = false
-        assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+        reader.reset()
         writeLine("ok line mode: one command a line; `help` lists them, `menu` returns")
     }
 
@@ -261,14 +269,7 @@ final class ConsoleRunner {
             if output?.takeOverflow() == true { menu.terminalReconnected() }
             return
         }
-        for piece in assembler.feed(bytes) where !gate.isQuiet { deliver(piece) }
-    }
-
-    private func deliver(_ piece: LineAssembler.Piece) {
-        switch piece {
-        case .line(let line): lineMode.receive(line: line)
-        case .overlong(let length): lineMode.receiveOverlong(length: length)
-        }
+        reader.pass(bytes)
     }
 
     private func lineDone() {
@@ -293,7 +294,7 @@ final class ConsoleRunner {
     private func ended(_ code: Errno?) {
         input = nil
         guard let device else {
-            for piece in assembler.finish() { deliver(piece) }
+            reader.finish()
             inputEnded = true
             if !inMenu, !lineMode.isBusy { loop.stop() }
             if inMenu { loop.stop() }
@@ -315,7 +316,7 @@ final class ConsoleRunner {
                 let port = try SerialPort(device: device, baud: baud)
                 self.port = port
                 output?.retarget(port.fd)
-                assembler = LineAssembler(maximumLength: LineModeConsole.maximumLineLength)
+                reader.reset()
                 log("console \(device) is back")
                 startReading(fd: port.fd)
                 if inMenu { menu.terminalReconnected() }

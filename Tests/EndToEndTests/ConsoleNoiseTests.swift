@@ -86,24 +86,26 @@ final class ConsoleNoiseTests: XCTestCase {
     }
 
     /// Waits until every byte of noise has been logged as ignored (the line has then been
-    /// silent for the quiet period), then presses Enter twice (a person's pause between
-    /// them: the protocol is timed on purpose).
+    /// silent for the quiet period), then presses Enter, waits for the console to ask for the
+    /// second (it does once that may come: the protocol is timed on purpose) and presses it.
     private func wake(_ process: BackgroundProcess, _ end: inout RawTTY) throws {
         let total = Self.seeds.count * Self.bytesPerSeed
-        try ConsoleTestTools.wait(for: "all noise logged as ignored:\n\(process.errors.suffix(2000))") {
+        try ConsoleTestTools.wait(
+            for: "all noise logged as ignored:\n\(process.errors.suffix(2000))", watching: [process.errorFile]
+        ) {
             Self.loggedNoise(process.errors) >= total
         }
         XCTAssertEqual(Self.loggedNoise(process.errors), total, "every byte of noise was ignored")
         end.drain()
         try end.write("\r")
-        Thread.sleep(forTimeInterval: 0.3)
+        try end.ask("", untilScreenShows: "Enter once more")
         try end.write("\r")
     }
 
-    /// A person's key: a pause since the last one (people do not type two keys within a
-    /// few milliseconds, and the menu takes keys that close for noise), then the key.
+    /// A person's key, sent after the screen showed the last key's effect (so the menu has
+    /// taken that one: people do not type two keys within a few milliseconds, and the menu
+    /// takes keys that close for noise); returns once the screen shows this key's effect.
     private func press(_ end: inout RawTTY, _ key: String, until screen: String) throws {
-        Thread.sleep(forTimeInterval: 0.15)
         try end.write(key)
         try end.ask("", untilScreenShows: screen)
     }

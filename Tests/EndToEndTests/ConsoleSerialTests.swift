@@ -48,7 +48,7 @@ final class ConsoleSerialTests: XCTestCase {
         let process = try pinhole(["--console", appliance.path], in: dir)
         let pane = try TmuxPane("\(picocom) -q -b 115200 \(terminal.path)")
         cleanups.append { pane.close() }
-        try ConsoleTestTools.wait(for: "picocom to start") { pane.isAlive }
+        XCTAssertTrue(pane.isAlive, "picocom runs")
         try pane.send("C-l")  // picocom may have connected after the first screen: redraw
         try pane.waitFor("Pinhole  Main menu")
         XCTAssertTrue(pane.screen.contains("imx477"), pane.screen)
@@ -64,11 +64,9 @@ final class ConsoleSerialTests: XCTestCase {
         try pane.send("Escape")  // a lone ESC (picocom passes it through) goes back
         try pane.waitFor(" Pinhole  Main menu  ")
         // Arrows in picocom's form, one key at a time as a person types (keys closer than a
-        // few milliseconds are taken for line noise): Down four times, then Enter, on System.
-        for _ in 0..<4 {
-            try pane.send("Down")
-            Thread.sleep(forTimeInterval: 0.15)
-        }
+        // few milliseconds are taken for line noise), each after the screen showed the last
+        // one's move: Down four times, then Enter, on System.
+        for _ in 0..<4 { try pane.press("Down") }
         try pane.send("Enter")
         try pane.waitFor("Main menu > System")
         try pane.send("BSpace")
@@ -87,14 +85,18 @@ final class ConsoleSerialTests: XCTestCase {
         // Unplug: the far end disappears; the appliance keeps running and looks for the device.
         end.close()
         socat.stop()
-        try ConsoleTestTools.wait(for: "the appliance to notice the hangup:\n\(process.errors)") {
+        try ConsoleTestTools.wait(
+            for: "the appliance to notice the hangup:\n\(process.errors)", watching: [process.errorFile]
+        ) {
             process.errors.contains("went away")
         }
         XCTAssertTrue(process.process.isRunning, process.errors)
 
         // Plug back in: the same device name appears again.
         (appliance, terminal, socat) = try ptys(in: dir)
-        try ConsoleTestTools.wait(for: "the appliance to reopen the device:\n\(process.errors)") {
+        try ConsoleTestTools.wait(
+            for: "the appliance to reopen the device:\n\(process.errors)", watching: [process.errorFile]
+        ) {
             process.errors.contains("is back")
         }
         end = try RawTTY(path: terminal.path)

@@ -63,15 +63,20 @@ enum ConsoleTestTools {
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     }
 
-    /// Polls `condition` every 50 ms until it holds or `timeout` passes (a readiness wait
+    /// Checks `condition` each time one of `watching` (files, or folders for files still to
+    /// come) changes, blocked in between, until it holds or `timeout` passes (a readiness wait
     /// for real processes, not a timing assertion).
-    static func wait(for what: String, timeout: TimeInterval = 60, _ condition: () throws -> Bool) throws {
+    static func wait(
+        for what: @autoclosure () -> String, watching: [URL], timeout: TimeInterval = 60,
+        _ condition: () throws -> Bool
+    ) throws {
+        let watch = try FileChangeWatch(watching)
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
             if try condition() { return }
-            usleep(50_000)
+            guard Date() < deadline else { throw TimedOut(what: what()) }
+            watch.waitForChange(until: deadline)
         }
-        throw TimedOut(what: what)
     }
 
     /// A readiness wait that ran out.
@@ -88,7 +93,10 @@ enum ConsoleTestTools {
             [
                 "pty,raw,echo=0,link=\(first.path)", "pty,raw,echo=0,link=\(second.path)",
             ], errorFile: log)
-        try wait(for: "socat's ptys") {
+        try wait(
+            for: "socat's ptys",
+            watching: [first.deletingLastPathComponent(), second.deletingLastPathComponent()]
+        ) {
             FileManager.default.fileExists(atPath: first.path)
                 && FileManager.default.fileExists(atPath: second.path)
         }
@@ -96,24 +104,38 @@ enum ConsoleTestTools {
     }
 }
 
-/// A tmux session of 80×24 running one command, read with capture-pane.
+/// A tmux session of 80×24 running one command, read with capture-pane. Everything the
+/// command writes is also copied to a file (pipe-pane), so waits block until it writes.
 final class TmuxPane {
     let name: String
     private let tmux: String
+    /// The copy of the command's output: it changes whenever the screen may have.
+    private let output: URL
 
     init(_ command: String) throws {
         tmux = try ConsoleTestTools.tool("tmux")
         name = "pinhole-test-\(UUID().uuidString.prefix(8))"
+        output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(name).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        // The session starts with a shell waiting for a key of tmux's own, so that pipe-pane
+        // is in place before the command writes anything.
         try ConsoleTestTools.run(
             tmux,
             [
                 "new-session", "-d", "-s", name, "-x", "80", "-y", "24",
-                "env TERM=xterm " + command,
+                "tmux wait-for \(name)-piped; exec env TERM=xterm " + command,
             ], capture: false)
+        try ConsoleTestTools.run(tmux, ["pipe-pane", "-t", name, "cat >> '\(output.path)'"], capture: false)
+        try ConsoleTestTools.run(tmux, ["wait-for", "-S", "\(name)-piped"], capture: false)
     }
 
     /// The pane's text, one line per row.
     var screen: String { (try? ConsoleTestTools.run(tmux, ["capture-pane", "-p", "-t", name])) ?? "" }
+
+    /// The pane's text with its attributes (reverse video shows the menu's selection).
+    private var styledScreen: String {
+        (try? ConsoleTestTools.run(tmux, ["capture-pane", "-p", "-e", "-t", name])) ?? ""
+    }
 
     /// Sends tmux key names ("Enter", "Down", "C-l") or literal text with `literal`.
     func send(_ keys: String..., literal: Bool = false) throws {
@@ -123,8 +145,20 @@ final class TmuxPane {
 
     /// Waits until the screen contains `text`.
     func waitFor(_ text: String, timeout: TimeInterval = 60) throws {
-        try ConsoleTestTools.wait(for: "'\(text)' on the screen:\n\(screen)", timeout: timeout) {
+        try ConsoleTestTools.wait(
+            for: "'\(text)' on the screen:\n\(screen)", watching: [output], timeout: timeout
+        ) {
             screen.contains(text)
+        }
+    }
+
+    /// Sends one key and waits until the screen (attributes included) shows its effect: the
+    /// next key then comes after the program has taken this one, as a person's would.
+    func press(_ key: String) throws {
+        let before = styledScreen
+        try send(key)
+        try ConsoleTestTools.wait(for: "the screen to change after \(key):\n\(screen)", watching: [output]) {
+            styledScreen != before
         }
     }
 
@@ -133,5 +167,8 @@ final class TmuxPane {
             ?? false
     }
 
-    func close() { _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name], capture: false) }
+    func close() {
+        _ = try? ConsoleTestTools.run(tmux, ["kill-session", "-t", name], capture: false)
+        try? FileManager.default.removeItem(at: output)
+    }
 }

@@ -65,8 +65,16 @@ final class GPIOConsoleTests: XCTestCase {
             ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"],
             input: "sim hold torch\nsim hold shutter\nsim wait 6000\nstatus\n")
         XCTAssertEqual(run.status, 0, run.error)
+        // What happened while the holds were pending is written after their answers (the
+        // torch, the held shutter's photo), nothing dropped.
+        XCTAssertEqual(run.lines.count, 5, run.output)
         XCTAssertEqual(
-            run.lines, ["ok holding torch", "ok holding shutter", "event shutdown shutter + torch held 5 s"])
+            run.lines.filter { !$0.hasPrefix("event saved ") },
+            [
+                "ok holding torch", "event torch on", "ok holding shutter",
+                "event shutdown shutter + torch held 5 s",
+            ])
+        XCTAssertEqual(run.lines.filter { $0.hasPrefix("event saved ") }.count, 1, run.output)
         XCTAssertTrue(run.error.contains("pinhole: shutter + torch held 5 s: shutting down"), run.error)
     }
 

@@ -13,7 +13,8 @@ struct ProcessResult {
 }
 
 enum PinholeProcess {
-    /// The `pinhole` binary next to the test bundle (both live in the build's bin directory).
+    /// The `pinhole` binary next to the test bundle (both live in the build's bin directory;
+    /// this target depends on `pinhole`, so building the tests builds it).
     static func binary() throws -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -21,15 +22,23 @@ enum PinholeProcess {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        throw XCTSkip(
-            "the pinhole binary is not built next to the tests: run `swift build --build-tests` first")
+        throw MissingBinary()
+    }
+
+    /// The binary is not next to the tests although building them builds it.
+    struct MissingBinary: Error, CustomStringConvertible {
+        var description: String {
+            "the pinhole binary is not next to the tests: build them with `swift build --build-tests`"
+        }
     }
 
     /// Runs `pinhole arguments…` with `input` on standard input and waits for it to exit.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
-        -> ProcessResult
-    {
+    static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        bytes: [UInt8]? = nil, directory: URL? = nil
+    ) throws -> ProcessResult {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         process.executableURL = try binary()
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -42,7 +51,7 @@ enum PinholeProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        stdin.fileHandleForWriting.write(Data(bytes ?? Array(input.utf8)))
         try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let group = DispatchGroup()

@@ -43,6 +43,26 @@ final class TimelapseTests: XCTestCase {
         return { saved }
     }
 
+    /// The appliance owns its timelapse, which reaches the appliance only weakly (through
+    /// `UnattendedShooting`): dropping the appliance frees both, even mid-run.
+    func testTheApplianceAndItsRunningTimelapseAreReleasedTogether() throws {
+        weak var appliance: Appliance?
+        weak var timelapse: TimelapseController?
+        do {
+            let rig = try fixedFocusRig()
+            let running = TimelapseController(appliance: rig.appliance, stateFile: nil)
+            rig.appliance.timelapse = running
+            try running.start(TimelapsePlan(intervalMs: 10_000, count: 10))
+            rig.loop.advance(by: .seconds(25))
+            XCTAssertEqual(running.status().taken, 2)
+            XCTAssertTrue(running.status().running)
+            appliance = rig.appliance
+            timelapse = running
+        }
+        XCTAssertNil(appliance, "the appliance outlived its last owner: a reference cycle keeps it")
+        XCTAssertNil(timelapse, "the timelapse outlived the appliance that owns it")
+    }
+
     func testAThousandShotsAtTenSecondsEachWithinOneFramePeriodOfItsSlot() throws {
         // The HQ camera's full-resolution rate, about 10 frames a second.
         var camera = ApplianceRig.smallBack

@@ -31,6 +31,24 @@ final class TriggerTests: XCTestCase {
         XCTAssertEqual(rig.appliance.triggers?.fired["pir"], 1)
     }
 
+    /// The appliance owns its trigger controller, which reaches it only weakly: a started
+    /// appliance that fired a trigger is freed with its last owner, without a shutdown.
+    func testTheApplianceAndItsTriggersAreReleasedTogether() throws {
+        weak var appliance: Appliance?
+        weak var triggers: TriggerController?
+        do {
+            let (rig, saved) = try rig()
+            rig.gpio.drive(pirLine, active: true)
+            rig.loop.advance(by: .milliseconds(600))
+            XCTAssertEqual(saved().count, 2)
+            appliance = rig.appliance
+            triggers = rig.appliance.triggers
+            XCTAssertNotNil(triggers)
+        }
+        XCTAssertNil(appliance, "the appliance outlived its last owner: a reference cycle keeps it")
+        XCTAssertNil(triggers)
+    }
+
     func testAGlitchShorterThanTheDebounceIsIgnored() throws {
         let (rig, saved) = try rig()
         rig.gpio.drive(pirLine, active: true)

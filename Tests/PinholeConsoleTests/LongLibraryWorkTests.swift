@@ -47,9 +47,14 @@ final class LongLibraryWorkTests: XCTestCase {
             "the frame exposing at the press: \(capture.frame.sensorTimestamp) + \(capture.frame.exposureTime)"
         )
 
-        // The export ends; its answer comes in turn.
+        // The export ends; its answer comes in turn, then the press's photo, held meanwhile.
         exportMayFinish.signal()
         harness.loop.finishLongWork()
-        XCTAssertEqual(harness.lines.take().last, "ok exported 500 photos to /media/stick")
+        XCTAssertEqual(
+            harness.lines.take().suffix(2),
+            [
+                "ok exported 500 photos to /media/stick",
+                "event saved \(capture.photo.id) \(capture.photo.file)",
+            ])
     }
 }

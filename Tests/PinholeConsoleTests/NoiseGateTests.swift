@@ -17,6 +17,7 @@ final class NoiseGateTests: XCTestCase {
         gate.onQuiet = { [unowned self] in notices.append("quiet: " + $0) }
         gate.onSpell = { [unowned self] in spells.append($0) }
         gate.onWoke = { [unowned self] spells, bytes in notices.append("woke \(spells) \(bytes)") }
+        gate.onSecondEnterDue = { [unowned self] in notices.append("enter once more at \(loop.now)") }
         return gate
     }
 
@@ -71,6 +72,36 @@ final class NoiseGateTests: XCTestCase {
         XCTAssertEqual(passed, [], "the Enters that woke it do not act")
         send(gate, "2")
         XCTAssertEqual(passed, [Array("2".utf8)])
+    }
+
+    /// The first Enter after the quiet period is answered, once the second may come, with a
+    /// prompt for it (a person sees the first counted; a test waits for it instead of sleeping).
+    func testAFirstEnterThatCountsIsAnsweredWhenTheSecondMayCome() {
+        let gate = gate(menu: true)
+        send(gate, "\u{1B}[99x", wait: .seconds(4))  // noise, then quiet
+        notices = []
+        gate.receive(Array("\r".utf8))
+        let first = loop.now
+        loop.advance(by: NoiseGuard.minimumEnterGap - .milliseconds(1))
+        XCTAssertEqual(notices, [], "not before the second Enter would count")
+        loop.advance(by: .milliseconds(1))
+        XCTAssertEqual(notices, ["enter once more at \(first + NoiseGuard.minimumEnterGap)"])
+        send(gate, "\r")
+        XCTAssertFalse(gate.isQuiet)
+        XCTAssertEqual(notices.count, 2)
+
+        // A first Enter too early (before the quiet period) or followed by noise gets no prompt.
+        send(gate, "\u{1B}[99x", wait: .seconds(1))
+        notices = []
+        send(gate, "\r", wait: .seconds(1))
+        XCTAssertEqual(notices, [], "an Enter during the quiet period does not count")
+        loop.advance(by: .seconds(3))
+        gate.receive(Array("\r".utf8))
+        loop.advance(by: .milliseconds(30))
+        gate.receive(Array("x".utf8))
+        loop.advance(by: .seconds(1))
+        XCTAssertEqual(
+            notices, ["quiet: input while waiting for Enter"], "noise after the first Enter: no prompt")
     }
 
     func testTwoEntersInOneBurstOrTooFarApartDoNotWake() {

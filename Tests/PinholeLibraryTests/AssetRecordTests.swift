@@ -7,19 +7,8 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class AssetRecordTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-    private var library: PhotoLibrary!
-
-    override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-    }
-
-    override func tearDown() {
-        library = nil
-        dir = nil
-    }
+final class AssetRecordTests: LibraryTestCase {
+    override class var opensLibrary: Bool { true }
 
     /// An asset with every field set, each to a value no decoder would invent (no default,
     /// no zero, no nil, no value shared with another field of the same type).

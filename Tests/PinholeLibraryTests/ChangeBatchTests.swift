@@ -6,21 +6,8 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class ChangeBatchTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-    private var clock: ManualWallClock!
-    private var library: PhotoLibrary!
-
-    override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        clock = ManualWallClock()
-        library = try PhotoLibrary.open(at: dir.path, now: clock.now)
-    }
-
-    override func tearDown() {
-        library = nil
-        dir = nil
-    }
+final class ChangeBatchTests: LibraryTestCase {
+    override class var opensLibrary: Bool { true }
 
     private func addPhotos(_ count: Int, camera: String = "cam0") throws -> [String] {
         try (0..<count).map { seed in

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class ChecksumTests: XCTestCase {
+final class ChecksumTests: LibraryTestCase {
     func testKnownValues() {
         XCTAssertEqual(Checksum.string(for: []), "crc32:00000000")
         XCTAssertEqual(Checksum.string(for: Array("123456789".utf8)), "crc32:cbf43926")
@@ -14,7 +14,6 @@ final class ChecksumTests: XCTestCase {
 
     func testAgreesWithZlib() throws {
         let jpeg = TestJPEG.make(width: 61, height: 37, seed: 3)  // an odd length exercises the tail loop
-        let dir = TemporaryDirectory()
         let path = dir.join("x.jpg")
         writeFile(path, contents: Data(jpeg))
         let python = "/usr/bin/python3"

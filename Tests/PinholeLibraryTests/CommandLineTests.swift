@@ -7,10 +7,9 @@ import XCTest
 @testable import PinholeLibrary
 @testable import PinholeLibraryCommandLine
 
-final class CommandLineTests: XCTestCase {
-    private func makeLibrary(_ dir: TemporaryDirectory, photos: Int) throws -> (PhotoLibrary, [Asset]) {
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+final class CommandLineTests: LibraryTestCase {
+    private func makeLibrary(photos: Int) throws -> (PhotoLibrary, [Asset]) {
+        let library = try openLibrary()
         var assets: [Asset] = []
         for seed in 0..<photos {
             let taken = WallTime(secondsSince1970: 1_795_000_000 + Int64(seed), utcOffsetSeconds: 3600)
@@ -26,8 +25,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testListJSONHasTheContractFields() throws {
-        let dir = TemporaryDirectory()
-        let (library, assets) = try makeLibrary(dir, photos: 2)
+        let (library, assets) = try makeLibrary(photos: 2)
         let output = try LibraryCommandLine.execute(["list", "--json"], library: library)
         XCTAssertFalse(output.contains("\n"))
         let array = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
@@ -45,8 +43,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testListFiltersAndLimits() throws {
-        let dir = TemporaryDirectory()
-        let (library, assets) = try makeLibrary(dir, photos: 3)
+        let (library, assets) = try makeLibrary(photos: 3)
         let back = try LibraryCommandLine.execute(
             ["list", "--camera", "back", "--desc", "--limit", "1"], library: library)
         XCTAssertEqual(back.split(separator: "\n").count, 1)
@@ -59,8 +56,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testShowAcceptsAUniquePrefixAndFsckAnswers() throws {
-        let dir = TemporaryDirectory()
-        let (library, assets) = try makeLibrary(dir, photos: 1)
+        let (library, assets) = try makeLibrary(photos: 1)
         let text = try LibraryCommandLine.execute(
             ["show", String(assets[0].id.prefix(13))], library: library)
         XCTAssertTrue(text.contains("id: \(assets[0].id)"), text)
@@ -77,8 +73,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testBadInputGivesClearErrors() throws {
-        let dir = TemporaryDirectory()
-        let (library, _) = try makeLibrary(dir, photos: 0)
+        let (library, _) = try makeLibrary(photos: 0)
         XCTAssertThrowsError(try LibraryCommandLine.execute(["frobnicate"], library: library)) { error in
             XCTAssertEqual("\(error)", "unknown library command 'frobnicate'; see `library help`")
         }
@@ -97,10 +92,9 @@ final class CommandLineTests: XCTestCase {
     }
 }
 
-final class CommandLineChangeTests: XCTestCase {
+final class CommandLineChangeTests: LibraryTestCase {
     func testAlbumFavoriteDeleteRestoreCommands() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let run = { (words: [String]) in try LibraryCommandLine.execute(words, library: library) }
 
@@ -137,7 +131,7 @@ final class CommandLineChangeTests: XCTestCase {
     }
 }
 
-final class DateArgumentTests: XCTestCase {
+final class DateArgumentTests: LibraryTestCase {
     func testDatesTimesAndOffsets() throws {
         XCTAssertEqual(
             try DateArgument.parse("1970-01-02", option: "from"), WallTime(secondsSince1970: 86_400))
@@ -154,8 +148,7 @@ final class DateArgumentTests: XCTestCase {
     }
 
     func testListFromTo() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let early = try library.add(
             jpeg: TestJPEG.make(), metadata: testMetadata(taken: WallTime(secondsSince1970: 1_795_000_000)))
         let late = try library.add(

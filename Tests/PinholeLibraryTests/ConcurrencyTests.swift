@@ -7,11 +7,9 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class ConcurrencyTests: XCTestCase {
+final class ConcurrencyTests: LibraryTestCase {
     func testMixedConcurrentWorkLeavesAConsistentLibrary() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let album = try library.performChanges { $0.createAlbum(title: "Shared") }.createdAlbumIDs[0]
         let inserted = Mutex<Set<String>>([])
         let token = library.observe(.all) { details in inserted.withLock { $0.formUnion(details.insertedIDs) }

@@ -46,6 +46,9 @@ final class SavedLineReader: Sendable {
         }
     }
 
+    /// Whether the output ended (the child died or closed it).
+    var ended: Bool { state.withLock { $0.ended } }
+
     /// Waits for end of output (after the child died) and returns every reported photo.
     func finish() -> [(id: String, path: String)] {
         while !state.withLock({ $0.ended }) { _ = signal.wait(timeout: .now() + .seconds(30)) }
@@ -54,11 +57,12 @@ final class SavedLineReader: Sendable {
 }
 
 final class CrashTests: XCTestCase {
-    /// Each round starts `pinhole run --board sim` on the same library, streams `capture`
-    /// commands, waits for a seeded number of saved photos plus a seeded delay (the random
-    /// kill moment, which may fall in start-up, encoding, the file write or the commit), then
-    /// SIGKILLs it. After each kill the library must open, fsck must be clean with checksums
-    /// verified, and every photo ever reported saved must be present and decode.
+    /// Each round starts `pinhole run --board sim` on the same library under strace, streams
+    /// `capture` commands, and strace SIGKILLs it on entry to a seeded n-th write, sync,
+    /// rename or unlink of one of its threads (the kill lands in start-up, the file write,
+    /// the rename or the commit, chosen by the seed, not by a timed pause). After each kill
+    /// the library must open, fsck must be clean with checksums verified, and every photo ever
+    /// reported saved must be present and decode.
     func testKilledAtRandomMomentsTheLibraryKeepsEveryReportedPhoto() throws {
         let binary = try pinholeBinary(for: "crash test")
         let dir = TemporaryDirectory("pinhole-crash")
@@ -67,11 +71,10 @@ final class CrashTests: XCTestCase {
         var reported: [(id: String, path: String)] = []
 
         for round in 0..<rounds {
-            let wantSaved = random.next(in: 0...2)
-            let delayMicroseconds = random.next(in: 0...2_500) * 1000
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["run", "--board", "sim", "--library", dir.path, "--clock", "virtual"]
+            let call = random.next(in: 1...SystemCallKill.runCalls)
+            let process = try SystemCallKill.process(
+                killedAt: call, binary,
+                ["run", "--board", "sim", "--library", dir.path, "--clock", "virtual"])
             let input = Pipe(), output = Pipe()
             process.standardInput = input
             process.standardOutput = output
@@ -82,11 +85,11 @@ final class CrashTests: XCTestCase {
             input.fileHandleForWriting.write(
                 Data(("camera switch\n" + String(repeating: "capture\n", count: 30)).utf8))
 
-            XCTAssertTrue(
-                reader.waitForSaved(wantSaved, guardSeconds: 300), "round \(round): no progress in 300 s")
-            // The fault injection itself: a seeded pause picks the moment of the kill.
-            usleep(UInt32(delayMicroseconds))
-            kill(process.processIdentifier, SIGKILL)
+            XCTAssertTrue(reader.waitForSaved(30, guardSeconds: 300), "round \(round): no progress in 300 s")
+            if !reader.ended {
+                XCTFail("round \(round): 30 photos saved before system call \(call): lower runCalls")
+                SystemCallKill.killTracee(of: process)
+            }
             process.waitUntilExit()
             try? input.fileHandleForWriting.close()
             let saved = reader.finish()
@@ -97,7 +100,7 @@ final class CrashTests: XCTestCase {
             let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
             let recovery = library.recoveryReport
             print(
-                "crash round \(round): kill after \(wantSaved) saved + \(delayMicroseconds / 1000) ms; "
+                "crash round \(round): killed at system call \(call); "
                     + "\(saved.count) saved; recovery: \(recovery.isClean ? "clean" : recovery.lines.joined(separator: "; "))"
             )
             XCTAssertNil(recovery.rebuiltIndex, "round \(round): the database was damaged")
@@ -134,18 +137,17 @@ final class CrashTests: XCTestCase {
         }
         let dir = TemporaryDirectory("pinhole-crash-import")
         var random = SeededRandom(seed: 0x1DEA)
-        var adopted = 0, removed = 0
+        var adopted = 0, removed = 0, killed = 0
         for round in 0..<8 {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["library", "--library", dir.path, "import", source.path]
+            // The fault injection itself: a seeded n-th write, sync, rename or unlink.
+            let process = try SystemCallKill.process(
+                killedAt: random.next(in: 1...SystemCallKill.importCalls), binary,
+                ["library", "--library", dir.path, "import", source.path])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // The fault injection itself: a seeded pause picks the moment of the kill.
-            usleep(UInt32(random.next(in: 0...600) * 1000))
-            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killed += 1 }
 
             let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
             let recovery = library.recoveryReport
@@ -163,10 +165,51 @@ final class CrashTests: XCTestCase {
                 XCTAssertNoThrow(try JPEGDecoder.decode(try library.originalData(of: asset)))
             }
         }
-        print("import crash rounds: \(adopted) originals adopted, \(removed) partial files removed")
+        print(
+            "import crash rounds: \(killed) of 8 killed, \(adopted) originals adopted, \(removed) partial files removed"
+        )
+        XCTAssertGreaterThanOrEqual(
+            killed, 4, "half the imports were killed before they ended: lower importCalls")
         let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
         _ = try library.importFolder(source.path)
         XCTAssertEqual(Set(try library.assets(.all).map(\.checksum)), sums)
         XCTAssertEqual(try library.count(.all), sums.count, "no photo was imported twice")
+    }
+}
+
+/// Runs a program under strace, which SIGKILLs it on entry to its n-th write, pwrite, sync,
+/// rename or unlink (strace counts each system call of each thread on its own: the kill comes
+/// at the first that reaches n): a kill at a seeded point of the durable-write path.
+enum SystemCallKill {
+    /// The calls counted (`?`: names an architecture lacks are left out).
+    static let calls = "write,pwrite64,fsync,fdatasync,?rename,renameat,renameat2,?unlink,unlinkat"
+    /// Kill points for `run` with 30 captures: its library writer makes about 480 pwrites
+    /// (strace -f -c), so every point is reached before the captures end.
+    static let runCalls = 150
+    /// Kill points for imports of 40 photos into a library that fills round by round: the
+    /// first makes about 220 pwrites, later ones fewer.
+    static let importCalls = 100
+
+    /// The process (not started) of `binary arguments` killed at call `count`.
+    static func process(killedAt count: Int, _ binary: URL, _ arguments: [String]) throws -> Process {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            throw XCTSkip("strace is not installed (Debian: strace; tools/setup)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        process.arguments =
+            [
+                "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(calls)",
+                "-e", "inject=\(calls):signal=KILL:when=\(count)", "--", binary.path,
+            ] + arguments
+        return process
+    }
+
+    /// SIGKILLs the program strace runs (killing strace would only detach it).
+    static func killTracee(of strace: Process) {
+        let pid = strace.processIdentifier
+        let children =
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, SIGKILL) }
     }
 }

@@ -5,13 +5,12 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class DurabilitySettingsTests: XCTestCase {
+final class DurabilitySettingsTests: LibraryTestCase {
     /// `make powercut` found answered album changes and edits lost after a power cut: GRDB's
     /// pool set the writer to `synchronous = NORMAL` (1), which does not sync the WAL at
     /// commit. Every commit must go through a writer at FULL (2).
     func testTheWriterSyncsTheWALAtEveryCommit() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let level = try library.pool.writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
@@ -24,9 +23,8 @@ final class DurabilitySettingsTests: XCTestCase {
 
     /// A library reopened after another process created it gets the same durable writer.
     func testReopenedLibraryKeepsFullSync() throws {
-        let dir = TemporaryDirectory()
-        _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-        let reopened = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        _ = try openLibrary()
+        let reopened = try openLibrary()
         let level = try reopened.pool.writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }

@@ -7,12 +7,10 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class ExportJournalTests: XCTestCase {
-    private let clock = ManualWallClock()
-
+final class ExportJournalTests: LibraryTestCase {
     /// A library with `count` photos, added one minute apart.
-    private func fill(_ dir: TemporaryDirectory, count: Int) throws -> [Asset] {
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+    private func fill(count: Int) throws -> [Asset] {
+        let library = try openLibrary()
         return try (0..<count).map { index in
             let taken = WallTime(secondsSince1970: 1_790_000_000 + Int64(index) * 60, utcOffsetSeconds: 3600)
             return try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(taken: taken))
@@ -29,9 +27,9 @@ final class ExportJournalTests: XCTestCase {
 
     /// What a power cut in the middle of an export leaves: the record, the first file whole,
     /// the second torn under its final name, the third never written.
-    private func interruptedExport(_ dir: TemporaryDirectory, _ out: TemporaryDirectory) throws -> [Asset] {
-        let assets = try fill(dir, count: 3)
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+    private func interruptedExport(_ out: TemporaryDirectory) throws -> [Asset] {
+        let assets = try fill(count: 3)
+        let library = try openLibrary()
         _ = try library.beginExportJob(assets.map(\.id), to: out.path, version: .original)
         let first = out.join(PhotoLibrary.exportName(of: assets[0]))
         try put(try library.originalData(of: assets[0]), first)
@@ -44,12 +42,11 @@ final class ExportJournalTests: XCTestCase {
     }
 
     func testAFinishedExportLeavesNoRecord() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-stick")
-        _ = try fill(dir, count: 2)
-        let report = try PhotoLibrary.open(at: dir.path, now: clock.now).export(.all, to: out.path)
+        _ = try fill(count: 2)
+        let report = try openLibrary().export(.all, to: out.path)
         XCTAssertEqual(report.written.count, 2)
-        let reopened = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let reopened = try openLibrary()
         XCTAssertEqual(reopened.recoveryReport.interruptedExports, [])
         XCTAssertEqual(try reopened.interruptedExports(), [])
         XCTAssertEqual(
@@ -57,11 +54,10 @@ final class ExportJournalTests: XCTestCase {
     }
 
     func testAnExportInterruptedByACutIsReportedAtTheNextOpenAndRedone() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-stick")
-        let assets = try interruptedExport(dir, out)
+        let assets = try interruptedExport(out)
 
-        let reopened = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let reopened = try openLibrary()
         let report = reopened.recoveryReport
         XCTAssertTrue(report.isClean, "the library itself needs no repair")
         let interrupted = try XCTUnwrap(report.interruptedExports.first)
@@ -91,17 +87,16 @@ final class ExportJournalTests: XCTestCase {
             [".someone-else.jpg.x.tmp"], "the export's temporary files are gone, no one else's")
         XCTAssertEqual(try reopened.interruptedExports(), [])
         XCTAssertEqual(
-            try PhotoLibrary.open(at: dir.path, now: clock.now).recoveryReport.interruptedExports, [],
+            try openLibrary().recoveryReport.interruptedExports, [],
             "reported until redone, then no more")
     }
 
     func testAnInterruptedExportStaysReportedUntilForgotten() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-stick")
-        _ = try interruptedExport(dir, out)
+        _ = try interruptedExport(out)
         let id = try XCTUnwrap(
-            try PhotoLibrary.open(at: dir.path, now: clock.now).recoveryReport.interruptedExports.first?.id)
-        let again = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            try openLibrary().recoveryReport.interruptedExports.first?.id)
+        let again = try openLibrary()
         XCTAssertEqual(
             again.recoveryReport.interruptedExports.map(\.id), [id], "still there at the next start")
         XCTAssertEqual(
@@ -115,10 +110,9 @@ final class ExportJournalTests: XCTestCase {
     }
 
     func testARedoReportsPhotosPurgedSince() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-stick")
-        let assets = try interruptedExport(dir, out)
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let assets = try interruptedExport(out)
+        let library = try openLibrary()
         let id = try XCTUnwrap(library.recoveryReport.interruptedExports.first?.id)
         try library.delete([assets[2].id])
         try library.purge([assets[2].id])
@@ -130,10 +124,9 @@ final class ExportJournalTests: XCTestCase {
     }
 
     func testAnExportThatFailsIsListedAtOnce() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-stick")
-        _ = try fill(dir, count: 2)
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        _ = try fill(count: 2)
+        let library = try openLibrary()
         let blocked = out.join("file-not-folder")
         try put("x".utf8, blocked)
         XCTAssertThrowsError(try library.export(.all, to: blocked + "/sub"))
@@ -143,8 +136,7 @@ final class ExportJournalTests: XCTestCase {
     }
 
     func testBadJournalCommandsAreRefusedWithTheirReason() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let cases: [([String], String)] = [
             (["export", "--redo", "7"], "no interrupted export 7"),
             (["export", "--redo", "x"], "--redo needs a non-negative whole number"),

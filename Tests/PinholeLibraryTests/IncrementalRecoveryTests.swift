@@ -7,7 +7,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class IncrementalRecoveryTests: XCTestCase {
+final class IncrementalRecoveryTests: LibraryTestCase {
     /// Sets the modification time of every directory under `originals/` an hour back, as if
     /// the photos had been taken long ago (recent directories are never recorded as verified).
     private func ageDirectories(_ root: String) throws {
@@ -35,13 +35,13 @@ final class IncrementalRecoveryTests: XCTestCase {
 
     /// Opens the library, returns what its recovery pass reported and the verified
     /// directories, and closes it again (only a library's first opener repairs it).
-    private func reopen(_ dir: TemporaryDirectory) throws -> (report: RecoveryReport, verified: [String]) {
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    private func reopen() throws -> (report: RecoveryReport, verified: [String]) {
+        let library = try openLibrary()
         return (library.recoveryReport, try verifiedDirectories(library))
     }
 
-    private func makeLibrary(_ dir: TemporaryDirectory, days: [Int64]) throws -> [Asset] {
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    private func makeLibrary(days: [Int64]) throws -> [Asset] {
+        let library = try openLibrary()
         return try days.enumerated().map { index, day in
             let taken = WallTime(secondsSince1970: 1_700_000_000 + day * 86_400)
             return try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(taken: taken))
@@ -49,10 +49,9 @@ final class IncrementalRecoveryTests: XCTestCase {
     }
 
     func testVerifiedDirectoriesAreSkippedButChangesInThemAreFound() throws {
-        let dir = TemporaryDirectory()
-        let assets = try makeLibrary(dir, days: [0, 0, 1, 2])
+        let assets = try makeLibrary(days: [0, 0, 1, 2])
         try ageDirectories(dir.path)
-        let first = try reopen(dir)
+        let first = try reopen()
         XCTAssertTrue(first.report.isClean)
         XCTAssertEqual(
             first.verified,
@@ -66,51 +65,48 @@ final class IncrementalRecoveryTests: XCTestCase {
         try FileManager.default.removeItem(atPath: dir.join(assets[1].path))
         // Removing a whole verified directory: its rows are found missing too.
         try FileManager.default.removeItem(atPath: dir.join("originals/2023/11/16"))
-        let second = try reopen(dir)
+        let second = try reopen()
         XCTAssertEqual(second.report.missingFiles, [assets[1].id, assets[3].id].sorted())
         XCTAssertFalse(
             second.verified.contains("originals/2023/11/14"), "a directory with problems is not verified")
         // Problems are reported at every open until fixed.
-        XCTAssertEqual(try reopen(dir).report.missingFiles, [assets[1].id, assets[3].id].sorted())
+        XCTAssertEqual(try reopen().report.missingFiles, [assets[1].id, assets[3].id].sorted())
     }
 
     func testAPhotoInADirectoryNeverVerifiedIsStillChecked() throws {
-        let dir = TemporaryDirectory()
-        let assets = try makeLibrary(dir, days: [0])
+        let assets = try makeLibrary(days: [0])
         try ageDirectories(dir.path)
-        XCTAssertEqual(try reopen(dir).verified.count, 4)
+        XCTAssertEqual(try reopen().verified.count, 4)
         // A new photo in a new (recent, so unverified) directory, whose directory then disappears.
-        let late = try makeLibrary(dir, days: [100])[0]
-        XCTAssertTrue(try reopen(dir).report.isClean)
+        let late = try makeLibrary(days: [100])[0]
+        XCTAssertTrue(try reopen().report.isClean)
         try FileManager.default.removeItem(atPath: dir.join(POSIXFiles.parentDirectory(of: late.path)))
-        XCTAssertEqual(try reopen(dir).report.missingFiles, [late.id])
-        XCTAssertEqual(try reopen(dir).report.missingFiles, [late.id])
+        XCTAssertEqual(try reopen().report.missingFiles, [late.id])
+        XCTAssertEqual(try reopen().report.missingFiles, [late.id])
         XCTAssertEqual(assets.count, 1)
     }
 
     func testAFileSlippedIntoAVerifiedDirectoryWithItsTimeRestoredIsLeftToFsck() throws {
-        let dir = TemporaryDirectory()
-        let assets = try makeLibrary(dir, days: [0])
+        let assets = try makeLibrary(days: [0])
         try ageDirectories(dir.path)
-        XCTAssertTrue(try reopen(dir).report.isClean)
+        XCTAssertTrue(try reopen().report.isClean)
         let folder = POSIXFiles.parentDirectory(of: dir.join(assets[0].path))
         let attributes = try FileManager.default.attributesOfItem(atPath: folder)
         writeFile(folder + "/stray.txt", contents: Data("x".utf8))
         try FileManager.default.setAttributes(
             [.modificationDate: attributes[.modificationDate]!], ofItemAtPath: folder)
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         XCTAssertTrue(library.recoveryReport.isClean, "the open-time pass trusts the directory's time")
         XCTAssertEqual(
             try library.fsck().orphanFiles, ["originals/2023/11/14/stray.txt"], "fsck lists everything")
     }
 
     func testAnOriginalAdoptedOutsideADayDirectoryStaysPut() throws {
-        let dir = TemporaryDirectory()
-        _ = try makeLibrary(dir, days: [0])
+        _ = try makeLibrary(days: [0])
         let id = "01900000-0000-7000-8000-0000000000aa"
         writeFile(dir.join("originals/2023/\(id).jpg"), contents: Data(TestJPEG.make(seed: 4)))
-        XCTAssertEqual(try reopen(dir).report.adoptedAssets, [id])
-        let again = try reopen(dir).report
+        XCTAssertEqual(try reopen().report.adoptedAssets, [id])
+        let again = try reopen().report
         XCTAssertTrue(again.isClean, again.lines.joined(separator: "; "))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join("originals/2023/\(id).jpg")))
     }

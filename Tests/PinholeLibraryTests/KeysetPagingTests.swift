@@ -5,19 +5,15 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class KeysetPagingTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-    private var clock: ManualWallClock!
-    private var library: PhotoLibrary!
+final class KeysetPagingTests: LibraryTestCase {
+    override class var opensLibrary: Bool { true }
     private var ids: [String] = []
     private var album = ""
 
     /// 13 photos: several taken at the same instant (ties), two sizes of file, three deleted
     /// at two instants, one hidden, the last seven in an album.
     override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        clock = ManualWallClock()
-        library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        try super.setUpWithError()
         ids = []
         for index in 0..<13 {
             let taken = WallTime(secondsSince1970: 1_790_000_000 + Int64(index / 3) * 60)
@@ -33,11 +29,6 @@ final class KeysetPagingTests: XCTestCase {
             let created = batch.createAlbum(title: "Trip")
             batch.addAssets(Array(ids[6...].reversed()), to: created)
         }.createdAlbumIDs[0]
-    }
-
-    override func tearDown() {
-        library = nil
-        dir = nil
     }
 
     /// Walks `query` page by page and checks the pages against the unpaged result.

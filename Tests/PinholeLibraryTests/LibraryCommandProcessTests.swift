@@ -6,7 +6,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class LibraryCommandProcessTests: XCTestCase {
+final class LibraryCommandProcessTests: LibraryTestCase {
     /// Runs `pinhole arguments…`; returns the exit status, standard output and standard error.
     private func pinhole(_ arguments: [String], environment: [String: String] = [:]) throws -> (
         Int32, String, String
@@ -29,10 +29,9 @@ final class LibraryCommandProcessTests: XCTestCase {
     }
 
     func testListJSONFsckStatusAndErrors() throws {
-        let dir = TemporaryDirectory()
         let asset: Asset
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+            let library = try openLibrary()
             asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         }
         let (status, output, _) = try pinhole(["library", "--library", dir.path, "list", "--json"])

@@ -9,7 +9,7 @@ import XCTest
 @testable import PinholeLibrary
 import PinholeLibraryCommandLine
 
-final class LocationAndRedateTests: XCTestCase {
+final class LocationAndRedateTests: LibraryTestCase {
     /// Places: Lausanne, Geneva (about 51 km away), Sydney, and one near the antimeridian.
     static let places: [(name: String, latitude: Double, longitude: Double)?] = [
         ("lausanne", 46.5201, 6.6334), ("geneva", 46.2044, 6.1432), ("sydney", -33.8568, 151.2153),
@@ -18,8 +18,8 @@ final class LocationAndRedateTests: XCTestCase {
 
     /// A library with one photo per place (the last without location), each a real JPEG
     /// whose EXIF holds its metadata; the second one with an unsynchronized clock.
-    private func makeLibrary(_ dir: TemporaryDirectory) throws -> (PhotoLibrary, [Asset]) {
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    private func makeLibrary() throws -> (PhotoLibrary, [Asset]) {
+        let library = try openLibrary()
         var assets: [Asset] = []
         for (index, place) in Self.places.enumerated() {
             var metadata = testMetadata(
@@ -39,8 +39,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testNearWithinFindsPhotosByGreatCircleDistance() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         XCTAssertEqual(try ids(["list", "--near", "46.5197,6.6323", "--within", "1"], library), [a[0].id])
         XCTAssertEqual(
             try ids(["list", "--near", "46.5197,6.6323", "--within", "60"], library), [a[0].id, a[1].id])
@@ -56,8 +55,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testLocationQueriesUseTheLocationIndex() throws {
-        let dir = TemporaryDirectory()
-        let (library, _) = try makeLibrary(dir)
+        let (library, _) = try makeLibrary()
         let plan = try library.pool.read { db in
             let sql = QuerySQL(
                 AssetQuery.all.filter(.near(latitude: 46.5, longitude: 6.6, kilometres: 5)))
@@ -73,8 +71,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testBadLocationOptionsAreRejectedWithTheirReason() throws {
-        let dir = TemporaryDirectory()
-        let (library, _) = try makeLibrary(dir)
+        let (library, _) = try makeLibrary()
         for (words, expected) in [
             (["list", "--near", "91,0", "--within", "1"], "--near needs LAT,LON"),
             (["list", "--near", "46.5", "--within", "1"], "--near needs LAT,LON"),
@@ -95,8 +92,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testClockTrustIsRecordedListedAndFiltered() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         XCTAssertEqual(try library.asset(id: a[1].id)?.clockTrust, .unsynchronized)
         XCTAssertEqual(try ids(["list", "--clock", "unsynchronized"], library), [a[1].id])
         let list = try LibraryCommandLine.execute(["list"], library: library)
@@ -109,8 +105,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testRedateByIDsMovesIndexAndListingsButNotTheOriginal() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         let originalBytes = try library.originalData(of: a[1])
         let answer = try LibraryCommandLine.execute(["redate", a[1].id, "--by", "-86400"], library: library)
         XCTAssertEqual(answer, "ok 1 redated by -86400s")
@@ -127,8 +122,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testRedateARangeOnlyTouchesPhotosInIt() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         // Photos 1 and 2 (taken at +60 s and +120 s) move forward by an hour.
         let from = a[1].created.iso8601, to = a[3].created.iso8601
         let answer = try LibraryCommandLine.execute(
@@ -145,9 +139,8 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testExportsCarryTheCorrectedEXIFDates() throws {
-        let dir = TemporaryDirectory()
         let out = TemporaryDirectory("pinhole-export")
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         _ = try LibraryCommandLine.execute(["redate", a[1].id, "--by", "7200"], library: library)
         let report = try library.export(.all.filter(.ids([a[0].id, a[1].id])), to: out.path)
         XCTAssertEqual(report.written.count, 2)
@@ -175,8 +168,7 @@ final class LocationAndRedateTests: XCTestCase {
     }
 
     func testTheMigrationKeepsOlderPhotos() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try makeLibrary(dir)
+        let (library, a) = try makeLibrary()
         // A photo indexed before clock trust existed reads as "not recorded" and counts as unknown.
         try library.pool.write { db in
             try db.execute(sql: "UPDATE asset SET clock_trust = NULL WHERE id = ?", arguments: [a[0].id])

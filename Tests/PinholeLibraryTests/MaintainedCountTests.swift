@@ -7,7 +7,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class MaintainedCountTests: XCTestCase {
+final class MaintainedCountTests: LibraryTestCase {
     /// Every combination of the filters the tally answers, in each trash scope.
     private static var tallyQueries: [AssetQuery] {
         var queries: [AssetQuery] = []
@@ -62,9 +62,7 @@ final class MaintainedCountTests: XCTestCase {
     }
 
     func testCountsFollowEveryKindOfChange() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         var random = SeededRandom(seed: 15)
         var ids: [String] = []
         let cameras: [String?] = ["a", "b", nil]
@@ -121,16 +119,14 @@ final class MaintainedCountTests: XCTestCase {
     }
 
     func testAdoptedPhotosAreCountedAndMigrationFillsTheTally() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            let library = try openLibrary()
             for index in 0..<4 {
                 _ = try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(camera: "a"))
             }
             try library.setFavorite([try library.assetIDs(.all)[0]], true)
         }
-        // An index from before the tally: drop it and step the schema back to v4.
+        // An index from before the tally: drop it and step the schema back to before v6.
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
         try queue.write { db in
             try db.execute(
@@ -138,7 +134,7 @@ final class MaintainedCountTests: XCTestCase {
                     DROP TRIGGER asset_tally_insert; DROP TRIGGER asset_tally_delete;
                     DROP TRIGGER asset_tally_update; DROP TABLE asset_tally;
                     DROP INDEX asset_by_added_visible; CREATE INDEX asset_by_added ON asset(added_ns);
-                    DELETE FROM grdb_migrations WHERE identifier = 'v5-maintained-counts';
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6-maintained-counts';
                     """)
         }
         try queue.close()
@@ -149,7 +145,7 @@ final class MaintainedCountTests: XCTestCase {
         writeFile(
             dir.join("originals/2025/01/02/01900000-0000-7000-8000-0000000000aa.jpg"), contents: Data(stray))
 
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         XCTAssertEqual(library.recoveryReport.adoptedAssets.count, 1)
         XCTAssertEqual(try library.count(.all), 5)
         XCTAssertEqual(try library.count(AssetQuery.all.filter(.favorite(true))), 1)
@@ -158,9 +154,7 @@ final class MaintainedCountTests: XCTestCase {
     }
 
     func testOtherFiltersCountTheRows() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let first = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(camera: ""))
         clock.advance(seconds: 600)
         _ = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata(camera: nil))

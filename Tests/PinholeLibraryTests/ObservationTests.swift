@@ -16,10 +16,9 @@ final class DetailsRecorder: Sendable {
     }
 }
 
-final class ObservationTests: XCTestCase {
+final class ObservationTests: LibraryTestCase {
     func testAddNotifiesObserversOfMatchingQueriesOnly() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let all = DetailsRecorder(), front = DetailsRecorder()
         let allToken = library.observe(.all, all.handler)
         let frontToken = library.observe(AssetQuery.all.filter(.camera("front")), front.handler)
@@ -34,8 +33,7 @@ final class ObservationTests: XCTestCase {
     }
 
     func testReleasingTheTokenStopsTheObservation() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let recorder = DetailsRecorder()
         var token: ObservationToken? = library.observe(.all, recorder.handler)
         XCTAssertNotNil(token)

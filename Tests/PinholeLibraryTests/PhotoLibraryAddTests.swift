@@ -7,11 +7,9 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class PhotoLibraryAddTests: XCTestCase {
+final class PhotoLibraryAddTests: LibraryTestCase {
     func testAddWritesTheOriginalAndIndexesIt() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let jpeg = TestJPEG.make()
         let taken = WallTime(
             secondsSince1970: 1_795_000_000, nanoseconds: 250_000_000, utcOffsetSeconds: 7200)
@@ -39,11 +37,9 @@ final class PhotoLibraryAddTests: XCTestCase {
     }
 
     func testAssetsSurviveReopening() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         var added: [Asset] = []
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            let library = try openLibrary()
             for seed in 0..<3 {
                 var metadata = testMetadata()
                 metadata.gps = GPSFix(latitude: 48.85, longitude: 2.35, altitude: 35)
@@ -51,14 +47,13 @@ final class PhotoLibraryAddTests: XCTestCase {
                 clock.advance(seconds: 1)
             }
         }
-        let reopened = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let reopened = try openLibrary()
         XCTAssertTrue(reopened.recoveryReport.isClean, reopened.recoveryReport.lines.joined(separator: "\n"))
         XCTAssertEqual(try reopened.assets(.all), added)
         XCTAssertEqual(added[0].gps, GPSFix(latitude: 48.85, longitude: 2.35, altitude: 35))
     }
 
     func testCreationDefaultsToAddTimeWithoutCaptureTime() throws {
-        let dir = TemporaryDirectory()
         let clock = ManualWallClock(WallTime(secondsSince1970: 1_700_000_000, utcOffsetSeconds: -18_000))
         let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: nil))
@@ -68,9 +63,7 @@ final class PhotoLibraryAddTests: XCTestCase {
     }
 
     func testQueriesFilterSortAndPage() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         var ids: [String] = []
         for index in 0..<10 {
             let taken = WallTime(secondsSince1970: 1_790_000_000 + Int64(9 - index) * 60)
@@ -107,8 +100,7 @@ final class PhotoLibraryAddTests: XCTestCase {
     }
 
     func testPrefixLookupNeedsAUniquePrefix() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let first = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         _ = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
         // Both were added in the same millisecond: they share the time-based prefix.
@@ -118,8 +110,7 @@ final class PhotoLibraryAddTests: XCTestCase {
     }
 
     func testConcurrentAddsAreAllStored() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let jpeg = TestJPEG.make()
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             do { _ = try library.add(jpeg: jpeg, metadata: testMetadata()) } catch { XCTFail("\(error)") }

@@ -8,10 +8,9 @@ import XCTest
 @testable import PinholeLibrary
 import PinholeLibraryCommandLine
 
-final class PhotoTimingTests: XCTestCase {
+final class PhotoTimingTests: LibraryTestCase {
     func testLagAndWakeCostAreIndexedShownAndInJSON() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         var metadata = testMetadata(taken: WallTime(secondsSince1970: 1_700_000_000))
         metadata.pressToExposure = .microseconds(-400)
         metadata.wakeCost = .microseconds(213_333)

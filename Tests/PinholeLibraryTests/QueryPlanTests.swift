@@ -6,19 +6,8 @@ import XCTest
 
 @_spi(Benchmarks) @testable import PinholeLibrary
 
-final class QueryPlanTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-    private var library: PhotoLibrary!
-
-    override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-    }
-
-    override func tearDown() {
-        library = nil
-        dir = nil
-    }
+final class QueryPlanTests: LibraryTestCase {
+    override class var opensLibrary: Bool { true }
 
     /// The `EXPLAIN QUERY PLAN` lines of the SELECTs the library runs for `query`: the one of
     /// `assets(_:)` (limited to 100) and the one of `page(_:after:pageSize:)`, as `make bench`

@@ -7,14 +7,12 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class RecoveryTests: XCTestCase {
+final class RecoveryTests: LibraryTestCase {
     func testRecoveryRemovesTempFilesAdoptsOrphansAndQuarantinesJunk() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         let kept: Asset
         let lost: Asset
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            let library = try openLibrary()
             kept = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
             lost = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
         }
@@ -32,7 +30,7 @@ final class RecoveryTests: XCTestCase {
         writeFile(dir.join("originals/2025/01/02/notes.txt"), contents: Data("hello".utf8))
         try fm.removeItem(atPath: dir.join(lost.path))
 
-        let before = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let before = try openLibrary()
         let report = before.recoveryReport
         XCTAssertEqual(report.removedTempFiles, ["originals/2025/01/02/.\(orphanID).jpg.tmp"])
         XCTAssertEqual(report.adoptedAssets, [orphanID])
@@ -57,8 +55,7 @@ final class RecoveryTests: XCTestCase {
     }
 
     func testFsckReportsWithoutChangingAnything() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let temp = dir.join("originals/.x.jpg.tmp")
         writeFile(temp, contents: Data([1]))
@@ -78,11 +75,9 @@ final class RecoveryTests: XCTestCase {
     }
 
     func testDamagedDatabaseIsSetAsideAndTheIndexRebuilt() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         var ids: [String] = []
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            let library = try openLibrary()
             for seed in 0..<3 {
                 ids.append(try library.add(jpeg: TestJPEG.make(seed: seed), metadata: testMetadata()).id)
             }
@@ -91,7 +86,7 @@ final class RecoveryTests: XCTestCase {
         for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: dir.join("library.sqlite" + suffix)) }
         writeFile(dir.join("library.sqlite"), contents: Data(repeating: 0x5A, count: 8192))
 
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let rebuilt = try XCTUnwrap(library.recoveryReport.rebuiltIndex)
         XCTAssertTrue(rebuilt.contains("quarantine/library-"), rebuilt)
         XCTAssertEqual(library.recoveryReport.adoptedAssets.sorted(), ids.sorted())
@@ -100,12 +95,11 @@ final class RecoveryTests: XCTestCase {
     }
 
     func testNewerSchemaIsRefusedAndLeftUntouched() throws {
-        let dir = TemporaryDirectory()
-        do { _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now) }
+        do { _ = try openLibrary() }
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v999-future')") }
         try queue.close()
-        XCTAssertThrowsError(try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)) { error in
+        XCTAssertThrowsError(try openLibrary()) { error in
             guard case LibraryError.schemaTooNew = error else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".contains("newer Pinhole"))
         }
@@ -113,10 +107,9 @@ final class RecoveryTests: XCTestCase {
     }
 
     func testAVersion1DatabaseIsMigratedWithItsData() throws {
-        let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
-        try LibrarySchema.migrator.migrate(queue, upTo: "v1")
+        try LibrarySchema.shippedMigrator.migrate(queue, upTo: "v1")
         try queue.write { db in
             try db.execute(
                 sql:
@@ -124,19 +117,18 @@ final class RecoveryTests: XCTestCase {
             )
         }
         try queue.close()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         XCTAssertEqual(try library.albums().map(\.title), ["Old"])
         XCTAssertEqual(try library.album(id: "a")?.created.utcOffsetSeconds, 0)
     }
 
     func testOnlyTheFirstOpenerRepairsWhileOthersShare() throws {
-        let dir = TemporaryDirectory()
-        var first: PhotoLibrary? = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        var first: PhotoLibrary? = try openLibrary()
         XCTAssertNil(first?.recoveryReport.deferred)
         // What another process's in-flight write looks like: it must not be touched.
         let temp = dir.join("originals/.01900000-0000-7000-8000-000000000001.jpg.tmp")
         writeFile(temp, contents: Data([0xFF, 0xD8]))
-        let second = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let second = try openLibrary()
         XCTAssertNotNil(second.recoveryReport.deferred)
         XCTAssertTrue(second.recoveryReport.lines.first?.hasPrefix("recovery deferred:") ?? false)
         XCTAssertTrue(FileManager.default.fileExists(atPath: temp))
@@ -149,18 +141,16 @@ final class RecoveryTests: XCTestCase {
     }
 
     func testTheNextFirstOpenerRepairs() throws {
-        let dir = TemporaryDirectory()
-        do { _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now) }
+        do { _ = try openLibrary() }
         let temp = dir.join("originals/.01900000-0000-7000-8000-000000000001.jpg.tmp")
         writeFile(temp, contents: Data([0xFF, 0xD8]))
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         XCTAssertEqual(
             library.recoveryReport.removedTempFiles,
             ["originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"])
     }
 
     func testOpeningAPathThatIsAFileFailsClearly() throws {
-        let dir = TemporaryDirectory()
         writeFile(dir.join("plain"), contents: Data([1]))
         XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) {
             error in

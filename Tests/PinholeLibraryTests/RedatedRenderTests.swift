@@ -8,7 +8,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class RedatedRenderTests: XCTestCase {
+final class RedatedRenderTests: LibraryTestCase {
     private let taken = WallTime(secondsSince1970: 1_700_000_000, utcOffsetSeconds: 3600)
 
     /// exiftool's DateTimeOriginal, CreateDate and ModifyDate of `path`.
@@ -28,8 +28,8 @@ final class RedatedRenderTests: XCTestCase {
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    private func library(_ dir: TemporaryDirectory) throws -> (PhotoLibrary, [Asset]) {
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+    private func library() throws -> (PhotoLibrary, [Asset]) {
+        let library = try openLibrary()
         let assets = try (0..<2).map { index in
             let metadata = testMetadata(taken: taken.adding(.seconds(Int64(index) * 60)))
             let jpeg = try ExifWriter.embed(metadata, thumbnail: nil, into: TestJPEG.make(seed: index))
@@ -39,8 +39,7 @@ final class RedatedRenderTests: XCTestCase {
     }
 
     func testStoredRendersAndExportsCarryTheCorrectedDatesAndOriginalsDoNot() throws {
-        let dir = TemporaryDirectory()
-        let (library, a) = try library(dir)
+        let (library, a) = try library()
         let originals = try a.map { try library.originalData(of: $0) }
         let old = a.map { [String](repeating: $0.created.exifDateTime, count: 3) }
         // Photo 0 is rotated (a lossless render, EXIF kept) before the redate; photo 1 gets a

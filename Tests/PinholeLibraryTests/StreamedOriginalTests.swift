@@ -7,7 +7,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class StreamedOriginalTests: XCTestCase {
+final class StreamedOriginalTests: LibraryTestCase {
     /// Writes `jpeg` into the sink in pieces of `piece` bytes.
     private func pieces(_ jpeg: [UInt8], _ piece: Int = 100) -> (any ByteSink) throws -> Void {
         { sink in
@@ -21,9 +21,7 @@ final class StreamedOriginalTests: XCTestCase {
     }
 
     func testAStreamedOriginalIsWrittenThenIndexedLikeAnAdd() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let jpeg = TestJPEG.make(width: 320, height: 240, seed: 3)
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(jpeg))
         XCTAssertEqual(FileManager.default.contents(atPath: written.path).map(Array.init), jpeg)
@@ -42,8 +40,7 @@ final class StreamedOriginalTests: XCTestCase {
     }
 
     func testAProducerThatFailsLeavesNoFile() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         struct Broken: Error {}
         let jpeg = TestJPEG.make()
         XCTAssertThrowsError(
@@ -60,8 +57,7 @@ final class StreamedOriginalTests: XCTestCase {
     }
 
     func testAdoptedInAnAlbumInOneBatchAndAMissingAlbumStillKeepsThePhoto() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let album = try library.performChanges { $0.createAlbum(title: "Trip") }.createdAlbumIDs[0]
         let inAlbum = DetailsRecorder()
         let token = library.observe(AssetQuery.all.filter(.album(album)), inAlbum.handler)
@@ -82,8 +78,7 @@ final class StreamedOriginalTests: XCTestCase {
     }
 
     func testADiscardedOriginalIsRemoved() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make()))
         library.discard(written)
         XCTAssertFalse(FileManager.default.fileExists(atPath: written.path))

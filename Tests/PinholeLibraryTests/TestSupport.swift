@@ -195,7 +195,8 @@ struct SeededRandom {
     }
 }
 
-/// The built `pinhole` binary next to the test bundle, or a skip naming `test`.
+/// The built `pinhole` binary next to the test bundle (this target depends on `pinhole`, so
+/// building the tests builds it), or an error naming `test`.
 func pinholeBinary(for test: String) throws -> URL {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
@@ -203,6 +204,11 @@ func pinholeBinary(for test: String) throws -> URL {
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         directory = directory.deletingLastPathComponent()
     }
-    throw XCTSkip(
-        "\(test) skipped: the pinhole binary is not built next to the tests; run `swift build --build-tests`")
+    struct MissingBinary: Error, CustomStringConvertible {
+        var test: String
+        var description: String {
+            "\(test): the pinhole binary is not next to the tests (swift build --build-tests)"
+        }
+    }
+    throw MissingBinary(test: test)
 }

@@ -8,19 +8,8 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class ThumbnailAndEditTests: XCTestCase {
-    private var dir: TemporaryDirectory!
-    private var library: PhotoLibrary!
-
-    override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
-    }
-
-    override func tearDown() {
-        library = nil
-        dir = nil
-    }
+final class ThumbnailAndEditTests: LibraryTestCase {
+    override class var opensLibrary: Bool { true }
 
     /// Red at the top centre and bottom centre of a decoded JPEG.
     private func redTopAndBottom(_ jpeg: [UInt8]) throws -> (Int, Int) {

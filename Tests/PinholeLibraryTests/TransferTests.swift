@@ -8,7 +8,7 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class TransferTests: XCTestCase {
+final class TransferTests: LibraryTestCase {
     func testImportReadsExifSkipsDuplicatesAndReportsFailures() throws {
         let source = TemporaryDirectory("pinhole-import-source")
         try FileManager.default.createDirectory(atPath: source.join("sub"), withIntermediateDirectories: true)
@@ -24,8 +24,7 @@ final class TransferTests: XCTestCase {
         writeFile(source.join("broken.jpg"), contents: Data(TestJPEG.make().prefix(100)))
         writeFile(source.join("notes.txt"), contents: Data("x".utf8))
 
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         var seen: [TransferProgress] = []
         let report = try library.importFolder(source.path, batchSize: 2) {
             seen.append($0); return true
@@ -54,8 +53,7 @@ final class TransferTests: XCTestCase {
         for seed in 0..<5 {
             writeFile(source.join("p\(seed).jpg"), contents: Data(TestJPEG.make(seed: seed)))
         }
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let report = try library.importFolder(source.path, batchSize: 10) { $0.completed < 2 }
         XCTAssertTrue(report.cancelled)
         XCTAssertEqual(report.imported.count, 2)
@@ -63,8 +61,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testExportOriginalsAndRenderedEditsOfAnAlbum() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let taken = WallTime(secondsSince1970: 1_795_000_000, utcOffsetSeconds: 3600)
         let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: taken))
         let b = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata(taken: taken))
@@ -97,9 +94,7 @@ final class TransferTests: XCTestCase {
     }
 
     func testEditsCanBeReopenedChangedAndReverted() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let original = TestJPEG.make()
         let asset = try library.add(jpeg: original, metadata: testMetadata())
         let recorder = DetailsRecorder()
@@ -148,8 +143,7 @@ final class TransferTests: XCTestCase {
     func testImportAndExportCommands() throws {
         let source = TemporaryDirectory("pinhole-import-source")
         writeFile(source.join("one.jpg"), contents: Data(TestJPEG.make()))
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         XCTAssertEqual(
             try LibraryCommandLine.execute(["import", source.path], library: library),
             "imported 1, duplicates 0, failed 0")

@@ -6,11 +6,9 @@ import XCTest
 
 @testable import PinholeLibrary
 
-final class TrashTests: XCTestCase {
+final class TrashTests: LibraryTestCase {
     func testDeleteRestoreAndPurge() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         let a = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let b = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
         let album = try library.performChanges { batch in
@@ -48,8 +46,6 @@ final class TrashTests: XCTestCase {
     }
 
     func testExpiredDeletionsArePurgedAtOpen() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         let options = LibraryOptions(trashRetentionDays: 30)
         let (old, young): (Asset, Asset)
         do {
@@ -69,11 +65,9 @@ final class TrashTests: XCTestCase {
     }
 
     func testInterruptedPurgesAreFinishedOrUndone() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualWallClock()
         let (kept, gone): (Asset, Asset)
         do {
-            let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+            let library = try openLibrary()
             kept = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
             gone = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
             try library.delete([gone.id])
@@ -84,7 +78,7 @@ final class TrashTests: XCTestCase {
         try fm.moveItem(atPath: dir.join(kept.path), toPath: dir.join(".purging/\(kept.id).jpg"))
         // Crash after the commit but before the unlink: the index no longer has it.
         writeFile(dir.join(".purging/\(gone.id).jpg"), contents: Data(TestJPEG.make(seed: 1)))
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try openLibrary()
         XCTAssertEqual(library.recoveryReport.restoredPurges, [kept.id])
         XCTAssertEqual(library.recoveryReport.completedPurges, [gone.id])
         XCTAssertTrue(library.recoveryReport.missingFiles.isEmpty)
@@ -93,8 +87,7 @@ final class TrashTests: XCTestCase {
     }
 
     func testAddingAgainAfterPurgingTheOnlyPhotoOfTheDay() throws {
-        let dir = TemporaryDirectory()
-        let library = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now)
+        let library = try openLibrary()
         let first = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         try library.delete([first.id])
         try library.purge([first.id])

@@ -6,6 +6,7 @@ import PinholeCore
 import PinholeImaging
 @testable import PinholeLinux
 import PinholeSystem
+import SystemPackage
 import XCTest
 
 #if canImport(Glibc)
@@ -16,6 +17,9 @@ import XCTest
 private final class FakeGPSD {
     let port: Int
     private let process = Process()
+    /// gpsfake's progress lines, on its standard error ("gpsfake: log cycle of … begins."
+    /// once gpsd serves the log).
+    private let output = Pipe()
 
     init(log: String, port: Int? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
@@ -25,9 +29,9 @@ private final class FakeGPSD {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("NMEA/\(log).nmea").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-q", "-c", "0.01", "-P", String(self.port), file]
+        process.arguments = ["-c", "0.01", "-P", String(self.port), file]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output
         try process.run()
     }
 
@@ -40,15 +44,26 @@ private final class FakeGPSD {
         return true
     }
 
-    /// Waits (at most 20 s) until gpsd listens, so tests start from a running daemon.
+    /// Waits (blocked on gpsfake's output, at most 20 s) until gpsfake says its log cycle
+    /// began: gpsd then listens and has the log's device, so tests start from a running
+    /// daemon. Later output is read and dropped, so gpsfake never blocks on a full pipe.
     func waitUntilListening() throws {
         let deadline = monotonicNow() + .seconds(20)
-        while !Self.isListening(port) {
-            guard monotonicNow() < deadline, process.isRunning else {
-                throw XCTSkip("gpsfake did not start listening on port \(port) within 20 s")
-            }
-            usleep(20_000)
+        let readEnd = FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor)
+        var text = ""
+        while !text.contains(" begins.") {
+            let left = deadline - monotonicNow()
+            guard left > .zero,
+                try FileDescriptor.waitForInput([readEnd], timeoutMs: Int32(max(1, left.milliseconds))).first?
+                    .any
+                    == true
+            else { throw XCTSkip("gpsfake did not start its log on port \(port) within 20 s: \(text)") }
+            let bytes = output.fileHandleForReading.availableData
+            guard !bytes.isEmpty else { throw XCTSkip("gpsfake ended before its log began: \(text)") }
+            text += String(decoding: bytes, as: UTF8.self)
         }
+        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        XCTAssertTrue(Self.isListening(port), "gpsd listens on \(port) once gpsfake's log began")
     }
 
     /// Stops gpsfake, which stops its gpsd, and waits for it.
@@ -81,9 +96,10 @@ final class GPSDTrackerTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Runs what the reader posted until `condition` holds (virtual time stands still, so
-    /// no fix goes stale while real time passes); a failed reconnection is retried at once by
-    /// moving virtual time to its retry. Gives up after 30 s of real time.
+    /// Runs what the reader posted until `condition` holds, blocking until the reader posts
+    /// again (virtual time stands still, so no fix goes stale while real time passes); a
+    /// failed reconnection is retried at once by moving virtual time to its retry. Gives up
+    /// after 30 s of real time.
     private func waitFor(
         _ what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
     ) {
@@ -93,8 +109,9 @@ final class GPSDTrackerTests: XCTestCase {
             if condition() { return }
             if case .disconnected(_, let retryAt) = tracker.state, what != "disconnected" {
                 loop.advance(to: retryAt)
+                continue
             }
-            usleep(20_000)
+            loop.waitForPostedWork(realDeadline: deadline)
         }
         XCTFail("waited 30 s for \(what); state \(tracker.state), log: \(log)", file: file, line: line)
     }
@@ -181,6 +198,7 @@ final class GPSDTrackerTests: XCTestCase {
 
         gpsd = try FakeGPSD(log: "fix", port: port)
         defer { gpsd.kill() }
+        try gpsd.waitUntilListening()
         waitFor("a fix again after the restart") { tracker.currentFix != nil }
         XCTAssertEqual(tracker.state, .fix)
     }

@@ -27,10 +27,7 @@ final class LibcameraProviderTests: XCTestCase {
                 cameras: provider, encoder: NoEncoder(), store: NoStore())
             try appliance.start()
             // Discovery runs on a thread of its own and posts its result to the loop.
-            for _ in 0..<30_000 where appliance.engine.isOpening {
-                loop.runUntilIdle()
-                usleep(1_000)
-            }
+            loop.runPosted(until: { !appliance.engine.isOpening }, realTimeLimit: .seconds(30))
             XCTAssertFalse(appliance.engine.isOpening, "discovery did not end within 30 s")
             XCTAssertNil(appliance.engine.current)
             XCTAssertTrue(

@@ -56,6 +56,19 @@ final class DurableFilesTests: XCTestCase {
         XCTAssertEqual(entries(), ["photo.jpg"])
     }
 
+    /// On ext4 (and tmpfs, xfs, btrfs…) a durable write is two syncs: the file's data, then
+    /// its name in the directory. The second fsync of the file after the rename is for vfat and
+    /// exFAT only (`needsSyncAfterRename`); `make powercut` checks both on real file systems.
+    func testADurableWriteSyncsTheFileOnceAndItsDirectoryOnce() throws {
+        let fd = try FileDescriptor.open(FilePath(directory), .readOnly, options: .directory)
+        let needsSecond = try fd.closeAfter { fd.needsSyncAfterRename }
+        XCTAssertFalse(needsSecond, "the test directory is on ext4 or tmpfs, not vfat")
+        let (_, syncs) = try SyncCount.counting { try DurableFiles.write([1, 2, 3], to: directory + "/a") }
+        XCTAssertEqual(syncs, SyncCount(counts: [.file: 1, .directory: 1]), "\(syncs)")
+        let (_, removal) = try SyncCount.counting { try DurableFiles.remove(directory + "/a") }
+        XCTAssertEqual(removal, SyncCount(counts: [.directory: 1]), "\(removal)")
+    }
+
     func testWriteWithoutReplaceRefusesAnExistingFileAndKeepsIt() throws {
         try DurableFiles.write([1, 2, 3], to: directory + "/photo.jpg")
         let before = openDescriptors()

@@ -60,10 +60,12 @@ public enum CameraCommand: ConsoleCommand {
             }
         case .switchNext:
             let camera = try appliance.switchCamera()
+            console.answerReports(eventsStartingWith: ["camera "])
             reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
         case .select(let id):
             try appliance.selectCamera(id)
             let camera = engine.current!
+            console.answerReports(eventsStartingWith: ["camera "])
             reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
         case .size(let width, let height):
             try engine.setStillSize(PixelSize(width: width, height: height))

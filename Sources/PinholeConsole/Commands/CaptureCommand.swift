@@ -48,14 +48,17 @@ public enum CaptureCommand: ConsoleCommand {
         let appliance = console.appliance
         switch self {
         case .now:
-            Self.captureOne(appliance, json: json, reply: reply)
+            Self.captureOne(console, json: json, reply: reply)
         case .timer(let seconds):
-            appliance.loop.schedule(after: .seconds(seconds)) { [weak appliance] in
-                guard let appliance else { return }
-                Self.captureOne(appliance, json: json, reply: reply)
+            appliance.loop.schedule(after: .seconds(seconds)) { [weak console] in
+                guard let console else { return }
+                Self.captureOne(console, json: json, reply: reply)
             }
         case .burst(let count):
-            appliance.captureBurst(count: count) { outcome in
+            appliance.captureBurst(count: count) { [weak console] outcome in
+                if case .success(let burst) = outcome {
+                    console?.answerReports(eventsStartingWith: burst.saved.map { "saved \($0.photo.id) " })
+                }
                 reply(
                     outcome.flatMap { burst in
                         guard !burst.saved.isEmpty || !burst.pending.isEmpty else {
@@ -71,8 +74,11 @@ public enum CaptureCommand: ConsoleCommand {
     }
 
     /// Takes one photo; answers when it is saved (or with why it was not).
-    private static func captureOne(_ appliance: Appliance, json: Bool, reply: @escaping CommandReply) {
-        appliance.capture { result in
+    private static func captureOne(_ console: LineModeConsole, json: Bool, reply: @escaping CommandReply) {
+        console.appliance.capture { [weak console] result in
+            if case .success(let capture) = result {
+                console?.answerReports(eventsStartingWith: ["saved \(capture.photo.id) "])
+            }
             reply(
                 result.map { capture in
                     json

@@ -135,7 +135,7 @@ public enum SimCommand: ConsoleCommand {
         case .press(let button, let hold, let bounce):
             let stable = try simulation.press(button, hold: .milliseconds(hold), bounce: bounce)
             console.afterQuiet(from: stable + console.kernelDelay([button])) { [weak console] in
-                let saved = console?.eventsDuringCommand ?? []
+                let saved = console?.takeEventsDuringCommand() ?? []
                 let suffix = saved.isEmpty ? "" : "; " + saved.joined(separator: "; ")
                 reply(.success("ok pressed \(button.rawValue) held \(hold) ms bounce \(bounce)\(suffix)"))
             }
@@ -147,7 +147,7 @@ public enum SimCommand: ConsoleCommand {
         case .release(let button, let bounce):
             try simulation.release(button, bounce: bounce)
             console.afterQuiet(from: console.settled([button], bounce: bounce)) { [weak console] in
-                let saved = console?.eventsDuringCommand ?? []
+                let saved = console?.takeEventsDuringCommand() ?? []
                 reply(
                     .success(
                         "ok released \(button.rawValue)"
@@ -177,7 +177,7 @@ public enum SimCommand: ConsoleCommand {
             let shots = trigger.map { $0.interval * ($0.shots - 1) } ?? .zero
             let debounce = trigger?.debounce ?? .zero
             console.afterQuiet(from: max(stable, appliance.loop.now + debounce + shots)) { [weak console] in
-                let saved = console?.eventsDuringCommand ?? []
+                let saved = console?.takeEventsDuringCommand() ?? []
                 reply(
                     .success(
                         "ok triggered \(trigger?.name ?? "?")"

@@ -24,6 +24,7 @@ public struct TorchCommand: ConsoleCommand {
     /// Turns the torch on or off.
     public func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) throws {
         try console.appliance.setTorch(on)
+        console.answerReports(eventsStartingWith: ["torch "])
         reply(.success("ok torch \(on ? "on" : "off")"))
     }
 }
