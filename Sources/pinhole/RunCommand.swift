@@ -111,6 +111,7 @@ struct RunCommand: ParsableCommand {
             switch event {
             case .problem(let message): log.warning("\(message)")
             case .notice(let message): log.info("\(message)")
+            case .recording(let recording): log.info("\(recording.line)")
             case .captureFailed(let error): log.error("capture failed: \(error)")
             case .saved(let capture):
                 log.info("\(capture.journalText)")
@@ -140,6 +141,7 @@ struct RunCommand: ParsableCommand {
             appliance: appliance, stateFile: timelapseStateFile)
         timelapse.onEvent = { log.info("\($0)") }
         appliance.timelapse = timelapse
+        Self.attachRecorder(to: appliance, video: settings.video, library: photoLibrary, log: log)
         do { try appliance.start() } catch {
             appliance.shutdown()
             throw StartFailure(error)

@@ -80,6 +80,10 @@ public enum RecordCommand: ConsoleCommand {
             case .stop:
                 guard let id = recorder.status?.id else { throw RecordingError.notRecording }
                 try recorder.stop { result in
+                    // The answer says what the saved (or failed) event would.
+                    console.answerReports(eventsStartingWith: [
+                        "recording saved \(id) ", "recording failed \(id) ",
+                    ])
                     switch result {
                     case .success(let clip):
                         reply(
