@@ -68,10 +68,11 @@ bench: setup
 
 # Style and structure, before any test: `swift format lint --strict` with the checked-in
 # .swift-format (zero findings, `///` on all public API), and Package.swift declaring exactly
-# what each target imports.
+# what each target imports, and only the POSIX layer reading errno or calling statvfs.
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format Sources Tests Package.swift
 	tools/check-package-graph
+	tools/check-posix-layer
 
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

@@ -126,6 +126,7 @@ enum LibraryBenchmarks {
             referenceName: "add into an empty library")
 
         try thumbnails(library: lib)
+        try ObservationBenchmark.run(library: lib, ids: ids)
 
     }
 

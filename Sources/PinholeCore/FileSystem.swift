@@ -50,8 +50,6 @@ public enum FileSystem {
 
     /// Bytes available to unprivileged users on the file system holding `path`.
     public static func freeBytes(at path: String) -> Int64? {
-        var stats = statvfs()
-        guard statvfs(path, &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        try? FileSystemSpace.availableBytes(at: FilePath(path))
     }
 }

@@ -42,8 +42,12 @@ enum POSIXFiles {
         if isDirectory(path) { return }
         let parent = parentDirectory(of: path)
         if parent != path && !parent.isEmpty { try makeDirectories(parent) }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw POSIXFailure("mkdir", path, currentErrno)
+        do {
+            try retryingInterrupts { mkdir(path, 0o755) }
+        } catch let code where code == .fileExists {
+            // Made meanwhile (another process): as good as made here.
+        } catch {
+            throw POSIXFailure("mkdir", path, error)
         }
         if !parent.isEmpty { try syncDirectory(parent) }
     }
@@ -59,8 +63,12 @@ enum POSIXFiles {
 
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws {
-        if unlink(path) != 0 && errno != ENOENT {
-            throw POSIXFailure("unlink", path, currentErrno)
+        do {
+            try retryingInterrupts { unlink(path) }
+        } catch let code where code == .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw POSIXFailure("unlink", path, error)
         }
     }
 
@@ -162,9 +170,7 @@ enum POSIXFiles {
 
     /// Free bytes available to unprivileged users on the file system holding `path`.
     static func freeBytes(at path: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        try? FileSystemSpace.availableBytes(at: FilePath(path))
     }
 
     /// The mount point of the file system holding `path` (walks up while the device stays the same).

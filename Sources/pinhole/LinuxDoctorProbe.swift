@@ -4,6 +4,8 @@ import CTimex
 import PinholeAppliance
 import PinholeCore
 import PinholeLinux
+import PinholeSystem
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -128,8 +130,7 @@ struct LinuxDoctorProbe: DoctorProbe {
             guard let slash = checked.lastIndex(of: "/"), checked != "/" else { break }
             checked = slash == checked.startIndex ? "/" : String(checked[..<slash])
         }
-        var space = statvfs()
-        let free = statvfs(checked, &space) == 0 ? UInt64(space.f_bavail) * UInt64(space.f_frsize) : 0
+        let free = UInt64((try? FileSystemSpace.availableBytes(at: FilePath(checked))) ?? 0)
         return DoctorDirectory(
             checkedPath: checked, exists: exists, writable: writable(info, by: user), freeBytes: free)
     }

@@ -63,159 +63,40 @@ struct RunCommand: ParsableCommand {
         return SettingsFile(path: library + "/camera-settings.toml")
     }
 
+    /// Builds the appliance, its console and its services in named steps, runs the loop until
+    /// something stops it, and takes everything down again (outputs off on every way out).
     func run() throws {
         SignalWatcher.blockTerminationSignals()
         let logRouter = LogRouter()
         let log = logRouter.logger()
-        let settings: Configuration
-        do { settings = try Configuration.load(file: config) } catch {
-            throw StartFailure(error)
-        }
-        let (profile, note): (BoardProfile, String)
-        do { (profile, note) = try BoardCatalog().resolve(board ?? settings.board ?? "auto") } catch {
-            throw StartFailure(error)
-        }
-        let simulated = profile.name == "sim"
-        if clock == .virtual && !simulated {
-            throw ValidationError("--clock virtual works only with the simulated board")
-        }
-        let loop = EventLoop(mode: clock == .virtual ? .virtual(wallStart: systemWallNow()) : .realTime)
-        let libraryPath = library ?? LibraryCommand.defaultDirectory(configured: settings.libraryPath)
-        let photoLibrary: PhotoLibrary
-        do {
-            photoLibrary = try PhotoLibrary.open(at: libraryPath, now: { systemWallNow() })
-        } catch {
-            throw StartFailure(message: "cannot open the photo library at \(libraryPath): \(error)")
-        }
-        log.info("board \(profile.name) (\(note)), library \(libraryPath)")
-        let settingsFile = Self.settingsFile(configuration: settings.file, library: libraryPath)
-        let timelapseStateFile = libraryPath + "/timelapse-state.toml"
-        // Each is written durably through a temporary file beside it, which a power cut can leave.
-        for file in [settings.file, settingsFile.path, timelapseStateFile].compactMap({ $0 }) {
-            for removed in Configuration.removeStaleTemporaries(of: file) {
-                log.notice("removed \(removed), left by an interrupted write (power cut?)")
-            }
-        }
-        Self.scheduleMaintenance(of: photoLibrary, on: loop, log: log)
-        let watch = LibraryWatch(library: photoLibrary, loop: loop)
-        watch.start()
-
-        let hardware = try Self.hardware(for: profile, simulated: simulated, loop: loop)
-        let appliance = Appliance(
-            loop: loop, board: profile, gpio: hardware.gpio, cameras: hardware.cameras,
-            encoder: PhotoEncoder(quality: settings.jpegQuality),
-            store: LibraryPhotoStore(library: photoLibrary, directory: libraryPath, watch: watch),
-            software: "Pinhole \(Pinhole.version)")
-        appliance.settingsFile = settingsFile
-        appliance.observe { event in
-            switch event {
-            case .problem(let message): log.warning("\(message)")
-            case .notice(let message): log.info("\(message)")
-            case .recording(let recording): log.info("\(recording.line)")
-            case .captureFailed(let error): log.error("capture failed: \(error)")
-            case .saved(let capture):
-                log.info("\(capture.journalText)")
-            case .button(let function, let buttonEvent):
-                switch buttonEvent {
-                case .pressed(let at):
-                    log.info("button \(function.rawValue) pressed (first edge \(at))")
-                case .released(_, let heldFor):
-                    log.info(
-                        "button \(function.rawValue) released after \(Int(heldFor.milliseconds)) ms")
-                case .held, .repeated: break
-                }
-            default: break
-            }
-        }
-        // What the library's open-time recovery did; an export a power cut interrupted stays a
-        // problem in `status` until it is redone (`library export --redo N`) or forgotten.
-        let recovery = photoLibrary.recoveryReport
-        let exportLines = Set(recovery.interruptedExports.map(\.line))
-        for line in recovery.lines where !exportLines.contains(line) { log.notice("recovery: \(line)") }
-        for export in recovery.interruptedExports { appliance.problem(export.line) }
-        appliance.standby.after = settings.standbyAfterSeconds.map { .seconds($0) }
-        appliance.engine.maxFramesInFlight = settings.framesInFlight
-        appliance.lowStorageBytes = Int64(settings.lowStorageMB) << 20
-        appliance.storagePolicy.whenFull = StoragePolicy.WhenFull(rawValue: settings.whenFull) ?? .stop
-        let timelapse = TimelapseController(
-            appliance: appliance, stateFile: timelapseStateFile)
-        timelapse.onEvent = { log.info("\($0)") }
-        appliance.timelapse = timelapse
-        Self.attachRecorder(to: appliance, video: settings.video, library: photoLibrary, log: log)
+        let setup = try readSetup()
+        let library = try openLibrary(setup, log: log)
+        let hardware = try Self.hardware(for: setup.profile, simulated: setup.simulated, loop: setup.loop)
+        let appliance = Self.buildAppliance(setup, library: library, hardware: hardware, log: log)
+        let timelapse = Self.attachTimelapse(to: appliance, library: library, log: log)
+        Self.attachRecorder(to: appliance, video: setup.settings.video, library: library.library, log: log)
         do { try appliance.start() } catch {
             appliance.shutdown()
             throw StartFailure(error)
         }
         defer { appliance.shutdown() }  // outputs off on every way out
-        Self.startTimelapse(timelapse, settings: settings.timelapse, log: log)
-        let gps = settings.gps.host.map {
-            GPSTracker(host: $0, port: settings.gps.port, loop: loop, connector: TCPLineConnector())
-        }
-        appliance.attachField(
-            gps: gps,
-            clock: ClockTrustMonitor(loop: loop, clock: LinuxSystemClock(), setClock: settings.gps.setClock))
+        Self.startTimelapse(timelapse, settings: setup.settings.timelapse, log: log)
+        let gps = Self.attachField(to: appliance, settings: setup.settings)
         defer { gps?.stop() }
-
-        var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
-        if consoleChoice == "auto" {
-            consoleChoice = settings.consoleDevice ?? profile.consoleDevice ?? "stdio"
-        }
-        var powerOff = false
-        let runner: ConsoleRunner
-        do {
-            runner = try ConsoleRunner(
-                appliance: appliance, simulation: hardware.simulation,
-                library: { words in try LibraryCommandLine.execute(words, library: photoLibrary) },
-                reader: LibraryMenuReader(library: photoLibrary),
-                choice: consoleChoice,
-                baud: baud ?? settings.consoleBaud ?? profile.consoleBaud,
-                mode: consoleMode ?? ConsoleRunner.Mode(rawValue: settings.consoleMode) ?? .auto,
-                settings: settings, log: { log.notice("\($0)") })
-        } catch {
-            throw StartFailure(error)
-        }
-        let watched = LoopBound(runner, loop: loop)
-        watch.onChange { watched.value.menu.libraryChanged() }
-        runner.onShutdown = { off in
-            powerOff = off && !simulated
-            loop.stop()
-        }
-        appliance.onShutdownRequest = { request in
-            runner.event("shutdown \(request.reason)")
-            log.notice("\(request.reason): shutting down\(request.powerOff ? " and powering off" : "")")
-            powerOff = request.powerOff
-            loop.stop()
-        }
-        SignalWatcher.start(loop: loop) { name in
-            log.notice("\(name): shutting down")
-            loop.stop()
-        }
-        let console = LoopBound(runner, loop: loop)
-        let toConsole: @Sendable (Logger.Level, String) -> Void = { level, line in
-            loop.post { console.value.logLine(line, important: level >= .warning) }
-        }
-        runner.onTerminalOwnership = { owned in logRouter.divert(to: owned ? toConsole : nil) }
-        runner.start()
-        // Under systemd (Type=notify): ready once the console runs; the loop pings the watchdog.
-        let systemd = SystemdNotifier()
-        systemd.notify("READY=1\nSTATUS=board \(profile.name), library \(libraryPath)")
-        systemd.startWatchdog(on: loop)
-        loop.run(isBusy: { runner.isBusy })
-        systemd.stopWatchdog(on: loop)
-        systemd.notify("STOPPING=1")
+        let runner = try buildConsole(
+            setup, library: library, appliance: appliance, hardware: hardware, log: log)
+        let stop = Self.wireStopping(
+            setup, appliance: appliance, runner: runner, logRouter: logRouter, log: log)
+        Self.runUntilStopped(setup, library: library, runner: runner)
         runner.finish()
         appliance.shutdown()
-        if let gpio = hardware.gpio as? SimulatedGPIO {  // leftovers check on the simulated board
-            let outputs =
-                gpio.outputsOn.isEmpty ? "all off" : "left on " + gpio.outputsOn.joined(separator: " ")
-            log.info("outputs at exit: \(outputs)")
-        }
-        if powerOff { PowerOff.request(log: log) }
+        Self.logOutputsAtExit(hardware, log: log)
+        if stop.powerOff { PowerOff.request(log: log) }
     }
 
     /// Once an hour, off the loop: purge photos past their time in Recently Deleted and
     /// checkpoint the database's log.
-    private static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: Logger) {
+    static func scheduleMaintenance(of library: PhotoLibrary, on loop: EventLoop, log: Logger) {
         loop.schedule(after: .seconds(3600)) {
             loop.offload(
                 { Result { try library.maintain() } },
@@ -232,7 +113,7 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Resumes a timelapse that was running, else starts the configured one.
-    private static func startTimelapse(
+    static func startTimelapse(
         _ timelapse: TimelapseController, settings: TimelapseSettings?, log: Logger
     ) {
         if let message = timelapse.resume() {
@@ -253,13 +134,13 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    private struct Hardware {
+    struct Hardware {
         var gpio: any GPIOBackend
         var cameras: any CameraProvider
         var simulation: SimulationControl?
     }
 
-    private static func hardware(for profile: BoardProfile, simulated: Bool, loop: EventLoop) throws
+    static func hardware(for profile: BoardProfile, simulated: Bool, loop: EventLoop) throws
         -> Hardware
     {
         if simulated {

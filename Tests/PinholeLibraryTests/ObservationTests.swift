@@ -41,4 +41,26 @@ final class ObservationTests: LibraryTestCase {
         _ = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         XCTAssertTrue(recorder.all.isEmpty)
     }
+
+    /// Why the library's tracker stays (and GRDB's region observation or a ValueObservation of
+    /// each query's ids would not do): a favorite toggle leaves All Photos' ids as they were,
+    /// yet its view must redraw that photo; only the rows the transaction touched, judged
+    /// before and after, give the exact details. The cost side: `make bench SECTIONS=library`
+    /// (refetch-and-diff against the tracker).
+    func testAFavoriteToggleIsAChangeInAllPhotosThatItsIdsCannotShow() throws {
+        let library = try openLibrary()
+        let photo = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
+        let all = DetailsRecorder(), favorites = DetailsRecorder()
+        let tokens = [
+            library.observe(.all, all.handler),
+            library.observe(library.query(for: .favorites), favorites.handler),
+        ]
+        let before = try library.assetIDs(.all)
+        try library.setFavorite([photo.id], true)
+        XCTAssertEqual(try library.assetIDs(.all), before, "the ids of All Photos did not change")
+        XCTAssertEqual(all.all.map(\.changedIDs), [[photo.id]], "but its photo did")
+        XCTAssertEqual(all.all.map(\.insertedIDs), [[]])
+        XCTAssertEqual(favorites.all.map(\.insertedIDs), [[photo.id]])
+        withExtendedLifetime(tokens) {}
+    }
 }
