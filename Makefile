@@ -7,7 +7,7 @@ LIBRARY ?=
 BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
 SETUP_STAMP = tools/setup --check
 
-.PHONY: all setup build run test lint unit-test hil powercut bench format fuzz clean deb
+.PHONY: all setup build run test lint unit-test web-e2e hil powercut bench format fuzz clean deb
 
 all: build
 
@@ -25,12 +25,17 @@ run: build
 
 # Every test: unit and end-to-end tests, then the real-kernel VM test and a short power-cut
 # series (both skipped with a message where QEMU cannot run).
-test: lint unit-test hil powercut
+test: lint unit-test web-e2e hil powercut
 	@tools/test-summary .build/unit-test.log
 
 unit-test: setup
 	$(SWIFT) build --build-tests
 	set -o pipefail; $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/unit-test.log
+
+# The web gallery in a real browser (headless Chromium driven by python3-selenium) against
+# `pinhole run` on the simulated board; screenshots at phone width in .build/web/.
+web-e2e: build
+	tools/web-e2e --bin $(BIN_PATH)
 
 # The VM test runs under emulation (TCG), whose timing varies with the machine's load: a
 # failed run is repeated once, announced, with the first run's logs kept; a second failure fails.

@@ -19,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-system.git", exact: "1.8.1"),
+        // The web gallery's HTTP server (PinholeWeb). No traits: swift-configuration is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // C libraries, found through pkg-config. Only the shim targets and the Linux
@@ -139,13 +144,32 @@ let package = Package(
                 "PinholeCore", "PinholeLinux", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
+        // The web gallery and remote: an HTTP server (Hummingbird) on its own threads whose
+        // handlers run the console's typed commands on the appliance's loop and read the
+        // library through the menu's reading protocol.
+        .target(
+            name: "PinholeWeb",
+            dependencies: [
+                "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeImaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swift6),
         // The executable: arguments, configuration, logging, wiring a board together.
         .executableTarget(
             name: "pinhole",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard", "PinholeLibav",
+                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard", "PinholeWeb",
+                "PinholeLibav",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -239,6 +263,16 @@ let package = Package(
         .testTarget(
             name: "PinholeConformanceTests",
             dependencies: ["PinholeConformance", "PinholeSim", "PinholeCore"],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeWebTests",
+            dependencies: [
+                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swift6),
         // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
         // (and `swift test`) build it first, so these tests never run a stale binary.

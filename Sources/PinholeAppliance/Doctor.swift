@@ -13,6 +13,14 @@ public struct DoctorItem: Sendable, Equatable {
     /// What to do about a problem.
     public var remedy: String?
 
+    /// Creates an item.
+    public init(name: String, ok: Bool, detail: String, remedy: String? = nil) {
+        self.name = name
+        self.ok = ok
+        self.detail = detail
+        self.remedy = remedy
+    }
+
     /// The report's lines: `ok NAME: detail`, or `problem NAME: detail` and `  fix: remedy`.
     public var lines: [String] {
         if ok { return ["ok \(name): \(detail)"] }

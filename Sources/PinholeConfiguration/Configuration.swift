@@ -39,6 +39,8 @@ public struct Configuration: Sendable, Hashable {
     public var consoleQuietSeconds = 3
     /// `[gps]`: gpsd's address and clock setting (off by default).
     public var gps = GPSSettings()
+    /// `[web]`: the web gallery and remote (off by default).
+    public var web = WebSettings()
 
     /// `[camera] standby_after`: seconds without use before the camera stops streaming (nil: never).
     public var standbyAfterSeconds: Int?
@@ -130,6 +132,9 @@ public struct Configuration: Sendable, Hashable {
         }
         if let table = try reader.table("gps") {
             configuration.gps = try GPSSettings.parse(table, file: file)
+        }
+        if let table = try reader.table("web") {
+            configuration.web = try WebSettings.parse(table, file: file)
         }
         try reader.rejectUnknown()
         return configuration

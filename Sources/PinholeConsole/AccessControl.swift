@@ -83,16 +83,18 @@ public struct AccessControl: Sendable {
     /// Whether an unlock attempt may be checked now (not locked out).
     public func mayTry(at now: Instant) -> Bool { lockoutRemaining(at: now) == 0 }
 
-    /// Records the result of checking a PIN at `now`.
-    public mutating func record(correct: Bool, at now: Instant) -> UnlockOutcome {
+    /// Records the result of checking a PIN at `now`. `unlocking: false` is for a PIN
+    /// checked elsewhere (a web login): it counts towards the same lock-out, but a correct
+    /// one does not unlock this console.
+    public mutating func record(correct: Bool, at now: Instant, unlocking: Bool = true) -> UnlockOutcome {
         if correct {
             failures = 0
             lockouts = 0
             lockedUntil = nil
-            lastActivity = now
+            if unlocking { lastActivity = now }
             return .unlocked
         }
-        lastActivity = nil
+        if unlocking { lastActivity = nil }
         failures += 1
         guard failures >= maximumFailures else { return .wrong(remaining: maximumFailures - failures) }
         failures = 0

@@ -131,7 +131,7 @@ public struct LibraryPhotoDetail: Sendable {
     }
 
     /// Label and value rows for the Photo page; `cameras` give the camera its display name.
-    func fields(cameras: [MenuSnapshot.Camera] = []) -> [(String, String)] {
+    public func fields(cameras: [MenuSnapshot.Camera] = []) -> [(String, String)] {
         var rows: [(String, String)] = [("Id", id), ("File", file), ("Taken", created), ("Added", added)]
         if let modified { rows.append(("Modified", modified)) }
         rows.append(("Camera", CameraDisplayName.of(id: camera, model: model, among: cameras)))

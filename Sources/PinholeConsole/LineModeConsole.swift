@@ -36,6 +36,8 @@ public final class LineModeConsole {
     private enum Input {
         case line(String)
         case command(ConsoleInvocation)
+        /// A command whose sender has already passed the PIN (a web session).
+        case authorized(ConsoleInvocation)
         case overlong(Int)
         case undecodable(Int)
         /// A line taken before a quiet wait began: answered, not run.
@@ -108,6 +110,13 @@ public final class LineModeConsole {
         if !running { next() }
     }
 
+    /// Runs one command in turn with the others for a sender that has already passed the
+    /// PIN itself (a web session logged in with it): the console's own lock is not asked.
+    public func submitAuthorized(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+        queue.append((.authorized(invocation), answer))
+        if !running { next() }
+    }
+
     /// Answers an unparseable line; after `unparseableLimit` in a row, reports the streak
     /// first (a serial line's gate then starts a quiet wait before the next line can run).
     private func unparseable(answer: @escaping (String) -> Void, _ text: String) {
@@ -121,7 +130,7 @@ public final class LineModeConsole {
     public func dropWaitingLines(because reason: String) {
         for index in queue.indices where queue[index].answer == nil {
             switch queue[index].input {
-            case .command, .notRun: continue
+            case .command, .authorized, .notRun: continue
             case .line, .overlong, .undecodable: queue[index].input = .notRun(reason)
             }
         }
@@ -195,6 +204,19 @@ public final class LineModeConsole {
     }
 
     private func applianceEvent(_ event: ApplianceEvent) {
+        guard let text = Self.eventText(event, appliance: appliance) else { return }
+        guard running else { return write("event \(text)") }
+        if held.count < Self.maximumHeldEvents {
+            held.append(text)
+        } else {
+            heldOverflow += 1
+            eventsLost += 1
+        }
+    }
+
+    /// An appliance event as line mode reports it after `event ` (nil: not reported). The
+    /// web gallery's event stream uses the same words.
+    public static func eventText(_ event: ApplianceEvent, appliance: Appliance) -> String? {
         let text: String
         switch event {
         case .saved(let capture): text = "saved \(capture.photo.id) \(capture.photo.file)"
@@ -206,15 +228,9 @@ public final class LineModeConsole {
         case .focusChanged(let mode, let reason): text = "af \(mode.rawValue) (\(reason.rawValue))"
         case .notice(let what): text = what
         case .recording(let recording): text = recording.line
-        case .button: return
+        case .button: return nil
         }
-        guard running else { return write("event \(text)") }
-        if held.count < Self.maximumHeldEvents {
-            held.append(text)
-        } else {
-            heldOverflow += 1
-            eventsLost += 1
-        }
+        return text
     }
 
     private func execute(_ input: Input, answer: @escaping (String) -> Void) {
@@ -223,6 +239,9 @@ public final class LineModeConsole {
         case .line(let text): line = text
         case .command(let invocation):
             run(invocation, answer: answer)
+            return
+        case .authorized(let invocation):
+            run(invocation, authorized: true, answer: answer)
             return
         case .overlong(let length):
             unparseable(
@@ -261,10 +280,12 @@ public final class LineModeConsole {
     }
 
     /// Runs a parsed command: checks access, then the command itself.
-    private func run(_ invocation: ConsoleInvocation, answer: @escaping (String) -> Void) {
+    private func run(
+        _ invocation: ConsoleInvocation, authorized: Bool = false, answer: @escaping (String) -> Void
+    ) {
         let json = invocation.json
-        noteActivity()
-        if invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
+        if !authorized { noteActivity() }
+        if !authorized, invocation.command.needsPIN, !access.isUnlocked(at: appliance.loop.now) {
             let remaining = access.lockoutRemaining(at: appliance.loop.now)
             let why =
                 remaining > 0

@@ -80,15 +80,21 @@ public struct MenuItem: Hashable, Sendable {
     public var value: String
     /// What Enter does; nil for an information row (not selectable).
     public var action: ItemAction?
-    /// Whether the item needs the PIN (shown with a lock mark while locked).
+    /// Whether the item needs the PIN (shown with a lock mark while locked; the menu asks for
+    /// the PIN before acting on it).
     public var needsPIN: Bool
 
-    /// Creates an item.
+    /// Creates an item. An item that runs a command needs the PIN when its command does (the
+    /// command's own access rule), or when `needsPIN` says so (a page that opens behind it).
     public init(_ label: String, value: String = "", action: ItemAction? = nil, needsPIN: Bool = false) {
         self.label = label
         self.value = value
         self.action = action
-        self.needsPIN = needsPIN
+        if case .run(let invocation) = action {
+            self.needsPIN = needsPIN || invocation.command.needsPIN
+        } else {
+            self.needsPIN = needsPIN
+        }
     }
 
     /// An information row.

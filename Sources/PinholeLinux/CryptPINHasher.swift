@@ -34,12 +34,7 @@ public struct CryptPINHasher: Sendable {
     /// Whether `pin` matches `hash` (compared in constant time).
     public func verify(_ pin: String, against hash: String) -> Bool {
         guard let computed = crypt(pin, saltText: Array(hash.utf8CString)) else { return false }
-        let a = Array(computed.utf8)
-        let b = Array(hash.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+        return constantTimeEqual(computed, hash)
     }
 
     private func crypt(_ pin: String, saltText: [CChar]) -> String? {

@@ -22,21 +22,27 @@ struct LibraryMenuReader: LibraryReading {
     }
 
     func photos(in source: LibraryAlbumRow, offset: Int, limit: Int) throws -> [LibraryPhotoRow] {
-        let query: AssetQuery
-        if source.id.hasPrefix("smart:") {
-            guard let smart = SmartAlbum(name: source.id) else {
-                throw LibraryError.invalidRequest("no smart album \(source.id)")
+        let query = try query(for: source.id)
+        return try library.assets(query.limit(limit, offset: offset)).map(Self.row)
+    }
+
+    /// The query behind an album row's id (`smart:…` or a user album's id).
+    func query(for source: String) throws -> AssetQuery {
+        if source.hasPrefix("smart:") {
+            guard let smart = SmartAlbum(name: source) else {
+                throw LibraryError.invalidRequest("no smart album \(source)")
             }
-            query = library.query(for: smart)
-        } else {
-            query = library.albumQuery(source.id)
+            return library.query(for: smart)
         }
-        return try library.assets(query.limit(limit, offset: offset)).map { asset in
-            LibraryPhotoRow(
-                id: asset.id, created: asset.created.iso8601, camera: asset.cameraName,
-                width: asset.pixelWidth, height: asset.pixelHeight, favorite: asset.favorite,
-                edited: asset.isEdited, deleted: asset.deleted?.iso8601)
-        }
+        return library.albumQuery(source)
+    }
+
+    /// A photo as a list shows it.
+    static func row(_ asset: Asset) -> LibraryPhotoRow {
+        LibraryPhotoRow(
+            id: asset.id, created: asset.created.iso8601, camera: asset.cameraName,
+            width: asset.pixelWidth, height: asset.pixelHeight, favorite: asset.favorite,
+            edited: asset.isEdited, deleted: asset.deleted?.iso8601)
     }
 
     func photo(id: String) throws -> LibraryPhotoDetail? {

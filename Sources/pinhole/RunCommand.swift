@@ -85,6 +85,10 @@ struct RunCommand: ParsableCommand {
         defer { gps?.stop() }
         let runner = try buildConsole(
             setup, library: library, appliance: appliance, hardware: hardware, log: log)
+        let web = try WebWiring.start(
+            settings: setup.settings, runner: runner, appliance: appliance, library: library.library, log: log
+        )
+        defer { web?.stop() }
         let stop = Self.wireStopping(
             setup, appliance: appliance, runner: runner, logRouter: logRouter, log: log)
         Self.runUntilStopped(setup, library: library, runner: runner)

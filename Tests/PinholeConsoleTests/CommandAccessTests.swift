@@ -71,4 +71,31 @@ final class CommandAccessTests: XCTestCase {
                 harness.lines.take().last, "error 77: locked: unlock with the PIN first", example)
         }
     }
+
+    /// A menu item that runs a command follows the command's rule: it shows the lock and asks
+    /// for the PIN first exactly when the command needs it (or its page does).
+    func testEveryMenuItemThatRunsACommandNeedsThePINWhenItsCommandDoes() throws {
+        XCTAssertTrue(MenuItem("Check", action: .run(LibraryWordsCommand(["fsck"]))).needsPIN)
+        XCTAssertFalse(MenuItem("Shutter", action: .run(CaptureCommand.now)).needsPIN)
+        XCTAssertTrue(MenuItem("Library", action: .open(.library), needsPIN: true).needsPIN)
+        var menu = ConsoleMenu()
+        var snapshot = MenuSnapshot()
+        snapshot.settingsFile = "/tmp/pinhole.toml"
+        snapshot.settings = [("capture.quality", "93"), ("console.pin", "set")]
+        snapshot.access.pinConfigured = true
+        snapshot.canQuit = true
+        snapshot.outputs = [("status", false), ("torch", true)]
+        _ = menu.handle(.snapshot(snapshot))
+        var checked = 0
+        for page: MenuPageID in [
+            .main, .capture, .camera, .system, .diagnostics, .settings, .viewfinder, .gps,
+        ] {
+            for item in menu.items(for: page) {
+                guard case .run(let invocation) = item.action else { continue }
+                checked += 1
+                if invocation.command.needsPIN { XCTAssertTrue(item.needsPIN, item.label) }
+            }
+        }
+        XCTAssertGreaterThan(checked, 10)
+    }
 }

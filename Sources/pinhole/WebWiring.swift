@@ -1,0 +1,84 @@
+// Starts the web gallery for `pinhole run` when `[web] listen` is set, and reports it in
+// `pinhole doctor`.
+
+import Logging
+import PinholeAppliance
+import PinholeConfiguration
+import PinholeConsole
+import PinholeCore
+import PinholeLibrary
+import PinholeSystem
+import PinholeWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The web gallery's wiring.
+enum WebWiring {
+    /// Starts the server on the console's commands and PIN (nil: `[web] listen` not set).
+    /// Call on the loop's thread before the loop runs.
+    static func start(
+        settings: Configuration, runner: ConsoleRunner, appliance: Appliance, library: PhotoLibrary,
+        log: Logger
+    ) throws -> WebServer? {
+        let web = settings.web
+        guard let host = web.host else { return nil }
+        var options = WebServerOptions(host: host, port: web.port)
+        options.open = web.open
+        options.certificate = web.certificate
+        options.key = web.key
+        options.sessionLifetime = .seconds(web.sessionMinutes * 60)
+        options.liveFPS = web.liveFPS
+        options.source = "\(settings.file ?? Configuration.defaultFile):\(web.listenLine)"
+        let backend = ApplianceWebBackend(
+            console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library))
+        let server: WebServer
+        do {
+            server = try WebServer(
+                options: options, backend: backend, hasPIN: runner.lineMode.access.hasPIN,
+                now: { Instant(nanoseconds: monotonicNanoseconds()) }, logger: log)
+        } catch {
+            throw StartFailure(message: "\(error)")
+        }
+        let scheme = web.certificate == nil ? "http" : "https"
+        log.notice("web gallery at \(scheme)://\(server.address)/")
+        if let warning = server.warning {
+            log.warning("\(warning)")
+            appliance.problem(warning)
+        }
+        return server
+    }
+
+    /// `pinhole doctor`'s web item.
+    static func doctorItem(_ settings: Configuration) -> DoctorItem {
+        let web = settings.web
+        guard let listen = web.listen else {
+            return DoctorItem(name: "web", ok: true, detail: "off ([web] listen is not set)")
+        }
+        let scheme = web.certificate == nil ? "http" : "https"
+        for path in [web.certificate, web.key].compactMap({ $0 }) where access(path, R_OK) != 0 {
+            return DoctorItem(
+                name: "web", ok: false, detail: "\(path) cannot be read",
+                remedy:
+                    "make the certificate and key as the README's TLS section says, readable by the service")
+        }
+        if settings.consolePINHash == nil {
+            if web.open {
+                return DoctorItem(
+                    name: "web", ok: false,
+                    detail:
+                        "\(scheme)://\(listen) with no PIN and open = true: anyone on the network can use it",
+                    remedy: "set a PIN (`pinhole console hash-pin`, [console] pin_hash)")
+            }
+            if !WebServer.isLoopback(web.host ?? "") {
+                return DoctorItem(
+                    name: "web", ok: true,
+                    detail:
+                        "\(scheme) on loopback only, port \(web.port): no PIN is set ([web] listen = \"\(listen)\")"
+                )
+            }
+        }
+        return DoctorItem(name: "web", ok: true, detail: "\(scheme)://\(listen)")
+    }
+}

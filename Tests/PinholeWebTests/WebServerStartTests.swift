@@ -1,0 +1,159 @@
+// The server on a real socket: start errors that name the key, loopback without a PIN, and
+// hostile clients (huge headers, a client that never finishes its request).
+
+import Logging
+import PinholeConfiguration
+import PinholeCore
+import XCTest
+
+@testable import PinholeWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+final class WebServerStartTests: WebTestCase {
+    private func start(_ options: WebServerOptions, hasPIN: Bool = true) throws -> WebServer {
+        let clock = self.clock
+        return try WebServer(
+            options: options, backend: FakeWebBackend(library: library), hasPIN: hasPIN, now: { clock.now },
+            logger: Logger(label: "test"))
+    }
+
+    func testListenValuesAreCheckedWithTheFileLineAndKey() throws {
+        for bad in [
+            "8080", "localhost", "localhost:0", "localhost:70000", "[::1]8080", "host name:80", ":80", "a:b",
+        ] {
+            XCTAssertThrowsError(try Configuration.parse("[web]\nlisten = \"\(bad)\"\n", file: "p.toml"), bad)
+            {
+                let text = "\($0)"
+                XCTAssertTrue(text.contains("p.toml:2"), text)
+                XCTAssertTrue(text.contains("[web] listen"), text)
+            }
+        }
+        let good = try Configuration.parse("[web]\nlisten = \"[::]:8443\"\nopen = true\n", file: "p.toml")
+        XCTAssertEqual(good.web.host, "::")
+        XCTAssertEqual(good.web.port, 8443)
+        XCTAssertTrue(good.web.open)
+        XCTAssertFalse(try Configuration.parse("", file: "p.toml").web.enabled)
+        XCTAssertThrowsError(
+            try Configuration.parse(
+                "[web]\nlisten = \"0.0.0.0:80\"\ncertificate = \"/c.pem\"\n", file: "p.toml")
+        ) {
+            XCTAssertTrue("\($0)".contains("[web] key is missing"), "\($0)")
+        }
+    }
+
+    func testAPortInUseIsAClearErrorNamingTheKey() throws {
+        let first = try start(WebServerOptions(host: "127.0.0.1", port: 0))
+        defer { first.stop() }
+        let port = Int(first.address.split(separator: ":").last!)!
+        var options = WebServerOptions(host: "127.0.0.1", port: port)
+        options.source = "/etc/pinhole/pinhole.toml:7"
+        XCTAssertThrowsError(try start(options)) {
+            let text = "\($0)"
+            XCTAssertTrue(text.contains("/etc/pinhole/pinhole.toml:7: [web] listen"), text)
+            XCTAssertTrue(text.contains("port \(port) is in use"), text)
+        }
+    }
+
+    func testAMissingCertificateIsAClearErrorNamingTheKey() throws {
+        var options = WebServerOptions(host: "127.0.0.1", port: 0)
+        options.certificate = "/nonexistent/cert.pem"
+        options.key = "/nonexistent/key.pem"
+        XCTAssertThrowsError(try start(options)) {
+            XCTAssertTrue("\($0)".contains("[web] certificate '/nonexistent/cert.pem'"), "\($0)")
+        }
+    }
+
+    func testWithoutAPINItListensOnLoopbackOnlyUnlessOpen() throws {
+        let closed = try start(WebServerOptions(host: "0.0.0.0", port: 0), hasPIN: false)
+        defer { closed.stop() }
+        XCTAssertTrue(closed.address.hasPrefix("127.0.0.1:"), closed.address)
+        XCTAssertTrue(closed.loopbackOnly)
+        XCTAssertTrue(closed.warning?.contains("loopback only") ?? false)
+        var options = WebServerOptions(host: "0.0.0.0", port: 0)
+        options.open = true
+        let open = try start(options, hasPIN: false)
+        defer { open.stop() }
+        XCTAssertTrue(open.address.hasPrefix("0.0.0.0:"), open.address)
+        XCTAssertTrue(open.warning?.contains("anyone on the network") ?? false)
+        let pinned = try start(WebServerOptions(host: "0.0.0.0", port: 0))
+        defer { pinned.stop() }
+        XCTAssertTrue(pinned.address.hasPrefix("0.0.0.0:"))
+        XCTAssertNil(pinned.warning)
+    }
+
+    func testHugeHeadersAndAStalledClientDoNotStopOthersBeingServed() throws {
+        let server = try start(WebServerOptions(host: "127.0.0.1", port: 0))
+        defer { server.stop() }
+        let port = UInt16(server.address.split(separator: ":").last!)!
+        // A client that sends half a request and then nothing.
+        let stalled = try RawClient(port: port)
+        try stalled.send("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        // Headers far beyond the server's limit: refused with a 4xx or the connection closed.
+        let huge = try RawClient(port: port)
+        try huge.send(
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 200_000) + "\r\n\r\n")
+        let hugeAnswer = huge.receiveAll()
+        XCTAssertTrue(hugeAnswer.isEmpty || hugeAnswer.hasPrefix("HTTP/1.1 4"), String(hugeAnswer.prefix(80)))
+        // Meanwhile an ordinary request is answered.
+        let other = try RawClient(port: port)
+        try other.send("GET /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = other.receiveAll()
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200"), String(answer.prefix(80)))
+        XCTAssertTrue(answer.contains("Log in"))
+        stalled.close()
+    }
+}
+
+struct ConnectFailed: Error {
+    var errno: Int32
+}
+
+/// A blocking TCP client on loopback for requests no HTTP client would send.
+final class RawClient {
+    private var fd: Int32
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw ConnectFailed(errno: errno) }
+    }
+
+    func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }  // the server may close on us: that is an answer too
+            bytes = bytes.dropFirst(sent)
+        }
+    }
+
+    /// Everything until the server closes the connection.
+    func receiveAll() -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            out += buffer[0..<count]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    deinit { close() }
+}
