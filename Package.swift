@@ -44,10 +44,18 @@ let package = Package(
         .systemLibrary(
             name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libcrypt",
             providers: [.apt(["libcrypt-dev"])]),
+        // FFmpeg's libavcodec, libavformat and libavutil (H.264 encoding, MP4 muxing).
+        .systemLibrary(
+            name: "CLibav", path: "Sources/CLibav", pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev"])]),
         // adjtimex(2) (libc; not in Swift's Glibc module): is the clock synchronized.
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
         // libcamera is C++ only: this target wraps it behind a plain C header.
         .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
+        // libav's C API (macros, struct fields) behind a small plain C interface.
+        .target(
+            name: "VideoShim", dependencies: ["CLibav"], path: "Sources/VideoShim",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
 
         // Linux calls Swift's Glibc module does not import (renameat2).
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
@@ -88,6 +96,8 @@ let package = Package(
         .target(
             name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],
             swiftSettings: swift6),
+        // The video backend: H.264 encoders and fragmented MP4 writers through libav.
+        .target(name: "PinholeLibav", dependencies: ["PinholeCore", "VideoShim"], swiftSettings: swift6),
         // The photo library store.
         .target(
             name: "PinholeLibrary",
@@ -159,6 +169,7 @@ let package = Package(
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
                 "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard", "PinholeWeb",
+                "PinholeLibav",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -228,6 +239,10 @@ let package = Package(
                 // The crash and process tests run the built `pinhole` (built first, never stale).
                 "pinhole",
             ],
+            swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeLibavTests",
+            dependencies: ["PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),

@@ -61,6 +61,8 @@ public final class Appliance {
     public let standby: CameraStandby
     /// The timelapse (set up by whoever wires the appliance, with its state file).
     public var timelapse: TimelapseController?
+    /// Records clips, when the board is set up for it (`attachRecorder`).
+    public internal(set) var recorder: ClipRecorder?
     /// The board's trigger inputs (requested at start).
     public private(set) var triggers: TriggerController?
     /// `[library] when_full`: stop, or recycle the oldest photos.

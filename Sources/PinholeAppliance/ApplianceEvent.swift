@@ -18,6 +18,8 @@ public enum ApplianceEvent: Sendable {
     case problem(String)
     /// Focus changed on its own (e.g. back to continuous AF after a scene change).
     case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
+    /// A recording started, was saved or failed.
+    case recording(RecordingEvent)
     /// Unattended operation worth a log line: standby and wake, timelapse progress, triggers,
     /// storage policy.
     case notice(String)

@@ -31,6 +31,7 @@ extension CaptureEngine {
         lastFrame = frame.metadata
         watchdog.frameArrived(exposure: frame.metadata.exposureTime)
         focus.frameArrived(frame)
+        onVideoFrame?(frame)
         let aeHeld = exposure.isManual || exposureLocked
         perform(
             machine.frameArrived(frame, aeHeld: aeHeld, maxSettleFrames: flash.maxSettleFrames, now: loop.now)

@@ -13,10 +13,10 @@ extension CaptureEngine {
     public var wakeCount: Int { standby.wakes }
 
     /// Stops streaming (the camera stays open and configured). Refused — returns false — while
-    /// a capture waits or is being saved, or when no camera runs.
+    /// a capture waits or is being saved, while a clip is being recorded, or when no camera runs.
     @discardableResult
     public func enterStandby() -> Bool {
-        guard let device, !standby.asleep, !machine.isBusy else { return false }
+        guard let device, !standby.asleep, !machine.isBusy, keepsStreaming?() != true else { return false }
         watchdog.stop()
         focus.detach()
         device.stop()

@@ -105,6 +105,15 @@ public final class CaptureEngine {
     public internal(set) var isOpening = false
     /// Counts `beginStart` calls and stops: a completion of an older attempt is stale.
     var startAttempt = 0
+    /// The video stream asked of each camera that offers one (set when recording is set up).
+    public var videoStream: VideoStreamRequest?
+    /// Every frame, before the capture machine sees it (the recorder's feed).
+    public var onVideoFrame: ((any CameraFrame) -> Void)?
+    /// Called before the running camera's stream stops for a switch (the recorder closes its
+    /// clip first, so that it is kept).
+    public var onStreamStopping: ((String) -> Void)?
+    /// Whether something needs the stream to keep running (a recording): standby waits then.
+    public var keepsStreaming: (() -> Bool)?
 
     /// Creates an engine.
     public init(
@@ -193,6 +202,7 @@ public final class CaptureEngine {
             throw CameraError.failed("the camera is still opening: try again once `status` shows it")
         }
         if let device {
+            onStreamStopping?("the camera was switched")
             focus.detach()
             device.stop()
             perform(machine.streamStopped(failWaiting: false))
@@ -207,7 +217,9 @@ public final class CaptureEngine {
     /// Configures and starts `opened`, then applies exposure and focus to it.
     func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
         standby.asleep = false
-        configuration = try opened.configure(StreamRequest(stillSize: restoredStillSize(for: camera)))
+        let video = camera.videoSizes.isEmpty ? nil : videoStream
+        configuration = try opened.configure(
+            StreamRequest(stillSize: restoredStillSize(for: camera), video: video))
         checkRestoredExposure(on: camera)
         exposureLocked = false
         awbLocked = false

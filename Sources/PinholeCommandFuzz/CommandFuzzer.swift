@@ -72,6 +72,18 @@ public final class CommandFuzzer {
             loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: FuzzEncoder(),
             store: FuzzPhotoStore())
         try appliance.start()
+        // Recording at the small cameras' one video size (no pre-roll ring: rendering every frame
+        // for it doubled the corpus replay's time), through the fake
+        // video backend: `record …` runs against real recorder state.
+        var video = VideoSettings()
+        video.size = PixelSize(width: 160, height: 96)
+        // The sensor's own rate, so that frames (and captures) come as often as without recording.
+        video.fps = 30
+        video.maxDurationSeconds = 60
+        appliance.attachRecorder(
+            ClipRecorder(
+                loop: loop, backend: SimulatedVideoBackend(), store: FuzzClipStore(), settings: video,
+                pick: EncoderPick(kind: .libx264, reason: "the fuzzer's fake backend"), ringSeconds: 0))
         console = LineModeConsole(
             appliance: appliance,
             simulation: SimBoardControl(gpio: gpio, world: world, board: board, loop: loop),

@@ -21,7 +21,8 @@ public struct CommandScript {
         "nan", "NaN", "inf", "-inf", "infinity", "1e308", "-1e308", "1e-320", "-1", "0", "-0", "1", "2",
         "0.5",
         "99999999999999999999", "9223372036854775807", "-9223372036854775808", "18446744073709551616", "",
-        "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "off", "on", "auto",
+        "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "--max", "--pre", "off",
+        "on", "auto",
         "\u{0}", "\u{1B}[2J", "🙂", "a b", "\"", "'", "\\", String(repeating: "9", count: 400),
         String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current",
     ]

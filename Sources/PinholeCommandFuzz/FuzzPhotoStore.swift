@@ -26,3 +26,20 @@ final class FuzzPhotoStore: PhotoStore {
 struct FuzzEncoder: StillEncoder {
     func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] { [0xFF, 0xD8, 0xFF, 0xD9] }
 }
+
+/// Stores clips as counts of bytes (the fuzzer records for as long as it likes).
+final class FuzzClipStore: ClipStore, @unchecked Sendable {
+    final class Clip: ClipRecording {
+        var bytes: Int64 = 0
+        func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) { self.bytes += Int64(bytes.count) }
+        func fragmentCompleted() throws(VideoError) {}
+        func complete(_ facts: ClipFacts) throws -> SavedClip {
+            SavedClip(
+                id: "clip", path: "/mem/clip.mp4", byteCount: bytes, frameCount: facts.frameCount,
+                durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
+        }
+        func discard() {}
+    }
+
+    func beginClip(startedAt: WallTime?) throws -> any ClipRecording { Clip() }
+}

@@ -49,6 +49,8 @@ public struct Configuration: Sendable, Hashable {
     public var whenFull = "stop"
     /// `[library] low_storage_mb`: free space under which the status LED warns (default 256).
     public var lowStorageMB = 256
+    /// `[video]`: how clips are recorded.
+    public var video = VideoSettings()
     /// `[timelapse]`: a timelapse started at boot when none is in progress.
     public var timelapse: TimelapseSettings?
 
@@ -85,6 +87,9 @@ public struct Configuration: Sendable, Hashable {
             let seconds = try r.integer("standby_after", in: 0...86_400)
             configuration.standbyAfterSeconds = seconds == 0 ? nil : seconds
             try r.rejectUnknown()
+        }
+        if let table = try reader.table("video") {
+            configuration.video = try Configuration.parseVideo(table, file: file)
         }
         if let table = try reader.table("timelapse") {
             configuration.timelapse = try TimelapseSettings.parse(table, file: file)

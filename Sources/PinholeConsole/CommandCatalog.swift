@@ -14,7 +14,7 @@ public enum CommandCatalog {
     /// The verbs, in help order.
     public static let definitions: [CommandDefinition] = [
         CaptureCommand.definition, CameraCommand.definition, TorchCommand.definition,
-        TimelapseCommand.definition,
+        TimelapseCommand.definition, RecordCommand.definition,
         LensCommand.definition, AFCommand.definition, MeteringCommand.definition, AWBCommand.definition,
         AlbumCommand.definition, AECommand.definition, ZoomCommand.definition, FlashCommand.definition,
         ExposureCommand.definition, EVCommand.definition,

@@ -259,6 +259,7 @@ public final class InteractiveConsole {
         case .problem(let why): note("problem: \(why)")
         case .focusChanged(let mode, let reason): note("af \(mode.rawValue) (\(reason.rawValue))")
         case .notice(let what): note(what)
+        case .recording(let recording): note(recording.line)
         case .button(let function, let event):
             if case .pressed = event { note("button \(function.rawValue) pressed") }
         }

@@ -240,6 +240,7 @@ public final class LineModeConsole {
         case .problem(let why): text = "problem \(why)"
         case .focusChanged(let mode, let reason): text = "af \(mode.rawValue) (\(reason.rawValue))"
         case .notice(let what): text = what
+        case .recording(let recording): text = recording.line
         case .button: return nil
         }
         return text

@@ -95,13 +95,19 @@ public struct CameraInfo: Sendable, Hashable, Codable {
     public var stillFormats: [PixelFormat]
     /// Controls by libcamera name, with their ranges.
     public var controls: [String: ControlRange]
+    /// Video stream sizes offered (libcamera's VideoRecording role); empty: no video stream.
+    public var videoSizes: [PixelSize]
+    /// Video frame rates offered, frames per second.
+    public var videoFrameRates: [Int]
 
     /// Creates a description.
     public init(
         id: String, model: String, position: CameraPosition, pixelArraySize: PixelSize,
         stillSizes: [PixelSize], viewfinderSizes: [PixelSize], stillFormats: [PixelFormat],
-        controls: [String: ControlRange]
+        controls: [String: ControlRange], videoSizes: [PixelSize] = [], videoFrameRates: [Int] = []
     ) {
+        self.videoSizes = videoSizes
+        self.videoFrameRates = videoFrameRates
         self.id = id
         self.model = model
         self.position = position
@@ -195,8 +201,16 @@ public protocol CameraFrame: AnyObject, Sendable {
     func stillImage() throws -> RawImage
     /// A small viewfinder image of this frame, if the camera produces one.
     func viewfinderImage() throws -> RawImage?
+    /// The video stream's image of this frame (planar YUV 4:2:0 at the configured video size),
+    /// nil when no video stream is configured. May be called from the recording's thread.
+    func videoImage() throws -> RawImage?
     /// Gives the buffers back to the camera.
     func release()
+}
+
+extension CameraFrame {
+    /// No video stream: backends that deliver one override this.
+    public func videoImage() throws -> RawImage? { nil }
 }
 
 /// Streams asked of a camera.
@@ -207,15 +221,32 @@ public struct StreamRequest: Sendable, Hashable {
     public var stillFormat: PixelFormat
     /// Viewfinder stream size.
     public var viewfinderSize: PixelSize
+    /// Video stream size and frame rate (libcamera's VideoRecording role); nil: no video stream.
+    public var video: VideoStreamRequest?
 
     /// Creates a request.
     public init(
         stillSize: PixelSize, stillFormat: PixelFormat = .yuv420,
-        viewfinderSize: PixelSize = PixelSize(width: 640, height: 480)
+        viewfinderSize: PixelSize = PixelSize(width: 640, height: 480), video: VideoStreamRequest? = nil
     ) {
+        self.video = video
         self.stillSize = stillSize
         self.stillFormat = stillFormat
         self.viewfinderSize = viewfinderSize
+    }
+}
+
+/// A video stream: size and frame rate.
+public struct VideoStreamRequest: Sendable, Hashable {
+    /// Frame size.
+    public var size: PixelSize
+    /// Frames per second.
+    public var fps: Int
+
+    /// Creates a request.
+    public init(size: PixelSize, fps: Int) {
+        self.size = size
+        self.fps = fps
     }
 }
 

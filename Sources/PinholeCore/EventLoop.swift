@@ -206,6 +206,16 @@ public final class EventLoop: @unchecked Sendable {
     /// Threads that run `offloadParallel` work.
     public var parallelThreads: Int { pool.threads }
 
+    /// Runs `work` on `lane`'s own thread (in order, beside the loop's other work) and then
+    /// `completion` on the loop. Counted like `offload`: virtual time does not move while it
+    /// is outstanding, so tests stay deterministic; in real time nothing waits for it.
+    public func offload<T: Sendable>(
+        on lane: WorkLane, _ work: @escaping @Sendable () -> T, then completion: @escaping (T) -> Void
+    ) {
+        preconditionInLoop("EventLoop.offload(on:)")
+        submit(work, to: lane.pool.submit, counting: \.outstandingWork, then: completion)
+    }
+
     /// Runs long `work` (library commands: fsck, import, export) on a second worker thread
     /// and then `completion` with its result on the loop. Unlike `offload`, virtual time
     /// keeps moving while it runs (buttons, captures and their saves go on meanwhile); tests

@@ -91,6 +91,14 @@ extension Asset: FetchableRecord, PersistableRecord {
         pressToExposure = lag.map { .nanoseconds($0) }
         let wake: Int64? = try row.decode(C.wakeCostNs, in: p)
         wakeCost = wake.map { .nanoseconds($0) }
+        let media: String? = try row.decode(C.mediaType, in: p)
+        mediaType = media.flatMap(MediaType.init(rawValue:)) ?? .photo
+        let durationUs: Int64? = try row.decode(C.durationUs, in: p)
+        duration = durationUs.map { .microseconds($0) }
+        frameRate = try row.decode(C.frameRate, in: p)
+        codec = try row.decode(C.codec, in: p)
+        let triggerUs: Int64? = try row.decode(C.triggerUs, in: p)
+        triggerOffset = triggerUs.map { .microseconds($0) }
     }
 
     /// All assets of `statement`'s rows, their column positions resolved once for the statement
@@ -151,5 +159,10 @@ extension Asset: FetchableRecord, PersistableRecord {
         container[C.dateShiftNs.name] = dateShift.nanoseconds
         container[C.exposureLagNs.name] = pressToExposure?.nanoseconds
         container[C.wakeCostNs.name] = wakeCost?.nanoseconds
+        container[C.mediaType.name] = mediaType.rawValue
+        container[C.durationUs.name] = duration.map { $0.nanoseconds / 1000 }
+        container[C.frameRate.name] = frameRate
+        container[C.codec.name] = codec
+        container[C.triggerUs.name] = triggerOffset.map { $0.nanoseconds / 1000 }
     }
 }

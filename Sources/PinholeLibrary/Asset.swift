@@ -64,6 +64,16 @@ public struct Asset: Sendable, Codable, Hashable, Identifiable {
     public var pressToExposure: Duration? = nil
     /// For a press that woke the camera from standby: the time to its first usable frame.
     public var wakeCost: Duration? = nil
+    /// Photo, video or Live Photo.
+    public var mediaType: MediaType = .photo
+    /// A clip's duration; nil for a photo.
+    public var duration: Duration? = nil
+    /// A clip's frames per second.
+    public var frameRate: Double? = nil
+    /// A clip's codec (`h264`).
+    public var codec: String? = nil
+    /// Where the trigger (or `record start`) falls inside a clip.
+    public var triggerOffset: Duration? = nil
 
     /// The date the original's EXIF records (before any redate).
     public var originalCreated: WallTime { created.adding(.zero - dateShift) }
@@ -124,4 +134,14 @@ extension Asset {
         self.pressToExposure = metadata.pressToExposure
         self.wakeCost = metadata.wakeCost
     }
+}
+
+/// What an asset is.
+public enum MediaType: String, Sendable, Codable, Hashable, CaseIterable {
+    /// A still photo.
+    case photo
+    /// A movie clip.
+    case video
+    /// A still paired with a clip.
+    case live
 }

@@ -9,6 +9,7 @@ enum AssetColumn: Int, CaseIterable {
     case exposureTime, iso, fNumber, focalLength, lensPosition, flashFired
     case latitude, longitude, altitude, fileSize, checksum, favorite, hidden
     case deletedNs, deletedOffset, editRevision, clockTrust, dateShiftNs, exposureLagNs, wakeCostNs
+    case mediaType, durationUs, frameRate, codec, triggerUs
 
     /// The column's name in the database.
     var name: String {
@@ -47,6 +48,11 @@ enum AssetColumn: Int, CaseIterable {
         case .dateShiftNs: "date_shift_ns"
         case .exposureLagNs: "exposure_lag_ns"
         case .wakeCostNs: "wake_cost_ns"
+        case .mediaType: "media_type"
+        case .durationUs: "duration_us"
+        case .frameRate: "frame_rate"
+        case .codec: "codec"
+        case .triggerUs: "trigger_us"
         }
     }
 }

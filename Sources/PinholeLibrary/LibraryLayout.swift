@@ -39,6 +39,11 @@ struct LibraryLayout: Sendable {
         return "originals/\(year)/\(twoDigits(date.month))/\(twoDigits(date.day))/\(id).jpg"
     }
 
+    /// Relative path of the clip `id` recorded at `created` (local date), beside the photos.
+    static func clipPath(id: String, created: WallTime) -> String {
+        String(originalPath(id: id, created: created).dropLast(4)) + ".mp4"
+    }
+
     /// Relative path of revision `revision` of the rendered edit of asset `id`.
     static func renderPath(id: String, revision: Int) -> String {
         "renders/\(id)/r\(revision).jpg"

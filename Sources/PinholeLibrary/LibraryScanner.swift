@@ -68,7 +68,7 @@ enum LibraryScanner {
 
     /// The identifier in an original's file name `<id>.jpg`, or nil.
     static func identifier(ofOriginal name: String) -> String? {
-        guard name.hasSuffix(".jpg") else { return nil }
+        guard name.hasSuffix(".jpg") || name.hasSuffix(".mp4") else { return nil }
         let id = String(name.dropLast(4))
         return Identifier.isValid(id) ? id : nil
     }

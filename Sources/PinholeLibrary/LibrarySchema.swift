@@ -217,6 +217,20 @@ enum LibrarySchema {
                     );
                     """)
         }
+        migrator.registerMigration(identifier("v9-clips")) { db in
+            // Clips beside photos: the media type (photo, video, live), and for a clip its
+            // duration, frame rate, codec and where its trigger falls inside it; an index for
+            // `library list --type` and the Videos smart album, led like the others.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN media_type TEXT NOT NULL DEFAULT 'photo';
+                    ALTER TABLE asset ADD COLUMN duration_us INTEGER;
+                    ALTER TABLE asset ADD COLUMN frame_rate REAL;
+                    ALTER TABLE asset ADD COLUMN codec TEXT;
+                    ALTER TABLE asset ADD COLUMN trigger_us INTEGER;
+                    CREATE INDEX asset_by_media_type ON asset(media_type, hidden, deleted_ns, created_ns);
+                    """)
+        }
         return migrator
     }
 }

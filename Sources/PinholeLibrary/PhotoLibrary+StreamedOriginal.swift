@@ -112,13 +112,13 @@ extension PhotoLibrary {
     }
 
     /// Throws `storageFull` when less than the reserve (plus `bytes`) is free.
-    private func checkReserve(adding bytes: Int64) throws {
+    func checkReserve(adding bytes: Int64) throws {
         if let free = POSIXFiles.freeBytes(at: layout.root), free - bytes < options.reservedBytes {
             throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
         }
     }
 
-    private func openNew(_ path: String) throws -> FileDescriptor {
+    func openNew(_ path: String) throws -> FileDescriptor {
         try naming("open", path) {
             try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],

@@ -107,6 +107,21 @@ public struct SimCameraSpec: Sendable, Hashable {
         [pixelArraySize, PixelSize(width: pixelArraySize.width / 2, height: pixelArraySize.height / 2)]
     }
 
+    /// Video sizes offered (largest first); the small ones keep tests fast.
+    public var videoSizes: [PixelSize] {
+        [
+            PixelSize(width: 1920, height: 1080), PixelSize(width: 1280, height: 720),
+            PixelSize(width: 640, height: 480), PixelSize(width: 320, height: 240),
+            PixelSize(width: 160, height: 96),
+        ].filter { $0.width <= pixelArraySize.width && $0.height <= pixelArraySize.height }
+    }
+
+    /// Video frame rates offered: up to the sensor's own rate.
+    public var videoFrameRates: [Int] {
+        let most = Int((1 / frameDuration.seconds).rounded())
+        return [10, 15, 24, 25, 30].filter { $0 <= most }
+    }
+
     /// Controls reported, by libcamera name.
     public var controls: [String: ControlRange] {
         var controls: [String: ControlRange] = [
@@ -146,6 +161,7 @@ public struct SimCameraSpec: Sendable, Hashable {
         CameraInfo(
             id: id, model: model, position: position, pixelArraySize: pixelArraySize,
             stillSizes: stillSizes, viewfinderSizes: [PixelSize(width: 640, height: 480)],
-            stillFormats: [.yuv420, .nv12], controls: controls)
+            stillFormats: [.yuv420, .nv12], controls: controls, videoSizes: videoSizes,
+            videoFrameRates: videoFrameRates)
     }
 }

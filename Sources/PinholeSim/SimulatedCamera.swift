@@ -98,6 +98,18 @@ public final class SimulatedCamera: CameraDevice {
             adjusted.viewfinderSize = info.viewfinderSizes[0]
             notes.append("viewfinder size \(wanted.viewfinderSize) → \(adjusted.viewfinderSize)")
         }
+        if let video = wanted.video {
+            // libcamera validates a VideoRecording stream the same way: an unknown size or rate
+            // is adjusted, and the engine refuses an adjusted video stream with the choices.
+            if !info.videoSizes.contains(video.size) {
+                adjusted.video?.size = info.videoSizes.first ?? video.size
+                notes.append("video size \(video.size) → \(adjusted.video!.size)")
+            }
+            if !info.videoFrameRates.contains(video.fps) {
+                adjusted.video?.fps = info.videoFrameRates.last ?? video.fps
+                notes.append("video rate \(video.fps) → \(adjusted.video!.fps)")
+            }
+        }
         request = adjusted
         return notes.isEmpty ? .valid(adjusted) : .adjusted(adjusted, notes: notes)
     }
@@ -204,7 +216,8 @@ public final class SimulatedCamera: CameraDevice {
         let (exposure, gain) = exposureForNextFrame(scene: scene)
         lastExposure = exposure
         lastGain = gain
-        let period = max(spec.frameDuration, exposure + .milliseconds(1))
+        let streamPeriod = request.video.map { Duration.microseconds(1_000_000 / Int64(max(1, $0.fps))) }
+        let period = max(streamPeriod ?? spec.frameDuration, exposure + .milliseconds(1))
         if spec.autofocusAlgorithm, let target = autofocus.frame(scene: scene, lensPosition: lensPosition) {
             lensTarget = target
         }
@@ -228,7 +241,8 @@ public final class SimulatedCamera: CameraDevice {
             blurPerDioptre: spec.blurPerDioptre / scalerCrop.width, noiseSeed: metadata.sequence &+ 0x5151)
         let frame = SimulatedFrame(
             metadata: metadata, scene: scene.cropped(to: scalerCrop), exposure: render,
-            stillSize: request.stillSize, viewfinderSize: request.viewfinderSize
+            stillSize: request.stillSize, viewfinderSize: request.viewfinderSize,
+            videoSize: request.video?.size
         ) { [weak self] in
             self?.outstanding -= 1
         }

@@ -13,13 +13,15 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
     public let exposure: SimExposure
     private let stillSize: PixelSize
     private let viewfinderSize: PixelSize
+    private let videoSize: PixelSize?
     private let onRelease: () -> Void
     private var released = false
 
     init(
         metadata: FrameMetadata, scene: SimScene, exposure: SimExposure, stillSize: PixelSize,
-        viewfinderSize: PixelSize, onRelease: @escaping () -> Void
+        viewfinderSize: PixelSize, videoSize: PixelSize? = nil, onRelease: @escaping () -> Void
     ) {
+        self.videoSize = videoSize
         self.metadata = metadata
         self.scene = scene
         self.exposure = exposure
@@ -39,6 +41,12 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
         SimRenderer.render(
             scene, size: viewfinderSize, exposure: exposure,
             workingWidth: max(160, viewfinderSize.width / 2))
+    }
+
+    /// The video stream's picture, rendered at the video size (never at the still size).
+    public func videoImage() throws -> RawImage? {
+        guard let videoSize else { return nil }
+        return SimRenderer.render(scene, size: videoSize, exposure: exposure)
     }
 
     /// Gives the frame's buffers back to the camera.

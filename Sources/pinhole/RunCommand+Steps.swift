@@ -120,6 +120,7 @@ extension RunCommand {
         switch event {
         case .problem(let message): log.warning("\(message)")
         case .notice(let message): log.info("\(message)")
+        case .recording(let recording): log.info("\(recording.line)")
         case .captureFailed(let error): log.error("capture failed: \(error)")
         case .saved(let capture): log.info("\(capture.journalText)")
         case .button(let function, .pressed(let at)):

@@ -21,6 +21,9 @@ final class CommandAccessTests: XCTestCase {
         "timelapse start --every 5m --from 07:00 --to 19:00": .pin,
         "timelapse start --every 1h --album Building --lock": .pin, "timelapse stop": .pin,
         "timelapse status": .open,
+        // Recording is capturing: open, as the shutter is.
+        "record start": .open, "record start --max 30": .open, "record start --pre 3": .open,
+        "record stop": .open, "record status": .open,
         "lens 2": .pin, "af mode auto": .pin, "af continuous": .pin, "af point 0.5 0.5": .open,
         "af trigger": .open, "af range macro": .pin, "af speed fast": .pin, "metering spot": .pin,
         "awb auto": .pin, "awb daylight": .pin, "awb lock": .open, "album current Trip": .pin,

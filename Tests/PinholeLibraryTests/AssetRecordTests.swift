@@ -26,7 +26,8 @@ final class AssetRecordTests: LibraryTestCase {
             checksum: "crc32:0badf00d", favorite: true, hidden: true,
             deleted: WallTime(secondsSince1970: 1_790_000_004, nanoseconds: 4, utcOffsetSeconds: 7200),
             editRevision: 3, clockTrust: .gps, dateShift: .seconds(-90), pressToExposure: .milliseconds(-12),
-            wakeCost: .milliseconds(213))
+            wakeCost: .milliseconds(213), mediaType: .video, duration: .milliseconds(2500), frameRate: 29.97,
+            codec: "h264", triggerOffset: .milliseconds(1500))
     }
 
     /// The same asset's optional fields all nil (stored as NULL), the flags off.
@@ -48,6 +49,10 @@ final class AssetRecordTests: LibraryTestCase {
         asset.clockTrust = nil
         asset.pressToExposure = nil
         asset.wakeCost = nil
+        asset.duration = nil
+        asset.frameRate = nil
+        asset.codec = nil
+        asset.triggerOffset = nil
         return asset
     }
 

@@ -1,0 +1,74 @@
+// Recording on the appliance: the recorder fed by the engine, clip metadata from the photo's, events.
+
+import PinholeCore
+import PinholeImaging
+
+extension RecordingEvent {
+    /// The line-mode text after `event `: `recording started ID`, `recording saved ID FILE`.
+    public var line: String {
+        switch self {
+        case .started(let id): return "recording started \(id)"
+        case .saved(let id, let clip, let note):
+            return "recording saved \(id) \(clip.path)" + (note.map { " (\($0))" } ?? "")
+        case .failed(let id, let message): return "recording failed \(id) \(message)"
+        }
+    }
+}
+
+extension Appliance {
+    /// Sets up recording: the engine asks each camera for the recorder's video stream (from its
+    /// next start) and hands it every frame; a camera switch closes the clip first (it is
+    /// kept), standby waits while recording, and the recorder's events go to observers.
+    public func attachRecorder(_ recorder: ClipRecorder) {
+        self.recorder = recorder
+        engine.videoStream = recorder.videoStream
+        engine.onVideoFrame = { [weak recorder] frame in recorder?.frameArrived(frame) }
+        engine.keepsStreaming = { [weak recorder] in recorder?.isRecording ?? false }
+        engine.onStreamStopping = { [weak recorder] reason in
+            guard let recorder, recorder.isRecording else { return }
+            try? recorder.stop(cutShort: reason) { _ in }
+        }
+        recorder.onEvent = { [weak self] event in self?.emit(.recording(event)) }
+        // A camera already running was configured without the video stream: restart it.
+        if let camera = engine.current, !camera.videoSizes.isEmpty { try? engine.run(camera) }
+    }
+
+    /// Starts a clip now (`record start`): up to `preSeconds` from the pre-roll ring, at most
+    /// `maxSeconds` long. Refused when no camera delivers the video stream.
+    @discardableResult
+    public func startRecording(maxSeconds: Double? = nil, preSeconds: Double = 0) throws(RecordingError)
+        -> Int
+    {
+        guard let recorder else { throw .unavailable("recording is not set up on this board") }
+        guard let camera = engine.current else { throw .unavailable("no camera is running") }
+        guard !camera.videoSizes.isEmpty else {
+            throw .unavailable("camera \(camera.model) delivers no video stream")
+        }
+        if case .adjusted(let request, _)? = engine.configuration, request.video != recorder.videoStream {
+            throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
+        }
+        return try recorder.start(
+            maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+    }
+
+    /// The movie's metadata, from what a photo taken now would carry (make, model, GPS, clock
+    /// trust, the rotation from mount and tilt).
+    func clipMetadata(_ camera: CameraInfo) -> ClipMetadata {
+        let frame =
+            engine.lastFrame
+            ?? FrameMetadata(sequence: 0, sensorTimestamp: loop.now, exposureTime: .zero, analogueGain: 1)
+        var photo = engine.photoMetadata(for: frame, camera: camera)
+        captureEngine(engine, complete: &photo)
+        let rotation: Int
+        switch photo.orientation {
+        case .right, .rightMirrored: rotation = 90
+        case .down, .downMirrored: rotation = 180
+        case .left, .leftMirrored: rotation = 270
+        default: rotation = 0
+        }
+        return ClipMetadata(
+            creationTime: loop.wallNow, latitude: photo.gps?.latitude, longitude: photo.gps?.longitude,
+            altitude: photo.gps?.altitude, rotationDegrees: rotation, make: photo.make, model: photo.model,
+            clockTrust: photo.clockTrust ?? .unknown)
+    }
+}

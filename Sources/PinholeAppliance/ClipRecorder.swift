@@ -1,0 +1,245 @@
+// A recording session on the loop: start, stop and status; frames go to the encoder's own thread
+// through a small queue, and the loop never waits for it.
+
+import PinholeCore
+
+/// Why a recording request was refused; nothing changed then.
+public enum RecordingError: Error, CustomStringConvertible, Equatable {
+    /// `record start` while recording.
+    case alreadyRecording(id: Int)
+    /// `record stop` while idle.
+    case notRecording
+    /// A bad `--max`, `--pre` or setting.
+    case settings(VideoSettingsError)
+    /// A pre-roll longer than the ring holds.
+    case preRollTooLong(asked: Double, ring: Double)
+    /// The camera cannot record now (no video stream, switching, in standby).
+    case unavailable(String)
+
+    /// A readable message.
+    public var description: String {
+        switch self {
+        case .alreadyRecording(let id): return "already recording (clip \(id)): `record stop` first"
+        case .notRecording: return "not recording: `record start` first"
+        case .settings(let error): return error.description
+        case .preRollTooLong(let asked, let ring):
+            return ring == 0
+                ? "no pre-roll is kept: set pre_roll_s in [video] (up to \(Int(VideoSettings.longestPreRollSeconds)) s) to record --pre \(asked)"
+                : "pre-roll \(asked) s is longer than the \(ring) s the ring keeps: set pre_roll_s in [video]"
+        case .unavailable(let reason): return "cannot record: \(reason)"
+        }
+    }
+}
+
+/// A recording under way.
+public struct RecordingStatus: Sendable, Hashable {
+    /// The recording's number (the `event recording …` lines carry it).
+    public var id: Int
+    /// When `record start` was given.
+    public var startedAt: Instant
+    /// Frames, bytes and duration in the file so far.
+    public var progress = ClipProgress()
+    /// Frames the encoder could not take (its queue was full).
+    public var droppedFrames = 0
+    /// The longest the clip may run, seconds.
+    public var maxSeconds: Double
+    /// Pre-roll asked for, seconds.
+    public var preRollSeconds: Double
+    /// The encoder.
+    public var encoder: VideoEncoderKind
+}
+
+/// What happened to a recording, for line mode (`event recording …`) and the LEDs.
+public enum RecordingEvent: Sendable, Hashable {
+    /// The clip's file is open; frames go in.
+    case started(id: Int)
+    /// The clip is named and in the library; `note` says why it ended early, when it did.
+    case saved(id: Int, clip: SavedClip, note: String?)
+    /// The recording could not be kept.
+    case failed(id: Int, message: String)
+}
+
+/// Records clips from the camera's video stream. Loop-confined; the encoder and writer run on
+/// the recorder's own `WorkLane`.
+public final class ClipRecorder {
+    /// The loop it runs on.
+    public let loop: EventLoop
+    /// The settings it records with.
+    public let settings: VideoSettings
+    /// The encoder and why.
+    public let pick: EncoderPick
+    /// Seconds of pre-roll the ring keeps (0: the encoder runs only while recording).
+    public let ringSeconds: Double
+    /// Frames that may wait for the encoder; more are dropped (and counted), never waited for.
+    public let queueLimit: Int
+    /// What happened to each recording.
+    public var onEvent: ((RecordingEvent) -> Void)?
+
+    private let lane = WorkLane()
+    private let pipeline: VideoPipeline
+    private let store: any ClipStore
+    private var inFlight = 0
+    private var current: RecordingStatus?
+    private var stopping = false
+    private var nextID = 1
+
+    /// Creates a recorder. `ringSeconds` > 0 keeps the encoder running for pre-roll.
+    public init(
+        loop: EventLoop, backend: any VideoBackend, store: any ClipStore, settings: VideoSettings,
+        pick: EncoderPick, ringSeconds: Double = 0, queueLimit: Int = 3
+    ) {
+        self.loop = loop
+        self.settings = settings
+        self.pick = pick
+        self.ringSeconds = ringSeconds
+        self.queueLimit = max(1, queueLimit)
+        self.store = store
+        let encoderSettings = settings.encoderSettings(pick.kind)
+        let ring = PreRollRing(
+            spanMicroseconds: Int64(ringSeconds * 1_000_000),
+            byteLimit: PreRollRing.byteLimit(
+                bitRate: encoderSettings.bitRate, seconds: ringSeconds,
+                keyframeSeconds: settings.keyframeSeconds))
+        pipeline = VideoPipeline(backend: backend, settings: encoderSettings, ring: ring)
+    }
+
+    /// The recording under way, nil when idle.
+    public var status: RecordingStatus? { current }
+
+    /// Whether a recording is under way (or being closed).
+    public var isRecording: Bool { current != nil }
+
+    /// The camera's video stream this recorder needs.
+    public var videoStream: VideoStreamRequest { VideoStreamRequest(size: settings.size, fps: settings.fps) }
+
+    /// Hands a frame to the encoder's thread when recording (or keeping pre-roll). With
+    /// `queueLimit` frames already waiting, the frame is dropped and counted instead.
+    public func frameArrived(_ frame: any CameraFrame) {
+        loop.preconditionInLoop("ClipRecorder.frameArrived")
+        guard current != nil || ringSeconds > 0 else { return }
+        guard inFlight < queueLimit else {
+            current?.droppedFrames += 1
+            return
+        }
+        inFlight += 1
+        let pipeline = self.pipeline
+        let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
+        loop.offload(
+            on: lane,
+            {
+                Result { () throws(VideoError) -> ClipProgress? in
+                    let image: RawImage?
+                    do {
+                        image = try frame.videoImage()
+                    } catch {
+                        throw .badFrame("the camera's video stream failed: \(error)")
+                    }
+                    guard let image else { throw .badFrame("the camera delivers no video stream") }
+                    return try pipeline.encode(image, at: microseconds)
+                }
+            },
+            then: { [weak self] result in
+                guard let self else { return }
+                self.inFlight -= 1
+                switch result {
+                case .success(let progress?):
+                    guard !self.stopping, self.current != nil else { return }
+                    self.current?.progress = progress
+                    if let failure = progress.failure {
+                        self.finish(cutShort: failure) { _ in }
+                    } else if progress.reachedLimit {
+                        self.finish(cutShort: nil) { _ in }
+                    }
+                case .success(nil):
+                    break
+                case .failure(let error):
+                    if self.current != nil, !self.stopping { self.finish(cutShort: "\(error)") { _ in } }
+                }
+            })
+    }
+
+    /// Starts a clip now, with up to `preSeconds` before now from the ring and at most
+    /// `maxSeconds` long (default: `max_duration_s`). Returns the recording's number; the
+    /// `.started` event follows once its file is open.
+    @discardableResult
+    public func start(
+        maxSeconds: Double? = nil, preSeconds: Double = 0, metadata: ClipMetadata
+    ) throws(RecordingError) -> Int {
+        loop.preconditionInLoop("ClipRecorder.start")
+        if let current { throw .alreadyRecording(id: current.id) }
+        let limit = maxSeconds ?? settings.maxDurationSeconds
+        guard limit.isFinite, limit >= 1, limit <= VideoSettings.longestClipSeconds else {
+            throw .settings(.badMaxDuration(limit))
+        }
+        guard preSeconds.isFinite, preSeconds >= 0, preSeconds <= VideoSettings.longestPreRollSeconds else {
+            throw .settings(.badPreRoll(preSeconds))
+        }
+        guard preSeconds <= ringSeconds else { throw .preRollTooLong(asked: preSeconds, ring: ringSeconds) }
+        let id = nextID
+        nextID += 1
+        current = RecordingStatus(
+            id: id, startedAt: loop.now, maxSeconds: limit, preRollSeconds: preSeconds, encoder: pick.kind)
+        let trigger = loop.now.nanoseconds / 1000
+        let from = trigger - Int64(preSeconds * 1_000_000)
+        let limitMicroseconds = Int64(limit * 1_000_000)
+        let wall = metadata.creationTime
+        let store = self.store
+        let pipeline = self.pipeline
+        loop.offload(
+            on: lane,
+            {
+                Result {
+                    let recording = try store.beginClip(startedAt: wall)
+                    try pipeline.open(
+                        recording: recording, metadata: metadata, from: from, trigger: trigger,
+                        limitMicroseconds: limitMicroseconds)
+                }
+            },
+            then: { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    self.onEvent?(.started(id: id))
+                case .failure(let error):
+                    if self.current?.id == id { self.current = nil }
+                    self.onEvent?(.failed(id: id, message: "\(error)"))
+                }
+            })
+        return id
+    }
+
+    /// Stops the recording: the clip is closed, named and indexed; `completion` gets it.
+    public func stop(
+        cutShort reason: String? = nil, completion: @escaping (Result<SavedClip, any Error>) -> Void
+    ) throws(RecordingError) {
+        loop.preconditionInLoop("ClipRecorder.stop")
+        guard current != nil, !stopping else { throw .notRecording }
+        finish(cutShort: reason, completion: completion)
+    }
+
+    private func finish(
+        cutShort reason: String?, completion: @escaping (Result<SavedClip, any Error>) -> Void
+    ) {
+        guard let recording = current else { return }
+        stopping = true
+        let pipeline = self.pipeline
+        loop.offload(
+            on: lane,
+            { pipeline.isOpen ? pipeline.close(cutShort: reason) : .failure(RecordingError.notRecording) },
+            then: { [weak self] result in
+                guard let self else { return }
+                self.current = nil
+                self.stopping = false
+                switch result {
+                case .success(let clip):
+                    let note =
+                        reason
+                        ?? (recording.droppedFrames > 0 ? "\(recording.droppedFrames) frames dropped" : nil)
+                    self.onEvent?(.saved(id: recording.id, clip: clip, note: note))
+                case .failure(let error):
+                    self.onEvent?(.failed(id: recording.id, message: "\(error)"))
+                }
+                completion(result)
+            })
+    }
+}

@@ -1,0 +1,73 @@
+// The pre-roll ring: the last seconds of *encoded* video, bounded by bytes, always starting at a keyframe.
+
+import PinholeCore
+
+/// Encoded packets of the last `seconds`, whole groups of pictures only, so that a clip taken
+/// from it starts at a keyframe. Memory is bounded by `byteLimit`: when the newest packets
+/// need room, the oldest group goes, even if the ring then covers less than `seconds`.
+public struct PreRollRing: Sendable {
+    /// How far back the ring should reach, in microseconds.
+    public let spanMicroseconds: Int64
+    /// The most bytes it holds.
+    public let byteLimit: Int
+    /// Groups of pictures, oldest first; each starts with a keyframe.
+    private var groups: [[EncodedPacket]] = []
+    /// Bytes held.
+    public private(set) var byteCount = 0
+
+    /// Creates an empty ring reaching back `spanMicroseconds`, holding at most `byteLimit` bytes.
+    public init(spanMicroseconds: Int64, byteLimit: Int) {
+        self.spanMicroseconds = max(0, spanMicroseconds)
+        self.byteLimit = max(0, byteLimit)
+    }
+
+    /// The ring's size for a pre-roll of `seconds` at `bitRate`: 1.2 × bit rate × seconds,
+    /// plus one group of pictures (the ring starts at a keyframe before the span).
+    public static func byteLimit(bitRate: Int, seconds: Double, keyframeSeconds: Double) -> Int {
+        Int(Double(bitRate) / 8 * (seconds * 1.2 + keyframeSeconds))
+    }
+
+    /// Packets held.
+    public var packetCount: Int { groups.reduce(0) { $0 + $1.count } }
+
+    /// The oldest packet's presentation time, nil when empty.
+    public var oldestMicroseconds: Int64? { groups.first?.first?.presentationMicroseconds }
+
+    /// Adds the newest packet. A packet before the first keyframe is dropped (nothing could
+    /// decode it); then whole groups go from the front while the next group still reaches back
+    /// far enough, or while the ring is over its byte limit.
+    public mutating func append(_ packet: EncodedPacket) {
+        if packet.isKeyframe {
+            groups.append([packet])
+        } else if groups.isEmpty {
+            return
+        } else {
+            groups[groups.count - 1].append(packet)
+        }
+        byteCount += packet.bytes.count
+        let newest = packet.presentationMicroseconds
+        while groups.count > 1 {
+            let nextStart = groups[1][0].presentationMicroseconds
+            guard nextStart <= newest - spanMicroseconds || byteCount > byteLimit else { break }
+            byteCount -= groups.removeFirst().reduce(0) { $0 + $1.bytes.count }
+        }
+        if byteCount > byteLimit, groups.count == 1 {
+            // One group larger than the whole limit: nothing useful can be kept.
+            groups.removeAll()
+            byteCount = 0
+        }
+    }
+
+    /// The packets from the last keyframe at or before `start` (the oldest keyframe when none is
+    /// that early) to the newest.
+    public func packets(from start: Int64) -> [EncodedPacket] {
+        let index = groups.lastIndex { $0[0].presentationMicroseconds <= start } ?? 0
+        return groups.dropFirst(index).flatMap { $0 }
+    }
+
+    /// Empties the ring (a new encoder starts a new stream).
+    public mutating func removeAll() {
+        groups.removeAll()
+        byteCount = 0
+    }
+}

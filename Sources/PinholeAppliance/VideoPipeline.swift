@@ -1,0 +1,173 @@
+// The recording's thread-side state: encoder, pre-roll ring and the open clip, touched only on its WorkLane.
+
+import PinholeCore
+
+/// Progress of the open clip, handed back to the loop after each frame.
+public struct ClipProgress: Sendable, Hashable {
+    /// Frames in the file.
+    public var frames = 0
+    /// Container bytes written.
+    public var bytes: Int64 = 0
+    /// Microseconds from the clip's first frame to the end of its last.
+    public var durationMicroseconds: Int64 = 0
+    /// Whether the clip reached its maximum duration (the loop then stops it).
+    public var reachedLimit = false
+    /// Why the clip's bytes could not be written (a full disk): the loop then closes it,
+    /// keeping its complete fragments.
+    public var failure: String?
+}
+
+/// Encoder, ring and writer. Confined to the recording's lane: every method runs there, one at
+/// a time, so it needs no lock.
+final class VideoPipeline: @unchecked Sendable {
+    /// A clip being written.
+    struct OpenClip {
+        var writer: any ClipWriter
+        var recording: any ClipRecording
+        var metadata: ClipMetadata
+        var firstMicroseconds: Int64?
+        var triggerMicroseconds: Int64
+        var limitMicroseconds: Int64
+        var progress = ClipProgress()
+        var poster: RawImage?
+        var failure: VideoError?
+    }
+
+    /// Counts the bytes that reach the store's sink.
+    final class CountingSink: ClipSink {
+        let inner: any ClipSink
+        var bytes: Int64 = 0
+        init(_ inner: any ClipSink) { self.inner = inner }
+        func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+            try inner.write(bytes)
+            self.bytes += Int64(bytes.count)
+        }
+        func fragmentCompleted() throws(VideoError) { try inner.fragmentCompleted() }
+    }
+
+    let backend: any VideoBackend
+    let settings: ClipEncoderSettings
+    private var encoder: (any ClipEncoder)?
+    private(set) var ring: PreRollRing
+    private var clip: OpenClip?
+    private var sink: CountingSink?
+    private var forceKeyframe = false
+
+    init(backend: any VideoBackend, settings: ClipEncoderSettings, ring: PreRollRing) {
+        self.backend = backend
+        self.settings = settings
+        self.ring = ring
+    }
+
+    /// Encodes one frame; its packets go into the ring and, while a clip is open, the clip.
+    func encode(_ image: RawImage, at microseconds: Int64) throws(VideoError) -> ClipProgress? {
+        let encoder = try openEncoder()
+        let packets = try encoder.encode(
+            image, presentationMicroseconds: microseconds, forceKeyframe: forceKeyframe && clip != nil)
+        forceKeyframe = false
+        if clip != nil, clip?.poster == nil { clip?.poster = image }
+        deliver(packets)
+        return clip?.progress
+    }
+
+    /// Opens a clip writing from the last keyframe at or before `from` (pre-roll from the ring);
+    /// with nothing in the ring that early, from the next frame (made a keyframe).
+    func open(
+        recording: any ClipRecording, metadata: ClipMetadata, from: Int64, trigger: Int64,
+        limitMicroseconds: Int64
+    ) throws(VideoError) {
+        let encoder = try openEncoder()
+        let counting = CountingSink(recording)
+        let writer = try backend.makeWriter(
+            settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: counting)
+        sink = counting
+        clip = OpenClip(
+            writer: writer, recording: recording, metadata: metadata, triggerMicroseconds: trigger,
+            limitMicroseconds: limitMicroseconds)
+        let preRoll = ring.packets(from: from)
+        if preRoll.isEmpty { forceKeyframe = true }
+        deliver(preRoll)
+    }
+
+    /// Closes the open clip: drains the encoder into it, writes the trailer, names and indexes it.
+    /// The encoder is reopened at the next frame (the ring starts again).
+    func close(cutShort reason: String? = nil) -> Result<SavedClip, any Error> {
+        guard var open = clip else { return .failure(VideoError.writer("no clip is open")) }
+        if let encoder, open.failure == nil {
+            do throws(VideoError) {
+                deliver(try encoder.finish())
+            } catch {
+                clip?.failure = error
+            }
+        }
+        encoder = nil
+        ring.removeAll()
+        open = clip ?? open
+        clip = nil
+        defer { sink = nil }
+        let cut = reason ?? open.failure.map { "\($0)" }
+        if open.failure == nil {
+            do throws(VideoError) {
+                try open.writer.finish()
+            } catch {
+                return .failure(error)
+            }
+        } else {
+            open.writer.abort()
+        }
+        guard open.progress.frames > 0 else {
+            open.recording.discard()
+            return .failure(open.failure ?? VideoError.writer("the clip holds no frame"))
+        }
+        let facts = ClipFacts(
+            metadata: open.metadata, size: settings.size, fps: settings.fps, frameCount: open.progress.frames,
+            durationMicroseconds: open.progress.durationMicroseconds, poster: open.poster,
+            triggerMicroseconds: max(0, open.triggerMicroseconds - (open.firstMicroseconds ?? 0)),
+            cutShort: cut)
+        return Result { try open.recording.complete(facts) }
+    }
+
+    /// Whether a clip is open.
+    var isOpen: Bool { clip != nil }
+
+    private func openEncoder() throws(VideoError) -> any ClipEncoder {
+        if let encoder { return encoder }
+        let opened = try backend.makeEncoder(settings)
+        encoder = opened
+        ring.removeAll()
+        return opened
+    }
+
+    /// Packets into the ring and the open clip (rebased to start at 0); a write failure (a
+    /// full disk) stops the clip's writing and is kept for `close`.
+    private func deliver(_ packets: [EncodedPacket]) {
+        for packet in packets {
+            ring.append(packet)
+            guard var open = clip, open.failure == nil else { continue }
+            if open.firstMicroseconds == nil {
+                guard packet.isKeyframe else { continue }
+                open.firstMicroseconds = packet.presentationMicroseconds
+            }
+            let first = open.firstMicroseconds ?? 0
+            let offset = packet.presentationMicroseconds - first
+            if offset >= open.limitMicroseconds {
+                open.progress.reachedLimit = true
+                clip = open
+                continue
+            }
+            var rebased = packet
+            rebased.presentationMicroseconds = offset
+            rebased.decodingMicroseconds = packet.decodingMicroseconds - first
+            do throws(VideoError) {
+                try open.writer.write(rebased)
+                open.progress.frames += 1
+                open.progress.durationMicroseconds = offset + settings.frameMicroseconds
+            } catch {
+                open.failure = error
+                open.progress.failure = "\(error)"
+            }
+            open.progress.bytes = sink?.bytes ?? 0
+            clip = open
+        }
+    }
+}

@@ -1,0 +1,206 @@
+// What a recording is made with ([video] settings): size, rate, quality or bit rate, limits, encoder.
+
+/// `quality`: bit rates after picamera2's H.264 presets at 1080p30 (4, 6 and 9 Mbps), scaled
+/// by the pixel rate.
+public enum VideoQuality: String, Sendable, Hashable, Codable, CaseIterable {
+    /// 4 Mbps at 1080p30.
+    case low
+    /// 6 Mbps at 1080p30.
+    case medium
+    /// 9 Mbps at 1080p30.
+    case high
+
+    /// Bits per second at 1080p30.
+    var fullHDBitRate: Int {
+        switch self {
+        case .low: return 4_000_000
+        case .medium: return 6_000_000
+        case .high: return 9_000_000
+        }
+    }
+}
+
+/// `encoder`: which H.264 encoder records.
+public enum VideoEncoderChoice: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The Pi 4's hardware encoder where it exists, libx264 elsewhere.
+    case auto
+    /// The hardware encoder (`h264_v4l2m2m`); an error where there is none.
+    case v4l2m2m
+    /// The software encoder.
+    case libx264
+}
+
+/// The encoder a recording will use, and why (for `pinhole doctor` and `record status`).
+public struct EncoderPick: Sendable, Hashable {
+    /// The encoder.
+    public var kind: VideoEncoderKind
+    /// Why it was picked.
+    public var reason: String
+
+    /// Creates a pick.
+    public init(kind: VideoEncoderKind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+}
+
+/// The `[video]` settings.
+public struct VideoSettings: Sendable, Hashable, Codable {
+    /// `size`: frame size (default 1920x1080).
+    public var size = PixelSize(width: 1920, height: 1080)
+    /// `fps`: frames per second (default 30).
+    public var fps = 30
+    /// `quality`: used when `bitRate` is not set.
+    public var quality = VideoQuality.medium
+    /// `bitrate`: bits per second; overrides `quality`.
+    public var bitRate: Int?
+    /// `max_duration_s`: the longest clip, seconds (default 600).
+    public var maxDurationSeconds = 600.0
+    /// `keyframe_s`: seconds from one keyframe to the next, and so one fragment (default 1).
+    public var keyframeSeconds = 1.0
+    /// `encoder`: auto, v4l2m2m or libx264.
+    public var encoder = VideoEncoderChoice.auto
+    /// `pre_roll_s`: seconds of encoded video kept before every start (0: none, and the encoder
+    /// runs only while recording).
+    public var preRollSeconds = 0.0
+
+    /// Bit rates accepted: a bit rate above 20 Mbps is unreliable on the Pi 4's encoder
+    /// (raspberrypi/linux#4938), and below 100 kbps nothing is recognisable.
+    public static let bitRateRange = 100_000...20_000_000
+    /// The longest `max_duration_s` (a day).
+    public static let longestClipSeconds = 86_400.0
+    /// The longest pre-roll (`--pre`, a trigger's `pre_s`).
+    public static let longestPreRollSeconds = 30.0
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The bit rate recorded with: `bitRate`, else `quality` scaled by pixel rate from 1080p30.
+    public var effectiveBitRate: Int {
+        if let bitRate { return bitRate }
+        let scale = Double(size.width * size.height * fps) / Double(1920 * 1080 * 30)
+        let scaled = Int(Double(quality.fullHDBitRate) * scale)
+        return min(max(scaled, Self.bitRateRange.lowerBound), Self.bitRateRange.upperBound)
+    }
+
+    /// Frames from one keyframe to the next.
+    public var keyframeInterval: Int { max(1, Int((keyframeSeconds * Double(fps)).rounded())) }
+
+    /// Checks the settings against themselves and, when given, against what the camera
+    /// offers. Throws with the choices when something does not fit.
+    public func validate(for camera: CameraInfo?) throws(VideoSettingsError) {
+        guard size.width >= 16, size.height >= 16, size.width % 2 == 0, size.height % 2 == 0 else {
+            throw .badSize(size)
+        }
+        guard (1...120).contains(fps) else { throw .badRate(fps, offered: camera?.videoFrameRates ?? []) }
+        if let bitRate, !Self.bitRateRange.contains(bitRate) { throw .bitRateOutOfRange(bitRate) }
+        guard maxDurationSeconds.isFinite, maxDurationSeconds >= 1,
+            maxDurationSeconds <= Self.longestClipSeconds
+        else { throw .badMaxDuration(maxDurationSeconds) }
+        guard keyframeSeconds.isFinite, keyframeSeconds >= 0.1, keyframeSeconds <= 10 else {
+            throw .badKeyframe(keyframeSeconds)
+        }
+        guard preRollSeconds.isFinite, preRollSeconds >= 0, preRollSeconds <= Self.longestPreRollSeconds
+        else {
+            throw .badPreRoll(preRollSeconds)
+        }
+        guard let camera else { return }
+        guard !camera.videoSizes.isEmpty else { throw .noVideoStream(camera: camera.model) }
+        guard camera.videoSizes.contains(size) else {
+            throw .sizeNotOffered(size, offered: camera.videoSizes)
+        }
+        guard camera.videoFrameRates.contains(fps) else {
+            throw .badRate(fps, offered: camera.videoFrameRates)
+        }
+    }
+
+    /// The encoder `encoder` resolves to: `hardwareEncoder` says whether the board has the Pi 4's
+    /// V4L2 encoder device, `libavcodecHas` whether libavcodec was built with an encoder.
+    public func pickEncoder(
+        hardwareEncoder: Bool, libavcodecHas: (VideoEncoderKind) -> Bool
+    ) throws(VideoSettingsError) -> EncoderPick {
+        let hardware = hardwareEncoder && libavcodecHas(.v4l2m2m)
+        switch encoder {
+        case .libx264:
+            guard libavcodecHas(.libx264) else { throw .encoderMissing("libavcodec here has no libx264") }
+            return EncoderPick(kind: .libx264, reason: "encoder = libx264 in [video]")
+        case .v4l2m2m:
+            guard hardware else {
+                throw .encoderMissing(
+                    "encoder = v4l2m2m, but this board has no V4L2 H.264 encoder (a Pi 4 has one; a Pi 5 does not)"
+                )
+            }
+            return EncoderPick(kind: .v4l2m2m, reason: "encoder = v4l2m2m in [video]")
+        case .auto:
+            if hardware {
+                return EncoderPick(
+                    kind: .v4l2m2m, reason: "auto: the board's V4L2 H.264 encoder (Pi 4) is present")
+            }
+            guard libavcodecHas(.libx264) else {
+                throw .encoderMissing(
+                    "no V4L2 H.264 encoder on this board, and libavcodec here has no libx264")
+            }
+            return EncoderPick(
+                kind: .libx264,
+                reason: "auto: no V4L2 H.264 encoder on this board (Pi 5, x86): software libx264")
+        }
+    }
+
+    /// What the encoder is opened with.
+    public func encoderSettings(_ kind: VideoEncoderKind) -> ClipEncoderSettings {
+        ClipEncoderSettings(
+            size: size, fps: fps, bitRate: effectiveBitRate, keyframeInterval: keyframeInterval, encoder: kind
+        )
+    }
+}
+
+/// Why video settings or a recording request cannot be used; each message says what would do.
+public enum VideoSettingsError: Error, CustomStringConvertible, Equatable {
+    /// Width or height odd or tiny.
+    case badSize(PixelSize)
+    /// A size the camera does not list.
+    case sizeNotOffered(PixelSize, offered: [PixelSize])
+    /// A frame rate outside 1…120 or not listed by the camera.
+    case badRate(Int, offered: [Int])
+    /// A bit rate outside `VideoSettings.bitRateRange`.
+    case bitRateOutOfRange(Int)
+    /// `max_duration_s` or `--max` not a number of seconds in range.
+    case badMaxDuration(Double)
+    /// `--pre` or `pre_s` not a number of seconds in range.
+    case badPreRoll(Double)
+    /// `keyframe_s` out of range.
+    case badKeyframe(Double)
+    /// The camera offers no video stream.
+    case noVideoStream(camera: String)
+    /// The chosen encoder cannot run here.
+    case encoderMissing(String)
+
+    /// A readable message.
+    public var description: String {
+        switch self {
+        case .badSize(let size):
+            return "video size \(size) is not usable: width and height must be even and at least 16"
+        case .sizeNotOffered(let size, let offered):
+            return
+                "the camera offers no \(size) video stream: choose one of \(offered.map(\.description).joined(separator: ", "))"
+        case .badRate(let fps, let offered):
+            let choices = offered.isEmpty ? "1 to 120" : offered.map(String.init).joined(separator: ", ")
+            return "video rate \(fps) fps is not offered: choose \(choices)"
+        case .bitRateOutOfRange(let rate):
+            return
+                "bitrate \(rate) is out of range: \(VideoSettings.bitRateRange.lowerBound) to \(VideoSettings.bitRateRange.upperBound) bits per second"
+        case .badMaxDuration(let seconds):
+            return
+                "maximum duration \(seconds) is not usable: give seconds from 1 to \(Int(VideoSettings.longestClipSeconds))"
+        case .badPreRoll(let seconds):
+            return
+                "pre-roll \(seconds) is not usable: give seconds from 0 to \(Int(VideoSettings.longestPreRollSeconds))"
+        case .badKeyframe(let seconds):
+            return "keyframe_s \(seconds) is not usable: give seconds from 0.1 to 10"
+        case .noVideoStream(let camera):
+            return "camera \(camera) offers no video stream: recording needs one"
+        case .encoderMissing(let reason):
+            return "no H.264 encoder: \(reason) (tools/setup installs libavcodec with libx264)"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+// The libav video backend: which H.264 encoders exist here, and encoders and MP4 writers from them.
+
+import PinholeCore
+import VideoShim
+
+/// Opens libavcodec encoders and libavformat MP4 writers.
+public struct LibavVideoBackend: VideoBackend {
+    /// Creates the backend.
+    public init() {}
+
+    /// Whether libavcodec has the encoder (ph_video_encoder_available: avcodec_find_encoder_by_name).
+    /// For v4l2m2m this says only that libavcodec was built with it, not that a device exists.
+    public func available(_ encoder: VideoEncoderKind) -> Bool {
+        ph_video_encoder_available(encoder.codecName) != 0
+    }
+
+    /// Opens an encoder.
+    public func makeEncoder(_ settings: ClipEncoderSettings) throws(VideoError) -> any ClipEncoder {
+        try LibavClipEncoder(settings)
+    }
+
+    /// Starts a fragmented MP4 in `sink`.
+    public func makeWriter(
+        settings: ClipEncoderSettings, codecHeader: [UInt8], metadata: ClipMetadata, sink: any ClipSink
+    ) throws(VideoError) -> any ClipWriter {
+        try LibavClipWriter(settings: settings, codecHeader: codecHeader, metadata: metadata, sink: sink)
+    }
+}

@@ -1,0 +1,196 @@
+// Clips recorded into the library: a hidden file that grows fragment by fragment, durable at each, named and indexed at the end.
+
+import PinholeCore
+import PinholeImaging
+import PinholeSystem
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the index records of a clip.
+public struct ClipRecord: Sendable {
+    /// Frame size.
+    public var size: PixelSize
+    /// Frames per second.
+    public var frameRate: Double
+    /// The codec (`h264`).
+    public var codec: String
+    /// Duration.
+    public var duration: Duration
+    /// Where the trigger falls inside the clip.
+    public var triggerOffset: Duration?
+    /// Camera make and model.
+    public var make: String?
+    /// Camera model.
+    public var model: String?
+    /// When recording started.
+    public var created: WallTime?
+    /// Where, when known.
+    public var latitude: Double?
+    /// Where, when known.
+    public var longitude: Double?
+    /// Where, when known.
+    public var altitude: Double?
+    /// How far `created` can be trusted.
+    public var clockTrust: ClockTrust?
+
+    /// Creates a record.
+    public init(size: PixelSize, frameRate: Double, codec: String, duration: Duration) {
+        self.size = size
+        self.frameRate = frameRate
+        self.codec = codec
+        self.duration = duration
+    }
+}
+
+/// A clip being recorded: `.ID.mp4.recording` in its day directory, appended to and made
+/// durable at each fragment boundary (`sync`), renamed to `ID.mp4` without replacing anything
+/// and indexed by `complete`. A file left by a power cut keeps its complete fragments and is
+/// kept by the next recovery pass (see `PhotoLibrary+Recovery`).
+public final class LibraryClipFile: @unchecked Sendable {
+    let library: PhotoLibrary
+    let id: String
+    let created: WallTime
+    /// The final path, relative to the library.
+    public let relative: String
+    /// The final path, absolute.
+    public var absolutePath: String { library.layout.absolute(relative) }
+    /// The hidden path it grows under.
+    public let temporaryPath: String
+    private let fd: FileDescriptor
+    private var crc: UInt32 = 0xFFFF_FFFF
+    /// Bytes written.
+    public private(set) var byteCount: Int64 = 0
+    private var directorySynced = false
+    private var closed = false
+
+    init(
+        library: PhotoLibrary, id: String, created: WallTime, relative: String, temporaryPath: String,
+        fd: FileDescriptor
+    ) {
+        self.library = library
+        self.id = id
+        self.created = created
+        self.relative = relative
+        self.temporaryPath = temporaryPath
+        self.fd = fd
+    }
+
+    /// The suffix of a clip being recorded.
+    static let recordingSuffix = ".recording"
+
+    /// Appends bytes (write(2), all of them).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !bytes.isEmpty else { return }
+        do {
+            try naming("write", temporaryPath) { _ = try fd.writeAll(bytes) }
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: library.layout.root)
+        }
+        crc = Checksum.update(crc, with: bytes)
+        byteCount += Int64(bytes.count)
+    }
+
+    /// Makes everything written so far durable: fsync, and the first time the directory too (so
+    /// the file's name survives a power cut).
+    public func sync() throws {
+        do {
+            try naming("fsync", temporaryPath) { try fd.sync() }
+            if !directorySynced {
+                try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: temporaryPath))
+                directorySynced = true
+            }
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: library.layout.root)
+        }
+    }
+
+    /// Names the clip (fsync, a rename that never replaces, fsync of the directory) and indexes
+    /// it as a video asset. Naming needs no free space, so a clip ended by a full disk is kept.
+    public func complete(_ record: ClipRecord) throws -> Asset {
+        guard !closed else { throw LibraryError.invalidRequest("the clip \(relative) was already closed") }
+        closed = true
+        let absolute = library.layout.absolute(relative)
+        do {
+            try naming("close", absolute) {
+                try fd.closeAfter {
+                    try naming("fsync", temporaryPath) { try fd.sync() }
+                    try DurableFiles.rename(temporaryPath, to: absolute, replace: false)
+                }
+            }
+            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: library.layout.root)
+        }
+        var asset = Asset(
+            clipID: id, path: relative, record: record, added: library.now(),
+            created: record.created ?? created,
+            fileSize: byteCount, checksum: Checksum.string(crc32: crc ^ 0xFFFF_FFFF))
+        asset.mediaType = .video
+        let written = WrittenOriginal(asset: asset, path: absolute)
+        _ = try library.performChanges { batch in _ = batch.adopt(written) }
+        return asset
+    }
+
+    /// Removes the file (a clip with no frame).
+    public func discard() {
+        guard !closed else { return }
+        closed = true
+        try? fd.close()
+        _ = unlink(temporaryPath)
+    }
+}
+
+extension PhotoLibrary {
+    /// Starts a clip recorded at `created` (now when nil): its hidden file in the day directory.
+    /// - Throws: `LibraryError.storageFull` when less than the reserve is free, `.fileSystem`.
+    public func beginClip(created: WallTime?) throws -> LibraryClipFile {
+        let added = now()
+        let id = Identifier.make(at: added)
+        let when = created ?? added
+        let relative = LibraryLayout.clipPath(id: id, created: when)
+        let absolute = layout.absolute(relative)
+        try checkReserve(adding: 0)
+        do {
+            try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
+            let temporary =
+                POSIXFiles.parentDirectory(of: absolute) + "/." + id + ".mp4"
+                + LibraryClipFile.recordingSuffix
+            let fd = try openNew(temporary)
+            return LibraryClipFile(
+                library: self, id: id, created: when, relative: relative, temporaryPath: temporary, fd: fd)
+        } catch let failure as POSIXFailure {
+            throw LibraryError.from(failure, libraryPath: layout.root)
+        }
+    }
+}
+
+extension Asset {
+    /// The record of a new clip.
+    init(
+        clipID id: String, path: String, record: ClipRecord, added: WallTime, created: WallTime,
+        fileSize: Int64,
+        checksum: String
+    ) {
+        var metadata = PhotoMetadata(
+            pixelWidth: record.size.width, pixelHeight: record.size.height, orientation: .up)
+        metadata.make = record.make
+        metadata.model = record.model
+        metadata.captureTime = created
+        if let latitude = record.latitude, let longitude = record.longitude {
+            metadata.gps = GPSFix(latitude: latitude, longitude: longitude, altitude: record.altitude)
+        }
+        metadata.clockTrust = record.clockTrust
+        self.init(
+            id: id, path: path, metadata: metadata, added: added, fileSize: fileSize, checksum: checksum)
+        mediaType = .video
+        duration = record.duration
+        frameRate = record.frameRate
+        codec = record.codec
+        triggerOffset = record.triggerOffset
+    }
+}

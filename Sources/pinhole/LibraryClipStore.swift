@@ -1,0 +1,53 @@
+// The appliance's clip store on the photo library: recordings grow in the library's own files.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeLibrary
+
+/// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
+/// indexed as video assets when they end. Used from the recorder's own thread.
+final class LibraryClipStore: ClipStore, @unchecked Sendable {
+    let library: PhotoLibrary
+
+    init(library: PhotoLibrary) { self.library = library }
+
+    func beginClip(startedAt: WallTime?) throws -> any ClipRecording {
+        LibraryClipRecording(file: try library.beginClip(created: startedAt))
+    }
+}
+
+/// One recording: the library's clip file behind the recorder's sink.
+final class LibraryClipRecording: ClipRecording {
+    let file: LibraryClipFile
+
+    init(file: LibraryClipFile) { self.file = file }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
+        do { try file.write(bytes) } catch { throw .storage("\(error)") }
+    }
+
+    func fragmentCompleted() throws(VideoError) {
+        do { try file.sync() } catch { throw .storage("\(error)") }
+    }
+
+    func complete(_ facts: ClipFacts) throws -> SavedClip {
+        var record = ClipRecord(
+            size: facts.size, frameRate: Double(facts.fps), codec: facts.codec,
+            duration: .microseconds(facts.durationMicroseconds))
+        record.triggerOffset = .microseconds(facts.triggerMicroseconds)
+        record.make = facts.metadata.make
+        record.model = facts.metadata.model
+        record.created = facts.metadata.creationTime
+        record.latitude = facts.metadata.latitude
+        record.longitude = facts.metadata.longitude
+        record.altitude = facts.metadata.altitude
+        record.clockTrust = facts.metadata.clockTrust
+        // Indexing tells the library's observers (the status line, the menu) as a photo does.
+        let asset = try file.complete(record)
+        return SavedClip(
+            id: asset.id, path: file.absolutePath, byteCount: asset.fileSize, frameCount: facts.frameCount,
+            durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
+    }
+
+    func discard() { file.discard() }
+}

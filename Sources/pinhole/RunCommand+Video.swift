@@ -1,0 +1,39 @@
+// Recording on `pinhole run`: the [video] settings, the encoder this board can run, clips into the library.
+
+import Logging
+import PinholeAppliance
+import PinholeCore
+import PinholeLibav
+import PinholeLibrary
+
+extension RunCommand {
+    /// Sets up recording (the camera then runs a video stream beside the viewfinder). Without
+    /// an encoder, recording stays off and the log says why.
+    static func attachRecorder(
+        to appliance: Appliance, video: VideoSettings, library: PhotoLibrary, log: Logger
+    ) {
+        let backend = LibavVideoBackend()
+        let pick: EncoderPick
+        do {
+            pick = try video.pickEncoder(
+                hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
+        } catch {
+            log.warning("recording is off: \(error)")
+            return
+        }
+        log.info("recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason))")
+        appliance.attachRecorder(
+            ClipRecorder(
+                loop: appliance.loop, backend: backend, store: LibraryClipStore(library: library),
+                settings: video,
+                pick: pick, ringSeconds: video.preRollSeconds))
+    }
+
+    /// Whether the board has the Pi 4's V4L2 memory-to-memory H.264 encoder (bcm2835-codec's
+    /// encode device, usually /dev/video11), read from sysfs.
+    static func hasHardwareH264Encoder(sysfs: String = "/sys/class/video4linux") -> Bool {
+        FileSystem.list(sysfs).contains { entry in
+            FileSystem.readText(sysfs + "/" + entry + "/name")?.contains("bcm2835-codec-encode") ?? false
+        }
+    }
+}

@@ -1,0 +1,50 @@
+// The pre-roll ring: starts at a keyframe, reaches back its span, stays within its bytes.
+
+import PinholeAppliance
+import PinholeCore
+import XCTest
+
+final class PreRollRingTests: XCTestCase {
+    /// 10 fps, a keyframe every 10 frames, 100-byte packets (keyframes 400).
+    func packet(_ index: Int) -> EncodedPacket {
+        let key = index % 10 == 0
+        return EncodedPacket(
+            bytes: [UInt8](repeating: 0, count: key ? 400 : 100),
+            presentationMicroseconds: Int64(index) * 100_000, isKeyframe: key)
+    }
+
+    func testTheRingStartsAtAKeyframeAndReachesBackItsSpan() {
+        var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
+        for index in 5..<75 { ring.append(packet(index)) }
+        // Newest 7.4 s: it must hold from a keyframe at or before 5.4 s, so from 5.0 s.
+        XCTAssertEqual(ring.oldestMicroseconds, 5_000_000)
+        XCTAssertTrue(ring.packets(from: 0).first?.isKeyframe ?? false)
+        let clip = ring.packets(from: 7_400_000 - 2_000_000)
+        XCTAssertEqual(clip.first?.presentationMicroseconds, 5_000_000)
+        XCTAssertEqual(clip.count, 25)
+    }
+
+    func testPacketsBeforeTheFirstKeyframeAreNeverKept() {
+        var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
+        for index in 3..<9 { ring.append(packet(index)) }
+        XCTAssertEqual(ring.packetCount, 0)
+        XCTAssertEqual(ring.byteCount, 0)
+    }
+
+    func testTheByteLimitWinsOverTheSpan() {
+        // One group is 1,300 bytes; a limit of 3,000 holds two groups, not the 5 s asked.
+        var ring = PreRollRing(spanMicroseconds: 5_000_000, byteLimit: 3_000)
+        for index in 0..<60 {
+            ring.append(packet(index))
+            XCTAssertLessThanOrEqual(ring.byteCount, 3_000)
+        }
+        XCTAssertEqual(ring.oldestMicroseconds, 4_000_000)
+        XCTAssertEqual(ring.byteCount, 2_600)
+    }
+
+    func testTheSizeFollowsTheBitRate() {
+        // 6 Mbps, 3 s, keyframe every second: 1.2 × 6 Mbps × 3 s + one second.
+        XCTAssertEqual(
+            PreRollRing.byteLimit(bitRate: 6_000_000, seconds: 3, keyframeSeconds: 1), 3_449_999, accuracy: 1)
+    }
+}

@@ -1,0 +1,153 @@
+// Recording from the simulated camera's video stream through the fake video backend, on virtual time.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeSim
+import XCTest
+
+final class RecordingTests: XCTestCase {
+    let loop = EventLoop.virtual()
+    let world = SimWorld()
+    let store = MemoryClipStore()
+    var events: [RecordingEvent] = []
+    var provider: SimulatedCameraProvider?
+    var camera: SimulatedCamera?
+    var settings: VideoSettings = {
+        var settings = VideoSettings()
+        settings.size = PixelSize(width: 160, height: 96)
+        settings.fps = 10
+        settings.bitRate = 800_000
+        return settings
+    }()
+
+    /// A started simulated camera with a video stream, feeding `recorder`.
+    func rig(ringSeconds: Double = 0) throws -> (ClipRecorder, SimulatedCamera) {
+        let provider = SimulatedCameraProvider(loop: loop, world: world, specs: [.back])
+        let camera = try XCTUnwrap(try provider.open(id: SimCameraSpec.back.id) as? SimulatedCamera)
+        self.provider = provider
+        self.camera = camera
+        let pick = try settings.pickEncoder(hardwareEncoder: false) { $0 == .libx264 }
+        let recorder = ClipRecorder(
+            loop: loop, backend: SimulatedVideoBackend(), store: store, settings: settings, pick: pick,
+            ringSeconds: ringSeconds)
+        recorder.onEvent = { [unowned self] in self.events.append($0) }
+        _ = try camera.configure(
+            StreamRequest(stillSize: SimCameraSpec.back.pixelArraySize, video: recorder.videoStream))
+        try camera.start { frame in
+            recorder.frameArrived(frame)
+            frame.release()
+        }
+        return (recorder, camera)
+    }
+
+    func testAThreeSecondRecordingHoldsFpsTimesDurationFramesFromAKeyframe() throws {
+        let (recorder, _) = try rig()
+        let id = try recorder.start(metadata: ClipMetadata(creationTime: loop.wallNow))
+        loop.advance(by: .seconds(3))
+        var saved: SavedClip?
+        try recorder.stop { saved = try? $0.get() }
+        loop.advance(by: .milliseconds(1))
+        let clip = try XCTUnwrap(saved)
+        XCTAssertEqual(clip.frameCount, 30, accuracy: 1)
+        let facts = try XCTUnwrap(store.clips.first?.facts)
+        XCTAssertEqual(facts.size, settings.size)
+        XCTAssertEqual(facts.poster?.width, 160, "the poster is a video-size frame, not a still")
+        XCTAssertEqual(events.first, .started(id: id))
+        XCTAssertEqual(events.last, .saved(id: id, clip: clip, note: nil))
+        // The first packet is the forced keyframe (four times the size): 4 × 10,000 bytes.
+        XCTAssertEqual(store.clips[0].bytes[4], 0x65)
+        XCTAssertNil(recorder.status)
+    }
+
+    func testPreRollStartsAtLeastPreSecondsBeforeTheStart() throws {
+        let (recorder, _) = try rig(ringSeconds: 3)
+        loop.advance(by: .seconds(5))
+        let startedAt = loop.now
+        try recorder.start(preSeconds: 2, metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .seconds(1))
+        try recorder.stop { _ in }
+        loop.advance(by: .milliseconds(1))
+        let facts = try XCTUnwrap(store.clips.first?.facts)
+        // From the keyframe at or before start − 2 s: the trigger lies ≥ 2 s into the clip.
+        XCTAssertGreaterThanOrEqual(facts.triggerMicroseconds, 2_000_000)
+        XCTAssertLessThan(facts.triggerMicroseconds, 3_000_000 + 1)
+        XCTAssertGreaterThanOrEqual(facts.frameCount, 30)
+        _ = startedAt
+    }
+
+    func testTheMaximumDurationEndsTheClip() throws {
+        let (recorder, _) = try rig()
+        try recorder.start(maxSeconds: 2, metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .seconds(4))
+        guard case .saved(_, let clip, nil)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(clip.frameCount, 20)
+        XCTAssertNil(recorder.status)
+    }
+
+    func testAFullDiskEndsTheRecordingAndKeepsWhatWasRecorded() throws {
+        store.capacity = 60_000
+        let (recorder, _) = try rig()
+        try recorder.start(metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .seconds(3))
+        guard case .saved(_, let clip, let note?)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertTrue(note.contains("no space left on device"), note)
+        XCTAssertGreaterThan(clip.frameCount, 0)
+        XCTAssertNil(recorder.status)
+        XCTAssertEqual(store.clips[0].facts?.cutShort, note)
+    }
+
+    func testBadRequestsAreRefusedAndChangeNothing() throws {
+        let (recorder, _) = try rig()
+        XCTAssertThrowsError(try recorder.stop { _ in }) {
+            XCTAssertEqual($0 as? RecordingError, .notRecording)
+        }
+        for (max, pre) in [(0.0, 0.0), (.nan, 0), (1e12, 0), (10, .nan), (10, 1e9), (10, -1)] {
+            XCTAssertThrowsError(
+                try recorder.start(maxSeconds: max, preSeconds: pre, metadata: .init(creationTime: nil)))
+        }
+        XCTAssertThrowsError(try recorder.start(preSeconds: 2, metadata: .init(creationTime: nil))) {
+            XCTAssertEqual($0 as? RecordingError, .preRollTooLong(asked: 2, ring: 0))
+        }
+        loop.runUntilIdle()
+        XCTAssertNil(recorder.status)
+        XCTAssertTrue(store.clips.isEmpty)
+        let id = try recorder.start(metadata: .init(creationTime: nil))
+        XCTAssertThrowsError(try recorder.start(metadata: .init(creationTime: nil))) {
+            XCTAssertEqual($0 as? RecordingError, .alreadyRecording(id: id))
+        }
+        loop.runUntilIdle()
+        XCTAssertEqual(store.clips.count, 1)
+    }
+
+    func testSettingsTheCameraDoesNotListAreRefusedWithTheChoices() throws {
+        let camera = SimCameraSpec.back.info
+        var settings = VideoSettings()
+        settings.size = PixelSize(width: 1000, height: 500)
+        XCTAssertThrowsError(try settings.validate(for: camera)) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "the camera offers no 1000x500 video stream: choose one of 1920x1080, 1280x720, 640x480, 320x240, 160x96"
+            )
+        }
+        settings = VideoSettings()
+        settings.fps = 60
+        XCTAssertThrowsError(try settings.validate(for: camera)) {
+            XCTAssertEqual("\($0)", "video rate 60 fps is not offered: choose 10, 15, 24, 25, 30")
+        }
+        settings = VideoSettings()
+        settings.bitRate = 50_000_000
+        XCTAssertThrowsError(try settings.validate(for: camera)) {
+            XCTAssertEqual($0 as? VideoSettingsError, .bitRateOutOfRange(50_000_000))
+        }
+        XCTAssertNoThrow(try VideoSettings().validate(for: camera))
+    }
+
+    func testAutoPicksTheHardwareEncoderOnlyWhereItExists() throws {
+        let settings = VideoSettings()
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: true) { _ in true }.kind, .v4l2m2m)
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: false) { _ in true }.kind, .libx264)
+        var forced = settings
+        forced.encoder = .v4l2m2m
+        XCTAssertThrowsError(try forced.pickEncoder(hardwareEncoder: false) { _ in true })
+    }
+}

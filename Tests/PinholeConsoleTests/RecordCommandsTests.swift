@@ -1,0 +1,91 @@
+// Line-mode `record` commands: start, status (text and JSON), stop with the saved clip, events, and bad input.
+
+import PinholeAppliance
+import PinholeCore
+import PinholeSim
+import XCTest
+
+final class RecordCommandsTests: XCTestCase {
+    let store = MemoryClipStore()
+
+    private func ask(_ harness: ConsoleHarness, _ line: String, wait: Duration = .milliseconds(100)) -> String
+    {
+        harness.commands.receive(line: line)
+        harness.loop.advance(by: wait)
+        return harness.lines.take().joined(separator: "\n")
+    }
+
+    /// A console whose appliance records 160x96 at 10 fps through the fake backend.
+    private func harness(preRoll: Double = 0) throws -> ConsoleHarness {
+        let harness = try ConsoleHarness(quietFocus: true)
+        var settings = VideoSettings()
+        settings.size = PixelSize(width: 160, height: 96)
+        settings.fps = 10
+        settings.bitRate = 400_000
+        let pick = try settings.pickEncoder(hardwareEncoder: false) { $0 == .libx264 }
+        harness.appliance.attachRecorder(
+            ClipRecorder(
+                loop: harness.loop, backend: SimulatedVideoBackend(), store: store, settings: settings,
+                pick: pick,
+                ringSeconds: preRoll))
+        harness.loop.advance(by: .milliseconds(200))
+        _ = harness.lines.take()
+        return harness
+    }
+
+    func testStartStatusStopAndTheEventLines() throws {
+        let harness = try harness()
+        XCTAssertEqual(ask(harness, "record status"), "ok idle (160x96 10 fps, libx264)")
+        XCTAssertEqual(ask(harness, "record start"), "ok recording 1\nevent recording started 1")
+        _ = ask(harness, "sim wait 3000", wait: .seconds(3))
+        let status = ask(harness, "record status")
+        // 100 ms of the start's answer, then 3 s: 31 frames at 10 fps.
+        XCTAssertTrue(status.hasPrefix("ok recording 1 3.1 s 0.2 MB "), status)
+        XCTAssertTrue(status.hasSuffix(" 31 frames 0 dropped libx264"), status)
+        let json = ask(harness, "record status --json")
+        XCTAssertTrue(json.contains(#""recording":true"#) && json.contains(#""frames":32"#), json)
+        let stopped = ask(harness, "record stop")
+        XCTAssertEqual(stopped, "ok saved 1 /clips/clip0.mp4 33 frames 3.3 s")
+        XCTAssertEqual(store.clips.first?.facts?.frameCount, 33)
+        XCTAssertTrue(ask(harness, "help").contains("record start [--max SECONDS] [--pre SECONDS]"))
+        XCTAssertEqual(store.clips.count, 1)
+    }
+
+    func testBadRecordCommandsAreErrorsAndChangeNothing() throws {
+        let harness = try harness()
+        for line in [
+            "record", "record begin", "record start --max 0", "record start --max nan",
+            "record start --max -5",
+            "record start --max 1e300", "record start --pre 1e9", "record start --pre nan",
+            "record start --pre -1",
+            "record start --max", "record start extra", "record stop now", "record status soon",
+            "record start --pre 2",
+        ] {
+            let answer = ask(harness, line)
+            XCTAssertTrue(answer.hasPrefix("error 64"), "\(line): \(answer)")
+        }
+        XCTAssertTrue(ask(harness, "record stop").hasPrefix("error 64: not recording"))
+        XCTAssertTrue(store.clips.isEmpty)
+        XCTAssertEqual(ask(harness, "record start --max 5"), "ok recording 1\nevent recording started 1")
+        XCTAssertTrue(ask(harness, "record start").hasPrefix("error 64: already recording (clip 1)"))
+        XCTAssertEqual(store.clips.count, 1)
+    }
+
+    func testPreRollAndASwitchClosesTheClipFirst() throws {
+        let harness = try harness(preRoll: 3)
+        _ = ask(harness, "sim wait 4000", wait: .seconds(4))
+        XCTAssertEqual(ask(harness, "record start --pre 2"), "ok recording 1\nevent recording started 1")
+        _ = ask(harness, "sim wait 1000", wait: .seconds(1))
+        let switched = ask(harness, "camera switch", wait: .seconds(1))
+        XCTAssertTrue(
+            switched.contains("event recording saved 1 /clips/clip0.mp4 (the camera was switched)"), switched)
+        let facts = try XCTUnwrap(store.clips.first?.facts)
+        XCTAssertGreaterThanOrEqual(facts.triggerMicroseconds, 2_000_000)
+        XCTAssertEqual(facts.cutShort, "the camera was switched")
+    }
+
+    func testWithoutARecorderRecordingIsUnavailable() throws {
+        let harness = try ConsoleHarness(quietFocus: true)
+        XCTAssertTrue(ask(harness, "record start").hasPrefix("error 69: recording is not set up"))
+    }
+}
