@@ -53,13 +53,14 @@ enum ClipTools {
         return url
     }
 
-    /// Runs a tool; its standard output, standard error and status. Fails the test when missing.
+    /// Runs a tool; its standard output, standard error and status. Throws when the tool is
+    /// missing, so that a machine without it fails these tests instead of passing them empty.
     static func run(_ tool: String, _ arguments: [String]) throws -> (
         output: String, errors: String, status: Int32
     ) {
         let path = "/usr/bin/" + tool
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw XCTSkip("\(tool) is not installed: tools/setup installs it")
+            throw ClipToolMissing(tool: tool)
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -96,4 +97,11 @@ enum ClipTools {
         let result = try run("ffmpeg", ["-v", "error", "-xerror", "-i", path, "-f", "null", "-"])
         return result.status == 0 ? result.errors : "status \(result.status): \(result.errors)"
     }
+}
+
+/// A tool the clip tests need is not installed (tools/setup installs it).
+struct ClipToolMissing: Error, CustomStringConvertible {
+    /// The tool's name.
+    let tool: String
+    var description: String { "\(tool) is not installed: run tools/setup, which installs it" }
 }
