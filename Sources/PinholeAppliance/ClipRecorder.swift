@@ -123,6 +123,7 @@ public final class ClipRecorder {
         }
         inFlight += 1
         let pipeline = self.pipeline
+        let kept = frame.keep()
         let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
         loop.offload(
             on: lane,
@@ -139,6 +140,7 @@ public final class ClipRecorder {
                 }
             },
             then: { [weak self] result in
+                kept()
                 guard let self else { return }
                 self.inFlight -= 1
                 switch result {
@@ -156,6 +158,18 @@ public final class ClipRecorder {
                     if self.current != nil, !self.stopping { self.finish(cutShort: "\(error)") { _ in } }
                 }
             })
+    }
+
+    /// The pre-roll ring's packets from the last keyframe at or before `start` to the last
+    /// presented at or before `end` (for a Live Photo's clip), read on the recorder's lane and
+    /// handed to `completion` on the loop; empty when the ring does not reach back that far.
+    public func ringWindow(
+        from start: Instant, through end: Instant, completion: @escaping ([EncodedPacket]) -> Void
+    ) {
+        loop.preconditionInLoop("ClipRecorder.ringWindow")
+        let pipeline = self.pipeline
+        let (from, through) = (start.nanoseconds / 1000, end.nanoseconds / 1000)
+        loop.offload(on: lane, { pipeline.ringWindow(from: from, through: through) }, then: completion)
     }
 
     /// Starts a clip now, with up to `preSeconds` before now from the ring and at most

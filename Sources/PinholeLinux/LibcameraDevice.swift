@@ -20,6 +20,10 @@ final class LibcameraDevice: CameraDevice {
     private var outstanding: [Int32: Int] = [:]
     private var stillFormat = LibcameraFormat.supported[0]
     private var viewfinderFormat: LibcameraFormat?
+    private var videoFormat: LibcameraFormat?
+    /// The video stream asked for: its frames come from the camera's video stream, or are
+    /// scaled from the still stream where the camera has no separate one.
+    private var videoSize: PixelSize?
     private var config = pinhole_lc_config()
     private var callbackBox: Unmanaged<CallbackBox>?
     /// Called once the camera is really released (after close and the last frame).
@@ -67,6 +71,13 @@ final class LibcameraDevice: CameraDevice {
         config.viewfinder_width = UInt32(wanted.viewfinderSize.width)
         config.viewfinder_height = UInt32(wanted.viewfinderSize.height)
         Self.setName(&config.viewfinder_format, (viewfinder ?? still).name)
+        if let video = wanted.video {
+            config.video_width = UInt32(max(0, video.size.width))
+            config.video_height = UInt32(max(0, video.size.height))
+            config.video_fps = Int32(clamping: video.fps)
+            let format = LibcameraFormat.supported.first { description.videoFormats[$0] != nil }
+            Self.setName(&config.video_format, (format ?? still).name)
+        }
         var error = [CChar](repeating: 0, count: 512)
         let status = pinhole_lc_configure(handle, &config, &error, error.count)
         guard status >= 0 else { throw CameraError.invalidConfiguration(shimText(error)) }
@@ -98,7 +109,39 @@ final class LibcameraDevice: CameraDevice {
         if used.viewfinderSize != wanted.viewfinderSize {
             notes.append("viewfinder size \(wanted.viewfinderSize) → \(used.viewfinderSize)")
         }
+        notes += configureVideo(wanted.video, config: config, used: &used)
         return notes.isEmpty && status == 0 ? .valid(used) : .adjusted(used, notes: notes)
+    }
+
+    /// Records how video frames will be made and what changed: the video stream's size where
+    /// libcamera adjusted it; the still stream scaled where the camera runs no video stream
+    /// beside it (vimc has one stream); a rate the camera does not let Pinhole set.
+    private func configureVideo(
+        _ wanted: VideoStreamRequest?, config: pinhole_lc_config, used: inout StreamRequest
+    ) -> [String] {
+        videoFormat = nil
+        videoSize = wanted?.size
+        guard let wanted else { return [] }
+        var notes: [String] = []
+        if config.video != 0, let format = LibcameraFormat.named(Self.name(config.video_format)) {
+            videoFormat = format
+            let size = PixelSize(width: Int(config.video_width), height: Int(config.video_height))
+            if size != wanted.size {
+                // The encoder takes the asked size: libcamera's is scaled to it.
+                notes.append(
+                    "video stream \(wanted.size) → \(size), scaled to \(wanted.size) for the encoder")
+            }
+        } else {
+            notes.append(
+                "no video stream beside the still stream: video frames are scaled from the still stream")
+        }
+        if config.frame_rate_set == 0 {
+            notes.append(
+                "the camera does not report FrameDurationLimits: it runs at its own rate, the clip's times follow its frames"
+            )
+        }
+        used.video = wanted
+        return notes
     }
 
     func start(onFrame: @escaping (any CameraFrame) -> Void) throws {
@@ -174,7 +217,13 @@ final class LibcameraDevice: CameraDevice {
             viewfinderSize: PixelSize(
                 width: Int(config.viewfinder_width),
                 height: Int(config.viewfinder_height)),
-            viewfinderStride: Int(config.viewfinder_stride))
+            viewfinderStride: Int(config.viewfinder_stride),
+            video: videoSize.map {
+                LibcameraFrame.VideoSource(
+                    format: videoFormat,
+                    streamSize: PixelSize(width: Int(config.video_width), height: Int(config.video_height)),
+                    stride: Int(config.video_stride), size: $0)
+            })
         onFrame(frame)
     }
 
@@ -232,6 +281,7 @@ struct CompletedRequest: Sendable {
     var metadata: FrameMetadata
     var still: [MappedPlane]
     var viewfinder: [MappedPlane]
+    var video: [MappedPlane]
 
     init(_ frame: pinhole_lc_frame) {
         request = frame.request
@@ -255,6 +305,8 @@ struct CompletedRequest: Sendable {
         still = planes.prefix(Int(frame.still_planes)).map(MappedPlane.init)
         let vf = [frame.viewfinder.0, frame.viewfinder.1, frame.viewfinder.2]
         viewfinder = vf.prefix(Int(frame.viewfinder_planes)).map(MappedPlane.init)
+        let videoPlanes = [frame.video.0, frame.video.1, frame.video.2]
+        video = videoPlanes.prefix(Int(frame.video_planes)).map(MappedPlane.init)
     }
 }
 
