@@ -39,6 +39,25 @@ extension Appliance {
     public func startRecording(maxSeconds: Double? = nil, preSeconds: Double = 0) throws(RecordingError)
         -> Int
     {
+        let (recorder, camera) = try recordingCamera()
+        return try recorder.start(
+            maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+    }
+
+    /// A trigger's clip: from `preSeconds` before `edge` (at most what the ring keeps) to
+    /// `postSeconds` after it, or the clip under way extended.
+    public func triggerClip(at edge: Instant, preSeconds: Double, postSeconds: Double) throws(RecordingError)
+        -> TriggerClipOutcome
+    {
+        let (recorder, camera) = try recordingCamera()
+        return try recorder.trigger(
+            at: edge, preSeconds: min(max(0, preSeconds), recorder.ringSeconds), postSeconds: postSeconds,
+            metadata: clipMetadata(camera))
+    }
+
+    /// The recorder and the camera it records from; refused when either is missing or the
+    /// camera's video stream is not the one asked for.
+    private func recordingCamera() throws(RecordingError) -> (ClipRecorder, CameraInfo) {
         guard let recorder else { throw .unavailable("recording is not set up on this board") }
         guard let camera = engine.current else { throw .unavailable("no camera is running") }
         guard !camera.videoSizes.isEmpty else {
@@ -47,8 +66,7 @@ extension Appliance {
         if case .adjusted(let request, _)? = engine.configuration, request.video != recorder.videoStream {
             throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
         }
-        return try recorder.start(
-            maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+        return (recorder, camera)
     }
 
     /// The movie's metadata, from what a photo taken now would carry (make, model, GPS, clock

@@ -17,6 +17,10 @@ public protocol UnattendedShooting: AnyObject {
     func noteActivity(wakeFor reason: String)
     /// Takes a photo of the frame exposing at `pressedAt` through the normal capture path.
     func capture(pressedAt: Instant?, completion: ((Result<CaptureResult, Error>) -> Void)?)
+    /// Starts a trigger clip from `preSeconds` before `edge` to `postSeconds` after it, or
+    /// extends the one under way (`ClipRecorder.trigger`).
+    func triggerClip(at edge: Instant, preSeconds: Double, postSeconds: Double) throws(RecordingError)
+        -> TriggerClipOutcome
     /// Records a problem for `log` and the status.
     func problem(_ message: String)
     /// Reports something worth a log line.

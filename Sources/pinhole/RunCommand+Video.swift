@@ -21,12 +21,16 @@ extension RunCommand {
             log.warning("recording is off: \(error)")
             return
         }
-        log.info("recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason))")
+        // The ring reaches back as far as [video] pre_roll_s and every trigger clip's pre_s.
+        let ringSeconds = ([video.preRollSeconds] + appliance.board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+        log.info(
+            "recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason)), pre-roll ring \(ringSeconds) s"
+        )
         appliance.attachRecorder(
             ClipRecorder(
                 loop: appliance.loop, backend: backend, store: LibraryClipStore(library: library),
                 settings: video,
-                pick: pick, ringSeconds: video.preRollSeconds))
+                pick: pick, ringSeconds: ringSeconds))
     }
 
     /// Whether the board has the Pi 4's V4L2 memory-to-memory H.264 encoder (bcm2835-codec's
