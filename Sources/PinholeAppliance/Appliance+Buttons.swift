@@ -30,6 +30,9 @@ extension Appliance {
         case .torch:
             guard case .pressed = event else { return }
             do { try setTorch(!torchOn) } catch { problem("\(error)") }
+        case .record:
+            guard case .pressed = event else { return }
+            toggleRecording()
         case .tiltA, .tiltB:
             switch event {
             case .pressed: tilt?.set(function, closed: true)

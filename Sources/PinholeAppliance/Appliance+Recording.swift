@@ -28,7 +28,14 @@ extension Appliance {
             guard let recorder, recorder.isRecording else { return }
             try? recorder.stop(cutShort: reason) { _ in }
         }
-        recorder.onEvent = { [weak self] event in self?.emit(.recording(event)) }
+        recorder.onEvent = { [weak self, weak recorder] event in
+            guard let self, let recorder else { return }
+            switch event {
+            case .started: self.indicator.show(.recording(true))
+            case .saved, .failed: self.indicator.show(.recording(recorder.isRecording))
+            }
+            self.emit(.recording(event))
+        }
         // A camera already running was configured without the video stream: restart it.
         if let camera = engine.current, !camera.videoSizes.isEmpty { try? engine.run(camera) }
     }
@@ -42,6 +49,20 @@ extension Appliance {
         let (recorder, camera) = try recordingCamera()
         return try recorder.start(
             maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+    }
+
+    /// The record button: stops the clip under way, else starts one (`max_duration_s` long);
+    /// a refusal is reported as a problem (the log, `status`).
+    func toggleRecording() {
+        do {
+            if let recorder, recorder.isRecording {
+                try recorder.stop { _ in }
+            } else {
+                try startRecording()
+            }
+        } catch {
+            problem("record button: \(error)")
+        }
     }
 
     /// A trigger's clip: from `preSeconds` before `edge` (at most what the ring keeps) to
@@ -64,7 +85,10 @@ extension Appliance {
             throw .unavailable("camera \(camera.model) delivers no video stream")
         }
         if case .adjusted(let request, _)? = engine.configuration, request.video != recorder.videoStream {
-            throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
+            guard request.video?.size == recorder.settings.size else {
+                throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
+            }
+            throw .settings(.badRate(recorder.settings.fps, offered: camera.videoFrameRates))
         }
         return (recorder, camera)
     }

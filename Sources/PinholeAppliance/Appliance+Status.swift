@@ -33,6 +33,7 @@ extension Appliance {
             frames: engine.framesReceived,
             problems: problems)
         status.cameraMissing = cameraMissing
+        status.recording = recorder?.status.map { RecordingSummary($0, now: loop.now) }
         engine.fillStatus(&status)
         fillFieldStatus(&status)
         fillGPSStatus(&status)

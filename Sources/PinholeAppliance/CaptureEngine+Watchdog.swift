@@ -6,6 +6,9 @@ extension CaptureEngine {
     /// The watchdog saw no frame for `silence`: stop and start the camera again.
     func cameraStalled(_ silence: Duration) {
         guard let camera = current else { return }
+        // A clip under way is closed and kept first: what was recorded is not held hostage
+        // to a camera that may never come back.
+        onStreamStopping?("the camera stopped sending frames")
         focus.detach()
         device?.stop()
         perform(machine.streamRestarted())

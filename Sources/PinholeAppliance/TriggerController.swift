@@ -63,7 +63,8 @@ public final class TriggerController {
                 name: trigger.name, line: trigger.line, fired: fired[trigger.name] ?? 0,
                 shots: shotsTaken[trigger.name] ?? 0,
                 clips: clipsStarted[trigger.name] ?? 0, clipExtensions: clipsExtended[trigger.name] ?? 0,
-                ignoredHoldOff: suppressed[trigger.name] ?? 0, ignoredDebounce: glitches[trigger.name] ?? 0, lastFired: lastFiredWall[trigger.name]?.iso8601)
+                ignoredHoldOff: suppressed[trigger.name] ?? 0, ignoredDebounce: glitches[trigger.name] ?? 0,
+                lastFired: lastFiredWall[trigger.name]?.iso8601)
         }
     }
 
@@ -110,11 +111,14 @@ public final class TriggerController {
     private func record(_ trigger: TriggerWiring, _ clip: TriggerClip, edge: Instant) {
         guard let appliance else { return }
         do {
-            switch try appliance.triggerClip(at: edge, preSeconds: clip.preSeconds, postSeconds: clip.postSeconds) {
+            switch try appliance.triggerClip(
+                at: edge, preSeconds: clip.preSeconds, postSeconds: clip.postSeconds)
+            {
             case .started: clipsStarted[trigger.name, default: 0] += 1
             case .extended: clipsExtended[trigger.name, default: 0] += 1
             case .alreadyRecording(let id):
-                appliance.notice("trigger \(trigger.name): recording \(id) (record start) runs on; no trigger clip")
+                appliance.notice(
+                    "trigger \(trigger.name): recording \(id) (record start) runs on; no trigger clip")
             }
         } catch {
             appliance.problem("trigger \(trigger.name): no clip: \(error)")

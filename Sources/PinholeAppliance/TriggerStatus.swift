@@ -23,7 +23,8 @@ public struct TriggerStatus: Codable, Sendable, Hashable {
 
     /// ` 2 clips (1 extended),` once the trigger recorded a clip; empty before.
     private var clipText: String {
-        clips + clipExtensions == 0 ? "" : " \(clips) clip\(clips == 1 ? "" : "s") (\(clipExtensions) extended),"
+        clips + clipExtensions == 0
+            ? "" : " \(clips) clip\(clips == 1 ? "" : "s") (\(clipExtensions) extended),"
     }
 
     /// The one-line form, e.g. `trigger pir: fired 3, 6 shots, ignored 2 (hold-off) 1 (debounce), last …`.

@@ -9,27 +9,12 @@ final class TriggerClipTests: XCTestCase {
     let clips = MemoryClipStore()
 
     /// The simulated board whose PIR trigger records `clip = { pre_s = 2, post_s = 3 }`, with a
-    /// recorder (fake encoder, 160x96 at 10 fps, a keyframe a second) keeping a 2 s ring.
+    /// recorder keeping a 2 s ring (`ApplianceRig.recording`).
     private func rig(maxSeconds: Double = 60) throws -> ApplianceRig {
-        var board = try BuiltInBoards.simulated()
-        board.triggers[0].clip = TriggerClip(preSeconds: 2, postSeconds: 3)
-        board.triggers[0].shots = 1
-        let spec = SimCameraSpec(
-            id: "test/imx477@1a", model: "imx477", position: .back,
-            pixelArraySize: PixelSize(width: 320, height: 240), focusable: false)
-        let rig = try ApplianceRig(board: board, specs: [spec])
-        var settings = VideoSettings()
-        settings.size = PixelSize(width: 160, height: 96)
-        settings.fps = 10
-        settings.bitRate = 800_000
-        settings.maxDurationSeconds = maxSeconds
-        let pick = try settings.pickEncoder(hardwareEncoder: false) { $0 == .libx264 }
-        rig.appliance.attachRecorder(
-            ClipRecorder(
-                loop: rig.loop, backend: SimulatedVideoBackend(), store: clips, settings: settings, pick: pick,
-                ringSeconds: 2))
-        rig.loop.advance(by: .seconds(4))  // the ring fills
-        return rig
+        try ApplianceRig.recording(into: clips, maxSeconds: maxSeconds) { board in
+            board.triggers[0].clip = TriggerClip(preSeconds: 2, postSeconds: 3)
+            board.triggers[0].shots = 1
+        }
     }
 
     private func pulse(_ rig: ApplianceRig, then wait: Duration) {
@@ -46,19 +31,23 @@ final class TriggerClipTests: XCTestCase {
         XCTAssertTrue(rig.appliance.recorder?.isRecording ?? false)
         let second = rig.loop.now
         pulse(rig, then: .milliseconds(2900))
-        XCTAssertTrue(rig.appliance.recorder?.isRecording ?? false, "re-triggered: runs to 3 s after the second edge")
+        XCTAssertTrue(
+            rig.appliance.recorder?.isRecording ?? false, "re-triggered: runs to 3 s after the second edge")
         rig.loop.advance(by: .seconds(1))
         XCTAssertFalse(rig.appliance.recorder?.isRecording ?? true)
         XCTAssertEqual(clips.clips.count, 1, "one clip for two edges 2 s apart")
         let facts = try XCTUnwrap(clips.clips.first?.facts)
         // The first frame is a keyframe at or before edge − 2 s: the trigger lies ≥ 2 s into the clip.
         XCTAssertGreaterThanOrEqual(facts.triggerMicroseconds, 2_000_000)
-        XCTAssertLessThan(facts.triggerMicroseconds, 3_000_000, "the ring holds whole seconds back from a keyframe")
+        XCTAssertLessThan(
+            facts.triggerMicroseconds, 3_000_000, "the ring holds whole seconds back from a keyframe")
         let first = edge.nanoseconds / 1000 - facts.triggerMicroseconds
         let end = (second + .seconds(3)).nanoseconds / 1000
-        XCTAssertGreaterThanOrEqual(first + facts.durationMicroseconds, end, "it runs post_s past the last edge")
+        XCTAssertGreaterThanOrEqual(
+            first + facts.durationMicroseconds, end, "it runs post_s past the last edge")
         let status = try XCTUnwrap(rig.appliance.triggers?.status().first)
-        XCTAssertEqual([status.fired, status.clips, status.clipExtensions], [1, 1, 1], "the second edge is in hold-off")
+        XCTAssertEqual(
+            [status.fired, status.clips, status.clipExtensions], [1, 1, 1], "the second edge is in hold-off")
         XCTAssertTrue(status.summary.contains("1 clip (1 extended)"), status.summary)
     }
 
@@ -84,10 +73,13 @@ final class TriggerClipTests: XCTestCase {
 
     func testTheClipIsReadFromTheBoardProfileWithFileAndLineErrors() throws {
         let base = "[board]\nname = \"t\"\n[triggers.pir]\nline = \"GPIO21\"\n"
-        let good = try BoardProfile.parse(base + "clip = { pre_s = 3, post_s = 10 }\n", file: "b.toml", name: "t")
+        let good = try BoardProfile.parse(
+            base + "clip = { pre_s = 3, post_s = 10 }\n", file: "b.toml", name: "t")
         XCTAssertEqual(good.triggers.first?.clip, TriggerClip(preSeconds: 3, postSeconds: 10))
         XCTAssertNil(try BoardProfile.parse(base, file: "b.toml", name: "t").triggers.first?.clip)
-        for bad in ["clip = { pre_s = 31 }", "clip = { post_s = 0 }", "clip = { pre_s = nan }", "clip = { len = 3 }"] {
+        for bad in [
+            "clip = { pre_s = 31 }", "clip = { post_s = 0 }", "clip = { pre_s = nan }", "clip = { len = 3 }",
+        ] {
             XCTAssertThrowsError(try BoardProfile.parse(base + bad + "\n", file: "b.toml", name: "t"), bad) {
                 XCTAssertTrue("\($0)".hasPrefix("b.toml:"), "\($0)")
             }
