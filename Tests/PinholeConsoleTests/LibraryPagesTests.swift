@@ -131,7 +131,8 @@ final class LibraryPagesTests: XCTestCase {
         harness.type("\r")
         harness.type("n")
         harness.type("n")  // page 3: p25 … p30
-        let line = try XCTUnwrap(harness.terminal.text.split(separator: "\n").first { $0.contains("clip 3.0 s") })
+        let line = try XCTUnwrap(
+            harness.terminal.text.split(separator: "\n").first { $0.contains("clip 3.0 s") })
         XCTAssertTrue(line.contains("4056x3040"), harness.terminal.text)
         for _ in 0..<5 { harness.type("\u{1B}[B") }
         harness.type("\r")
