@@ -54,6 +54,9 @@ extension WebRoutes {
             guard let key = form["key"], let value = form["value"], key.utf8.count <= 64,
                 value.utf8.count <= 256
             else { throw HTTPError(.badRequest, message: "a setting needs a key and a value") }
+            guard ConsoleSettings.help.contains(where: { $0.key == key }) else {
+                throw HTTPError(.badRequest, message: "no setting '\(key)': the settings page lists them")
+            }
             let (ok, answer) = await command(SetCommand(key: key, value: value), form: form)
             guard ok else { return Self.text(answer, status: .conflict) }
             return Response(status: .seeOther, headers: [.location: "/settings"])
@@ -121,7 +124,9 @@ extension WebRoutes {
                 if let frame = await backend.viewfinderFrame() {
                     var part = ByteBuffer(
                         string:
-                            "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpeg.count)\r\n\r\n"
+                            "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpeg.count)\r\n"
+                            + "X-Frame-Sequence: \(frame.sequence)\r\n"
+                            + "X-Frame-Exposure-Start-Ns: \(frame.exposureStart.nanoseconds)\r\n\r\n"
                     )
                     part.writeBytes(frame.jpeg)
                     part.writeString("\r\n")
