@@ -14,6 +14,8 @@ struct DiskScan {
     var tempFiles: [String] = []
     /// Originals named `<id>.jpg` in the listed directories: identifier → library-relative path.
     var originals: [String: String] = [:]
+    /// Clips whose recording never ended (`.ID.mp4.recording`): identifier → library-relative path.
+    var recordings: [String: String] = [:]
     /// Other files under `originals/`, library-relative.
     var foreignFiles: [String] = []
     /// Files under `.purging/` named `<id>.jpg`: identifier → library-relative path.
@@ -73,6 +75,14 @@ enum LibraryScanner {
         return Identifier.isValid(id) ? id : nil
     }
 
+    /// The identifier in a recording's file name `.<id>.mp4.recording`, or nil.
+    static func identifier(ofRecording name: String) -> String? {
+        let suffix = ".mp4" + LibraryClipFile.recordingSuffix
+        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
+        let id = String(name.dropFirst().dropLast(suffix.count))
+        return Identifier.isValid(id) ? id : nil
+    }
+
     /// Lists `relative` under `originals/` unless verified and unchanged, then its subdirectories.
     private static func walkOriginals(
         _ root: String, _ relative: String, verified: [String: DirectoryState],
@@ -91,6 +101,9 @@ enum LibraryScanner {
                 subdirectories.append(child)
             } else if isTemp(entry.name) {
                 scan.tempFiles.append(child)
+                scan.untidy.insert(relative)
+            } else if let id = identifier(ofRecording: entry.name) {
+                scan.recordings[id] = child
                 scan.untidy.insert(relative)
             } else if let id = identifier(ofOriginal: entry.name), scan.originals[id] == nil {
                 scan.originals[id] = child

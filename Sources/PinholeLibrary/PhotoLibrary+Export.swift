@@ -27,7 +27,7 @@ public struct ExportReport: Sendable, Hashable, Codable {
 
 extension PhotoLibrary {
     /// Copies the photos of `query` (e.g. an album's query) into `directory` (created if
-    /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` in local capture time, each file written
+    /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` (a clip `.mp4`) in local capture time, each file written
     /// durably. Existing files are left alone and reported as skipped. `progress` is called
     /// after every photo; return false to stop.
     ///
@@ -125,11 +125,12 @@ extension PhotoLibrary {
         return file
     }
 
-    /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time.
+    /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time (`.mp4` for
+    /// a clip).
     static func exportName(of asset: Asset) -> String {
         let c = asset.created.local
         let date = "\(c.year)\(twoDigits(c.month))\(twoDigits(c.day))"
         let time = "\(twoDigits(c.hour))\(twoDigits(c.minute))\(twoDigits(c.second))"
-        return "\(date)_\(time)_\(asset.id.suffix(12)).jpg"
+        return "\(date)_\(time)_\(asset.id.suffix(12))" + (asset.mediaType == .video ? ".mp4" : ".jpg")
     }
 }

@@ -25,6 +25,7 @@ extension PhotoLibrary {
         report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
         report.pendingPurges = scan.purging.keys.sorted()
         report.quarantinedFiles = scan.quarantined
+        report.recordings = scan.recordings.values.sorted()
         report.missingRenders = try read { db in
             try Row.fetchAll(db, sql: "SELECT asset_id, render_path FROM edit ORDER BY asset_id")
                 .filter { !POSIXFiles.exists(layout.absolute($0[1])) }.map { $0[0] }
@@ -35,9 +36,12 @@ extension PhotoLibrary {
             }
             for row in records {
                 let id: String = row[0], path: String = row[1], size: Int64 = row[2], sum: String = row[3]
-                guard scan.originals[id] == path, let bytes = try? POSIXFiles.read(layout.absolute(path))
+                // Read a piece at a time: a clip can be far larger than memory.
+                let file = layout.absolute(path)
+                guard scan.originals[id] == path, let actual = POSIXFiles.fileSize(file),
+                    let checksum = try? Checksum.string(ofFile: file)
                 else { continue }
-                if Int64(bytes.count) != size || Checksum.string(for: bytes) != sum {
+                if actual != size || checksum != sum {
                     report.checksumMismatches.append(id)
                 }
             }

@@ -26,7 +26,7 @@ extension PhotoLibrary {
         do {
             for asset in records {
                 let from = layout.absolute(asset.path)
-                let to = layout.purging + "/" + asset.id + ".jpg"
+                let to = layout.purging + "/" + asset.id + (asset.path.hasSuffix(".mp4") ? ".mp4" : ".jpg")
                 guard POSIXFiles.exists(from) else { continue }
                 try POSIXFiles.moveDurably(from, to: to)
                 moved.append((from, to))
