@@ -23,7 +23,20 @@ extension PhotoLibrary {
             (scan.originals.filter { indexed[$0.key] != $0.value }.map(\.value)
             + scan.foreignFiles).sorted()
         report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
-        report.pendingPurges = scan.purging.keys.sorted()
+        // Live Photos: each motion clip beside its still, and no other.
+        let live = try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, path FROM asset WHERE media_type = 'live'").map {
+                (id: $0[0] as String, motion: LibraryLayout.motionPath(ofStill: $0[1]))
+            }
+        }
+        let motions = Dictionary(uniqueKeysWithValues: live.map { ($0.id, $0.motion) })
+        report.orphanFiles =
+            (report.orphanFiles + scan.motions.filter { motions[$0.key] != $0.value }.map(\.value))
+            .sorted()
+        report.missingFiles = Array(
+            Set(report.missingFiles + live.filter { scan.motions[$0.id] != $0.motion }.map(\.id))
+        ).sorted()
+        report.pendingPurges = Array(Set(scan.purging.keys).union(scan.purgingMotions.keys)).sorted()
         report.quarantinedFiles = scan.quarantined
         report.recordings = scan.recordings.values.sorted()
         report.missingRenders = try read { db in

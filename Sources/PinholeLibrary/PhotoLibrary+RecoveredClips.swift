@@ -1,5 +1,6 @@
 // Clips the recovery pass finds: a recording cut short becomes a shorter clip, an unindexed clip is adopted.
 
+import GRDB
 import PinholeCore
 import PinholeLibav
 
@@ -45,6 +46,68 @@ extension PhotoLibrary {
             clipID: id, path: relative, record: ClipRecord(clip), added: added, created: added,
             fileSize: size,
             checksum: checksum)
+    }
+}
+
+extension PhotoLibrary {
+    /// Live Photos' motion clips found on disk: kept when their still is indexed as a Live
+    /// Photo; attached when it is indexed as a photo (a cut fell between the clip's durable
+    /// write and the index's change, see `attachMotion`); otherwise quarantined.
+    func reconcileMotions(_ motions: [String: String], into report: inout RecoveryReport) throws {
+        guard !motions.isEmpty else { return }
+        let rows = try stillRows(Array(motions.keys))
+        for (id, relative) in motions.sorted(by: { $0.key < $1.key }) {
+            guard let row = rows[id], LibraryLayout.motionPath(ofStill: row.path) == relative,
+                row.type != .video
+            else {
+                quarantine(relative, into: &report)
+                continue
+            }
+            guard row.type == .photo else { continue }
+            do {
+                try markLive(
+                    id, ClipRecord(try LibavClipReader.probe(layout.absolute(relative))), stillOffset: nil)
+                report.adoptedAssets.append(id)
+            } catch {
+                quarantine(relative, into: &report)
+            }
+        }
+    }
+
+    /// Motion clips left under `.purging/` by an interrupted permanent deletion: back beside
+    /// their still when the Live Photo is still indexed, removed when it is gone.
+    func finishMotionPurges(_ motions: [String: String], into report: inout RecoveryReport) throws {
+        guard !motions.isEmpty else { return }
+        let rows = try stillRows(Array(motions.keys))
+        for (id, relative) in motions.sorted(by: { $0.key < $1.key }) {
+            do {
+                if let row = rows[id] {
+                    try POSIXFiles.moveDurably(
+                        layout.absolute(relative),
+                        to: layout.absolute(LibraryLayout.motionPath(ofStill: row.path)))
+                } else {
+                    try POSIXFiles.remove(layout.absolute(relative))
+                }
+            } catch {
+                report.failedRepairs.append(
+                    "could not finish the purge of \(id)'s motion clip (\(relative)): \(error)")
+            }
+        }
+    }
+
+    /// The indexed path and media type of `ids` (those that are indexed).
+    private func stillRows(_ ids: [String]) throws -> [String: (path: String, type: MediaType)] {
+        try read { db in
+            var rows: [String: (path: String, type: MediaType)] = [:]
+            for id in ids {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT path, media_type FROM asset WHERE id = ?", arguments: [id])
+                {
+                    rows[id] = (row[0], MediaType(rawValue: row[1]) ?? .photo)
+                }
+            }
+            return rows
+        }
     }
 }
 

@@ -54,6 +54,8 @@ extension PhotoLibrary {
             }
         }
 
+        try finishMotionPurges(scan.purgingMotions, into: &report)
+
         // Recordings cut short: cut back to their last whole fragment, named, then adopted below.
         for (id, relative) in scan.recordings.sorted(by: { $0.key < $1.key }) {
             if let named = finishRecording(id: id, relative: relative, into: &report) {
@@ -87,6 +89,8 @@ extension PhotoLibrary {
             }
             report.adoptedAssets = adopted.map(\.id)
         }
+
+        try reconcileMotions(scan.motions, into: &report)
 
         // Index rows whose original is gone.
         var missing: [String] = []

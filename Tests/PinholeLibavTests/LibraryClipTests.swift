@@ -25,14 +25,14 @@ final class LibraryClipSink: ClipSink {
     }
 }
 
-final class LibraryClipTests: XCTestCase {
-    let settings = ClipEncoderSettings(
+/// Real clips for library tests: encoded by libx264 into fragmented MP4 by libavformat.
+enum LibraryClipFixtures {
+    static let settings = ClipEncoderSettings(
         size: PixelSize(width: 160, height: 96), fps: 15, bitRate: 300_000, keyframeInterval: 15,
         encoder: .libx264)
 
-    /// Encodes `frames` frames (a keyframe, so a fragment, every 15) into `sink`; `finish`
-    /// writes the last fragment and the trailer.
-    func encode(frames: Int, into sink: any ClipSink, finish: Bool = true) throws {
+    /// Encodes `frames` frames (a keyframe, so a fragment, every 15) into `sink`.
+    static func encode(frames: Int, into sink: any ClipSink) throws {
         let backend = LibavVideoBackend()
         let encoder = try backend.makeEncoder(settings)
         let writer = try backend.makeWriter(
@@ -50,12 +50,14 @@ final class LibraryClipTests: XCTestCase {
             }
         }
         for packet in try encoder.finish() { try writer.write(packet) }
-        if finish { try writer.finish() }
+        try writer.finish()
     }
 
-    /// A whole 3 s clip (45 frames, three fragments) in a file outside any library.
-    func wholeClip(in directory: URL, name: String = "whole.mp4") throws -> (path: String, boundaries: [Int])
-    {
+    /// A whole 3 s clip (45 frames, three fragments) in a file outside any library, and the
+    /// sizes at its fragment boundaries.
+    static func wholeClip(in directory: URL, name: String = "whole.mp4") throws -> (
+        path: String, boundaries: [Int]
+    ) {
         let path = directory.appendingPathComponent(name).path
         let sink = try RecordingFileSink(path: path)
         try encode(frames: 45, into: sink)
@@ -63,17 +65,34 @@ final class LibraryClipTests: XCTestCase {
         return (path, sink.boundaries)
     }
 
-    func open(_ directory: URL) throws -> PhotoLibrary {
+    /// The library under `directory` (a fixed clock).
+    static func open(_ directory: URL, name: String = "library") throws -> PhotoLibrary {
         try PhotoLibrary.open(
-            at: directory.appendingPathComponent("library").path,
+            at: directory.appendingPathComponent(name).path,
             now: { WallTime(secondsSince1970: 1_795_700_000) })
     }
 
     /// Frames ffprobe counts by decoding every one.
-    func decodedFrames(_ path: String) throws -> Int {
+    static func decodedFrames(_ path: String) throws -> Int {
         let streams = try ClipTools.probe(path)["streams"] as? [[String: Any]]
         return Int(streams?.first?["nb_read_frames"] as? String ?? "") ?? -1
     }
+}
+
+final class LibraryClipTests: XCTestCase {
+    let settings = LibraryClipFixtures.settings
+
+    func encode(frames: Int, into sink: any ClipSink) throws {
+        try LibraryClipFixtures.encode(frames: frames, into: sink)
+    }
+
+    func wholeClip(in directory: URL) throws -> (path: String, boundaries: [Int]) {
+        try LibraryClipFixtures.wholeClip(in: directory)
+    }
+
+    func open(_ directory: URL) throws -> PhotoLibrary { try LibraryClipFixtures.open(directory) }
+
+    func decodedFrames(_ path: String) throws -> Int { try LibraryClipFixtures.decodedFrames(path) }
 
     func testARecordingCutMidFragmentIsAdoptedAsAShorterClipThatDecodes() throws {
         let directory = try ClipTools.temporaryDirectory(for: self)
@@ -188,9 +207,7 @@ final class LibraryClipTests: XCTestCase {
             try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: clip))))
 
         // Imported into another library: a video with what libavformat reads in it.
-        let other = try PhotoLibrary.open(
-            at: directory.appendingPathComponent("other").path,
-            now: { WallTime(secondsSince1970: 1_795_700_000) })
+        let other = try LibraryClipFixtures.open(directory, name: "other")
         let imported = try other.importFolder(out)
         XCTAssertEqual(imported.imported.count, 1, "\(imported.failures)")
         let copy = try XCTUnwrap(try other.asset(id: imported.imported[0]))

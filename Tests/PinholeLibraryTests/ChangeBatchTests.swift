@@ -150,7 +150,8 @@ final class ChangeBatchTests: LibraryTestCase {
         XCTAssertEqual(
             try library.smartAlbums().map(\.id),
             [
-                "smart:all", "smart:recent", "smart:favorites", "smart:videos", "smart:live", "smart:camera:back",
+                "smart:all", "smart:recent", "smart:favorites", "smart:videos", "smart:live",
+                "smart:camera:back",
                 "smart:camera:front", "smart:edited", "smart:hidden", "smart:deleted",
             ])
         XCTAssertEqual(try library.assetIDs(library.query(for: .allPhotos)), [old, recent[0]])

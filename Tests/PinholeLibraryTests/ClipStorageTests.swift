@@ -93,9 +93,19 @@ final class ClipStorageTests: XCTestCase {
         XCTAssertEqual(try LibraryCommandLine.execute(["smart", "live"], library: library), "no photos")
         XCTAssertTrue(
             try LibraryCommandLine.execute(["show", clip.id], library: library).contains("duration: 3.0 s"))
-        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--type", "movie"], library: library)) {
-            XCTAssertTrue("\($0)".contains("--type must be photo, video or live"), "\($0)")
+        // Hostile values: refused with the choices, nothing changed.
+        for hostile in [
+            "movie", "", "VIDEO", "video\u{0}", "\u{1b}[2J", "live --json",
+            String(repeating: "v", count: 10_000),
+        ] {
+            XCTAssertThrowsError(
+                try LibraryCommandLine.execute(["list", "--type", hostile], library: library)
+            ) {
+                XCTAssertTrue("\($0)".contains("--type must be photo, video or live"), "\($0)")
+            }
         }
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--type"], library: library))
+        XCTAssertEqual(try library.count(.all), 2)
     }
 
     func testClipLengthsReadAsPeopleSayThem() {
