@@ -1,5 +1,6 @@
 // Runs the current camera, keeps a ring of recent frames, and turns presses into saved photos.
 
+import PinholeBoard
 import PinholeCore
 import PinholeImaging
 
@@ -197,7 +198,7 @@ public final class CaptureEngine {
         standby = EngineStandby()
     }
 
-    func run(_ camera: CameraInfo) throws {
+    package func run(_ camera: CameraInfo) throws {
         if isOpening {
             throw CameraError.failed("the camera is still opening: try again once `status` shows it")
         }
