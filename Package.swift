@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "PinholeLibrary",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem", "CSQLiteSyncs",
+                "PinholeCore", "PinholeImaging", "PinholeLibav", "PinholeSystem", "CSQLiteSyncs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -269,6 +269,7 @@ let package = Package(
             name: "PinholeLibavTests",
             dependencies: [
                 "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
+                "PinholeLibrary", "PinholeImaging",
             ],
             swiftSettings: swift6),
         .testTarget(

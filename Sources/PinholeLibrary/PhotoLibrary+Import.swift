@@ -1,7 +1,9 @@
 // Importing a folder of JPEGs: EXIF read, duplicates skipped, batches committed with progress.
 
 import GRDB
+import PinholeCore
 import PinholeImaging
+import PinholeLibav
 
 /// Progress of an import or export, reported after each file.
 public struct TransferProgress: Sendable, Hashable {
@@ -31,7 +33,8 @@ extension PhotoLibrary {
     /// How deep import descends into folders (a camera card has three or four levels).
     public static let importDepthLimit = 16
 
-    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) of `directory`, recursively (at most
+    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) and MP4 clips (`.mp4`: see
+    /// `importClip`) of `directory`, recursively (at most
     /// `importDepthLimit` folders deep, symbolic links not followed), in name order. Only
     /// regular files of at most `importFileLimit` bytes are read (a FIFO, a device or a link
     /// is a failure of that file, never a hang). Each photo's metadata comes from its EXIF;
@@ -46,7 +49,7 @@ extension PhotoLibrary {
         var files: [String] = []
         var tooDeep: [String] = []
         do {
-            try collectJPEGs(in: POSIXFiles.absolute(directory), depth: 0, into: &files, tooDeep: &tooDeep)
+            try collectFiles(in: POSIXFiles.absolute(directory), depth: 0, into: &files, tooDeep: &tooDeep)
         } catch {
             throw mapped(error)
         }
@@ -72,16 +75,24 @@ extension PhotoLibrary {
 
         for (index, file) in files.enumerated() {
             do {
-                let jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
-                let checksum = Checksum.string(for: jpeg)
-                let key = checksum + "/\(jpeg.count)"
-                if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
-                    report.duplicates.append(file)
+                if file.lowercased().hasSuffix(".mp4") {
+                    if let id = try importClip(file) {
+                        report.imported.append(id)
+                    } else {
+                        report.duplicates.append(file)
+                    }
                 } else {
-                    let metadata = try OriginalReader.metadata(of: jpeg, path: file)
-                    seen.insert(key)
-                    pending.append((file, jpeg, metadata))
-                    pendingBytes += jpeg.count
+                    let jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
+                    let checksum = Checksum.string(for: jpeg)
+                    let key = checksum + "/\(jpeg.count)"
+                    if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
+                        report.duplicates.append(file)
+                    } else {
+                        let metadata = try OriginalReader.metadata(of: jpeg, path: file)
+                        seen.insert(key)
+                        pending.append((file, jpeg, metadata))
+                        pendingBytes += jpeg.count
+                    }
                 }
             } catch let error as LibraryError {
                 if case .storageFull = error { throw error }
@@ -99,6 +110,37 @@ extension PhotoLibrary {
         return report
     }
 
+    /// Imports one MP4 clip: copied into the library the way a recording is written (a hidden
+    /// file in the day directory, then fsync, a rename that never replaces, the directory's
+    /// fsync), read back by libavformat (size, rate, frames, duration, creation time) and
+    /// indexed as a video. Returns its identifier, or nil when the library already holds the
+    /// same bytes (the copy is removed).
+    /// - Throws: `LibraryError.invalidImage` when libavformat reads no video frame in it.
+    func importClip(_ file: String) throws -> String? {
+        let clip = try beginClip(created: nil)
+        do {
+            try POSIXFiles.forEachChunk(of: file) { try clip.write($0) }
+            if try isStored(checksum: clip.checksum, size: Int(clip.byteCount)) {
+                clip.discard()
+                return nil
+            }
+            let probed: ProbedClip
+            do {
+                probed = try LibavClipReader.probe(clip.temporaryPath)
+            } catch {
+                throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
+            }
+            var record = ClipRecord(probed)
+            record.created = probed.creationMicroseconds.map {
+                WallTime(secondsSince1970: $0 / 1_000_000, nanoseconds: Int32($0 % 1_000_000) * 1000)
+            }
+            return try clip.complete(record).id
+        } catch {
+            clip.discard()
+            throw error
+        }
+    }
+
     /// Whether an original with this checksum and size is already indexed.
     private func isStored(checksum: String, size: Int) throws -> Bool {
         try read { db in
@@ -108,10 +150,10 @@ extension PhotoLibrary {
         }
     }
 
-    /// Appends the absolute paths of the JPEG files under `directory` (hidden entries skipped,
+    /// Appends the absolute paths of the JPEG and MP4 files under `directory` (hidden entries skipped,
     /// symbolic links to folders not followed); folders deeper than `importDepthLimit` go to
     /// `tooDeep` unread.
-    private func collectJPEGs(
+    private func collectFiles(
         in directory: String, depth: Int, into files: inout [String], tooDeep: inout [String]
     ) throws {
         for entry in try POSIXFiles.list(directory, followingLinks: false) where !entry.name.hasPrefix(".") {
@@ -121,10 +163,12 @@ extension PhotoLibrary {
                     tooDeep.append(path)
                     continue
                 }
-                try collectJPEGs(in: path, depth: depth + 1, into: &files, tooDeep: &tooDeep)
+                try collectFiles(in: path, depth: depth + 1, into: &files, tooDeep: &tooDeep)
             } else {
                 let lower = entry.name.lowercased()
-                if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { files.append(path) }
+                if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".mp4") {
+                    files.append(path)
+                }
             }
         }
     }
