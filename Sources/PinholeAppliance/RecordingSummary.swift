@@ -1,5 +1,6 @@
 // The recording under way as `status` reports it: clip number, elapsed time, size, frames, drops.
 
+import PinholeCapture
 import PinholeCore
 
 /// A recording under way, for `status --json` and the menu's status line.

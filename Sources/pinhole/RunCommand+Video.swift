@@ -2,6 +2,7 @@
 
 import Logging
 import PinholeAppliance
+import PinholeBoard
 import PinholeCapture
 import PinholeCore
 import PinholeLibav

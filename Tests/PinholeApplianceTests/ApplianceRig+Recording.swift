@@ -1,6 +1,9 @@
 // A rig whose appliance records: a 320x240 simulated camera, the fake video backend, a clip store in memory.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
+import PinholeField
 import PinholeCore
 import PinholeSim
 

@@ -1,6 +1,9 @@
 // The record button: a press starts a clip, the next press stops and saves it; a refusal becomes a problem.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
+import PinholeField
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -1,6 +1,9 @@
 // record start refused, changing nothing: a video size or rate the camera does not list (the error lists them).
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
+import PinholeField
 import PinholeCore
 import PinholeSim
 import XCTest

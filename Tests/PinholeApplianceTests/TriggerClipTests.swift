@@ -1,6 +1,9 @@
 // Trigger clips on virtual time: pre-roll before the edge, post time after it, re-trigger, max duration, counts.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
+import PinholeField
 import PinholeCore
 import PinholeSim
 import XCTest
