@@ -1,5 +1,6 @@
 // Snapshots of the appliance for `status` and `gpio status`.
 
+import PinholeBoard
 import PinholeCore
 
 extension Appliance {

@@ -1,6 +1,9 @@
 // The appliance: buttons, LEDs and the capture engine wired together on the event loop.
 
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeImaging
 
 /// The camera appliance's behaviour. Knows only protocols: any GPIO backend, any camera
