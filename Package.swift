@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "PinholeLibrary",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem", "CSQLiteSyncs",
+                "PinholeCore", "PinholeImaging", "PinholeLibav", "PinholeSystem", "CSQLiteSyncs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -254,7 +254,10 @@ let package = Package(
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLibavTests",
-            dependencies: ["PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim"],
+            dependencies: [
+                "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim", "PinholeLibrary",
+                "PinholeImaging",
+            ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeSimTests", dependencies: ["PinholeSim", "PinholeCore"], swiftSettings: swift6),

@@ -30,7 +30,18 @@ extension Appliance {
         }
         recorder.onEvent = { [weak self] event in self?.emit(.recording(event)) }
         // A camera already running was configured without the video stream: restart it.
-        if let camera = engine.current, !camera.videoSizes.isEmpty { try? engine.run(camera) }
+        if let camera = engine.current, !camera.videoSizes.isEmpty {
+            do {
+                try engine.run(camera) { [weak self] error in
+                    if let error {
+                        self?.problem(
+                            "camera \(camera.model) did not restart with its video stream: \(error)")
+                    }
+                }
+            } catch {
+                problem("camera \(camera.model) was not restarted with its video stream: \(error)")
+            }
+        }
     }
 
     /// Starts a clip now (`record start`): up to `preSeconds` from the pre-roll ring, at most

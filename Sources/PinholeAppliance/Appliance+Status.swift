@@ -5,7 +5,9 @@ import PinholeCore
 extension Appliance {
     /// A snapshot for `status`.
     public func status() -> ApplianceStatus {
-        let camera = engine.current.map { info -> ApplianceStatus.Camera in
+        // A camera that does not answer its session is reported missing, not as running.
+        let running = engine.unansweredCommand == nil ? engine.current : nil
+        let camera = running.map { info -> ApplianceStatus.Camera in
             let size: PixelSize
             switch engine.configuration {
             case .valid(let request)?, .adjusted(let request, _)?: size = request.stillSize

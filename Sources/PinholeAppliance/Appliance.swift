@@ -107,6 +107,8 @@ public final class Appliance {
             emit(.focusChanged(mode: mode, reason: reason))
         case .settingRefused(let text):
             problem("setting not restored: \(text)")
+        case .camera(let notice):
+            cameraSessionNotice(notice)
         }
     }
 
@@ -255,21 +257,35 @@ public final class Appliance {
         applyStoragePolicy(free: free)
     }
 
-    /// Switches to the next camera; the torch follows what the new camera has.
+    /// Switches to the next camera and returns it (an error at once: no camera, or the camera
+    /// busy); the switch itself goes through the camera's session, and `completion` runs on
+    /// the loop once the new camera streams (the torch follows what it has), or with the error.
     @discardableResult
-    public func switchCamera() throws -> CameraInfo {
-        let camera = try engine.switchToNext()
-        afterCameraChange(camera)
-        return camera
+    public func switchCamera(then completion: @escaping ((any Error)?) -> Void = { _ in }) throws
+        -> CameraInfo
+    {
+        try engine.switchToNext { [weak self] error in
+            self?.afterCameraChange(error)
+            completion(error)
+        }
     }
 
-    /// Selects a camera by id or model.
-    public func selectCamera(_ id: String) throws {
-        try engine.select(id: id)
-        if let camera = engine.current { afterCameraChange(camera) }
+    /// Selects a camera by id or model; `completion` as for `switchCamera`.
+    public func selectCamera(_ id: String, then completion: @escaping ((any Error)?) -> Void = { _ in })
+        throws
+    {
+        try engine.select(id: id) { [weak self] error in
+            self?.afterCameraChange(error)
+            completion(error)
+        }
     }
 
-    private func afterCameraChange(_ camera: CameraInfo) {
+    private func afterCameraChange(_ error: (any Error)?) {
+        guard error == nil, let camera = engine.current else {
+            indicator.show(.noCamera)
+            problem("camera switch failed: \(error.map { "\($0)" } ?? "no camera")")
+            return
+        }
         if torchOn && !(engine.currentFitting?.torch ?? false) {
             setTorchLine(false)
         }

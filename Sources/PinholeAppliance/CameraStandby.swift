@@ -33,12 +33,13 @@ public final class CameraStandby {
     public func activity(_ reason: String) {
         lastUse = loop.now
         if engine.isInStandby {
-            do {
-                try engine.wake()
-                lastWakeReason = reason
-                onChange?("camera woke for \(reason)")
-            } catch {
-                onChange?("camera could not be woken for \(reason): \(error)")
+            lastWakeReason = reason
+            engine.wake { [weak self] error in
+                if let error {
+                    self?.onChange?("camera could not be woken for \(reason): \(error)")
+                } else {
+                    self?.onChange?("camera woke for \(reason)")
+                }
             }
         }
         rearm()

@@ -74,8 +74,12 @@ extension CaptureEngine {
     }
 
     /// `camera size WxH`: configures the still stream with one of the sizes the camera lists
-    /// (the camera restarts). Saved per camera.
-    public func setStillSize(_ size: PixelSize) throws {
+    /// (the camera restarts, through its session). Saved per camera once the camera streams
+    /// at that size; `completion` runs on the loop then, or with the error (the camera is
+    /// started again at the size it had).
+    public func setStillSize(_ size: PixelSize, then completion: @escaping ((any Error)?) -> Void = { _ in })
+        throws
+    {
         guard let camera = current else { throw CaptureError.noCamera }
         guard camera.stillSizes.contains(size) else {
             throw FramingError.sizeNotOffered(size, camera: camera.model, offered: camera.stillSizes)
@@ -84,13 +88,23 @@ extension CaptureEngine {
         let previous = perCamera[camera.id]?.stillSize
         perCamera[camera.id, default: .init()].stillSize = size
         do {
-            try run(camera)
+            try run(camera) { [weak self] error in
+                guard let self else { return }
+                guard let error else {
+                    self.settingsChanged()
+                    return completion(nil)
+                }
+                self.perCamera[camera.id]?.stillSize = previous
+                // Back to the size it had; that start's own failure is the camera's, reported there.
+                do { try self.run(camera) { _ in } } catch {
+                    self.report(.restartFailed(camera: camera.model, reason: "\(error)"))
+                }
+                completion(error)
+            }
         } catch {
             perCamera[camera.id]?.stillSize = previous
-            try? run(camera)
             throw error
         }
-        settingsChanged()
     }
 
     /// Puts the AF and AE points back where they were in the picture after the crop changed

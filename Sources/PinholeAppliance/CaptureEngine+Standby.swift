@@ -16,10 +16,12 @@ extension CaptureEngine {
     /// a capture waits or is being saved, while a clip is being recorded, or when no camera runs.
     @discardableResult
     public func enterStandby() -> Bool {
-        guard let device, !standby.asleep, !machine.isBusy, keepsStreaming?() != true else { return false }
+        guard let device, let camera = current, !standby.asleep, !machine.isBusy, !session.isBusy,
+            keepsStreaming?() != true
+        else { return false }
         watchdog.stop()
         focus.detach()
-        device.stop()
+        session.run("stop", camera: camera.model) { done in device.stop(then: done) }
         perform(machine.streamStopped(failWaiting: false))
         standby.asleep = true
         standby.wokeAt = nil
@@ -27,13 +29,14 @@ extension CaptureEngine {
         return true
     }
 
-    /// Starts streaming again; captures asked for meanwhile are served by the first frames
-    /// (their selection says `after-wake`).
-    public func wake() throws {
-        guard standby.asleep, let device, let camera = current else { return }
+    /// Starts streaming again, through the session (after the standby's stop has answered);
+    /// captures asked for meanwhile are served by the first frames (their selection says
+    /// `after-wake`). `completion` runs on the loop once the camera streams, or with the error.
+    public func wake(then completion: @escaping ((any Error)?) -> Void = { _ in }) {
+        guard standby.asleep, let device, let camera = current else { return completion(nil) }
         standby.wokeAt = loop.now
         standby.firstFrameAt = nil
         standby.wakes += 1
-        try startDevice(device, camera: camera)
+        startDevice(device, camera: camera, then: completion)
     }
 }

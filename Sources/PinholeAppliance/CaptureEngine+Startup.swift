@@ -38,15 +38,21 @@ extension CaptureEngine {
     ) {
         guard attempt == startAttempt else {
             // Stopped (or started again) meanwhile: nobody wants this camera now.
-            if case .success(let device) = result { device.close() }
+            if case .success(let device) = result { retire(device, camera: camera) }
             return
         }
         isOpening = false
-        do {
-            try startDevice(try result.get(), camera: camera)
-            completion(nil)
-        } catch {
-            completion(error)
+        switch result {
+        case .failure(let error): completion(error)
+        case .success(let opened):
+            startDevice(opened, camera: camera) { [weak self] error in
+                if error != nil, let self, self.device === opened {
+                    self.retire(opened, camera: camera)
+                    self.device = nil
+                    self.current = nil
+                }
+                completion(error)
+            }
         }
     }
 }

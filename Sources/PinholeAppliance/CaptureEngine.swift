@@ -43,7 +43,7 @@ public final class CaptureEngine {
     /// Cameras found at start.
     public internal(set) var cameras: [CameraInfo] = []
     /// The running camera.
-    public private(set) var current: CameraInfo?
+    public internal(set) var current: CameraInfo?
     var device: (any CameraDevice)?
     /// The configuration in use, after validation.
     public internal(set) var configuration: ConfigurationOutcome?
@@ -101,6 +101,14 @@ public final class CaptureEngine {
     public private(set) var watchdog: CameraWatchdog!
     /// Standby: asleep or streaming, and the last wake's cost.
     var standby = EngineStandby()
+    /// The camera's commands, one at a time, each with a deadline (`CameraSession`).
+    let session: CameraSession
+    /// How long a camera command (open, start, stop, close) may take before the camera is
+    /// reported as not answering; the session keeps waiting for it.
+    public var cameraCommandDeadline: Duration {
+        get { session.deadline }
+        set { session.deadline = newValue }
+    }
     /// Whether `beginStart` is discovering or opening a camera now.
     public internal(set) var isOpening = false
     /// Counts `beginStart` calls and stops: a completion of an older attempt is stale.
@@ -127,10 +135,12 @@ public final class CaptureEngine {
         self.store = store
         self.software = software
         self.focus = FocusController(loop: loop)
+        self.session = CameraSession(loop: loop)
         self.watchdog = CameraWatchdog(loop: loop) { [weak self] silence in self?.cameraStalled(silence) }
         focus.onEvent = { [weak self] mode, reason in self?.report(.focusChanged(mode: mode, reason: reason))
         }
         focus.onSettingsChange = { [weak self] in self?.settingsChanged() }
+        session.onNotice = { [weak self] notice in self?.report(.camera(notice)) }
         focus.onUserChange = { [weak self] controls in
             guard let self else { return }
             self.machine.controlsChanged(
@@ -165,71 +175,24 @@ public final class CaptureEngine {
         (currentFitting?.torch ?? false) && (delegate?.captureEngineHasFlashOutput(self) ?? false)
     }
 
-    /// Switches to the next camera in the list; returns it.
+    /// Switches to the next camera in the list and returns it; `completion` runs on the loop
+    /// once it streams, or with the error (see `run(_:then:)`).
     @discardableResult
-    public func switchToNext() throws -> CameraInfo {
+    public func switchToNext(then completion: @escaping ((any Error)?) -> Void = { _ in }) throws
+        -> CameraInfo
+    {
         guard !cameras.isEmpty else { throw CaptureError.noCamera }
         let index = current.flatMap { cur in cameras.firstIndex { $0.id == cur.id } } ?? -1
         let next = cameras[(index + 1) % cameras.count]
-        try run(next)
+        try run(next, then: completion)
         return next
     }
 
-    /// Switches to the camera with `id` (or model).
-    public func select(id: String) throws {
+    /// Switches to the camera with `id` (or model); `completion` as for `switchToNext`.
+    public func select(id: String, then completion: @escaping ((any Error)?) -> Void = { _ in }) throws {
         guard let camera = cameras.first(where: { $0.id == id || $0.model == id }) else {
             throw CameraError.unknownCamera(id, available: cameras.map(\.id))
         }
-        try run(camera)
-    }
-
-    /// Stops the camera and returns every buffer; pending captures fail.
-    public func stop() {
-        startAttempt += 1
-        isOpening = false
-        watchdog.stop()
-        focus.detach()
-        device?.stop()
-        perform(machine.streamStopped(failWaiting: true))
-        device?.close()
-        device = nil
-        current = nil
-        standby = EngineStandby()
-    }
-
-    func run(_ camera: CameraInfo) throws {
-        if isOpening {
-            throw CameraError.failed("the camera is still opening: try again once `status` shows it")
-        }
-        if let device {
-            onStreamStopping?("the camera was switched")
-            focus.detach()
-            device.stop()
-            perform(machine.streamStopped(failWaiting: false))
-            device.close()
-        }
-        device = nil
-        current = nil
-        let opened = try provider.open(id: camera.id)
-        try startDevice(opened, camera: camera)
-    }
-
-    /// Configures and starts `opened`, then applies exposure and focus to it.
-    func startDevice(_ opened: any CameraDevice, camera: CameraInfo) throws {
-        standby.asleep = false
-        let video = camera.videoSizes.isEmpty ? nil : videoStream
-        configuration = try opened.configure(
-            StreamRequest(stillSize: restoredStillSize(for: camera), video: video))
-        checkRestoredExposure(on: camera)
-        exposureLocked = false
-        awbLocked = false
-        try? opened.setControls(exposure.startupControls(on: camera))
-        try opened.start { [weak self] frame in self?.frameArrived(frame) }
-        device = opened
-        current = camera
-        framesReceived = 0
-        focus.attach(camera) { [weak self] controls in try self?.setControls(controls) }
-        applyRestoredCameraSettings(camera)
-        watchdog.start()
+        try run(camera, then: completion)
     }
 }

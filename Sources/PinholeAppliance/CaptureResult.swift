@@ -73,6 +73,8 @@ public enum CaptureEngineEvent: Sendable {
     case cameraRestarted(camera: String, silence: Duration)
     /// Restarting the camera failed; the watchdog will try again.
     case restartFailed(camera: String, reason: String)
+    /// A camera command missed its deadline, or answered after it.
+    case camera(CameraSessionNotice)
     /// Focus changed on its own (e.g. a scene change returned it to continuous AF).
     case focusChanged(mode: AutofocusMode, reason: FocusChangeReason)
     /// A saved setting the camera cannot do was not restored; the text says which and what

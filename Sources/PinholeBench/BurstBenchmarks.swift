@@ -66,7 +66,7 @@ enum BurstBenchmarks {
                 loop.schedule(after: .milliseconds(300)) {
                     guard appliance.engine.enterStandby() else { return loop.stop() }
                     loop.schedule(after: .milliseconds(300)) {
-                        try? appliance.engine.wake()
+                        appliance.engine.wake()
                         waitForFrame()
                     }
                 }

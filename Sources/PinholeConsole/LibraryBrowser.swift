@@ -155,11 +155,12 @@ public struct LibraryBrowser: Sendable {
             let marks =
                 (photo.favorite ? "*" : " ") + (photo.edited ? "e" : " ") + (photo.deleted != nil ? "d" : " ")
             let when = String(photo.created.prefix(19)).replacingT()
+            let clip = photo.clipLength.map { "\(photo.clipKind == "live" ? "live" : "clip") \($0) " } ?? ""
             items.append(
                 MenuItem(
                     "\(when) \(marks)",
                     value:
-                        "\(photo.width)x\(photo.height) \(CameraDisplayName.of(id: photo.camera, model: nil, among: cameras))",
+                        "\(clip)\(photo.width)x\(photo.height) \(CameraDisplayName.of(id: photo.camera, model: nil, among: cameras))",
                     action: .local("photo:" + photo.id)))
         }
         if !source.id.hasPrefix("smart:") {

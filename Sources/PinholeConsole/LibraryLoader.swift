@@ -38,6 +38,10 @@ public struct LibraryPhotoRow: Hashable, Sendable {
     public var edited: Bool
     /// When it was deleted (nil: not deleted).
     public var deleted: String?
+    /// A clip's length as lists show it (`3.0 s`); nil for a photo.
+    public var clipLength: String? = nil
+    /// `video` or `live` for a clip; nil for a photo.
+    public var clipKind: String? = nil
 
     /// Creates a row.
     public init(
@@ -111,6 +115,12 @@ public struct LibraryPhotoDetail: Sendable {
     public var edited: Bool
     /// The edit's revision.
     public var editRevision: Int?
+    /// `video` or `live` for a clip; nil for a photo.
+    public var clipKind: String?
+    /// A clip's length (`3.0 s`).
+    public var clipLength: String?
+    /// A clip's frames per second.
+    public var frameRate: Double?
     /// The photo upright (its orientation and edits applied), small, for the Photo page's
     /// half-block picture (nil: none could be rendered; the page shows the metadata alone).
     public var preview: RawImage?
@@ -133,6 +143,14 @@ public struct LibraryPhotoDetail: Sendable {
     /// Label and value rows for the Photo page; `cameras` give the camera its display name.
     public func fields(cameras: [MenuSnapshot.Camera] = []) -> [(String, String)] {
         var rows: [(String, String)] = [("Id", id), ("File", file), ("Taken", created), ("Added", added)]
+        if let clipKind {
+            rows.append(
+                ("Type", clipKind == "live" ? "Live Photo" : "clip (the picture is its poster frame)"))
+        }
+        if let clipLength { rows.append(("Duration", clipLength)) }
+        if let frameRate, frameRate.isFinite {
+            rows.append(("Frame rate", "\(CameraPage.rounded(frameRate)) fps"))
+        }
         if let modified { rows.append(("Modified", modified)) }
         rows.append(("Camera", CameraDisplayName.of(id: camera, model: model, among: cameras)))
         if let make { rows.append(("Make", make)) }

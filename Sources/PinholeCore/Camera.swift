@@ -277,6 +277,22 @@ public protocol CameraDevice: AnyObject {
     func setControls(_ controls: [String: ControlValue]) throws
     /// Closes the camera.
     func close()
+    /// Configures, sets `controls` and starts streaming without blocking the loop (the
+    /// camera's session thread does the work where the backend can block): `completion` runs
+    /// on the loop with the configuration used, or the error, at once or later, or never
+    /// while the camera hangs. Commands given meanwhile wait for it. The default calls
+    /// `configure`, `setControls` and `start` at once.
+    func start(
+        _ request: StreamRequest, controls: [String: ControlValue],
+        onFrame: @escaping (any CameraFrame) -> Void,
+        then completion: @escaping (Result<ConfigurationOutcome, any Error>) -> Void)
+    /// Stops streaming without blocking the loop: no frame is delivered after the call;
+    /// `completion` runs on the loop once the camera has stopped (at once or later, or never
+    /// while it hangs). The default calls `stop()` at once.
+    func stop(then completion: @escaping () -> Void)
+    /// Closes the camera without blocking the loop; `completion` runs on the loop once the
+    /// camera may be opened again. The default calls `close()` at once.
+    func close(then completion: @escaping () -> Void)
 }
 
 /// A source of cameras: libcamera on hardware, the simulator elsewhere.

@@ -25,3 +25,15 @@ public enum DurationText {
         return "\(Double(ms) / 1000)s"
     }
 }
+
+extension DurationText {
+    /// A clip's length as lists show it: tenths of a second, `3.0 s`, `12.4 s`; from a minute
+    /// on, minutes and seconds, `1:05`, `10:00`.
+    public static func clipLength(_ duration: Duration) -> String {
+        let tenths = max(0, (duration.nanoseconds + 50_000_000) / 100_000_000)
+        if tenths < 600 { return "\(tenths / 10).\(tenths % 10) s" }
+        let seconds = tenths / 10
+        let remainder = seconds % 60
+        return "\(seconds / 60):\(remainder < 10 ? "0" : "")\(remainder)"
+    }
+}

@@ -318,6 +318,15 @@ public final class EventLoop: @unchecked Sendable {
         settle()
     }
 
+    /// Virtual time: the calling action keeps the loop's thread for `duration`, as a call that
+    /// blocks does on a board: the clock moves on and nothing else runs meanwhile (timers that
+    /// fall due run late, after the action). For simulated hardware whose blocking call hangs.
+    public func block(for duration: Duration) {
+        precondition(isVirtual, "block(for:) needs a virtual-time loop")
+        preconditionInLoop("EventLoop.block")
+        virtualNow = virtualNow + duration
+    }
+
     /// Runs posted actions and waits for offloaded work until none is left (no time passes).
     public func runUntilIdle() {
         preconditionInLoop("EventLoop.runUntilIdle")

@@ -7,4 +7,10 @@ public final class WorkLane: Sendable {
 
     /// Creates a lane; its thread starts with the first job.
     public init() {}
+
+    /// Runs `job` on the lane's thread after the jobs before it, uncounted by any loop (a job
+    /// that hangs holds up only this lane): it hands its result back with `EventLoop.post`.
+    public func run(_ job: @escaping @Sendable () -> Void) {
+        pool.submit(job)
+    }
 }

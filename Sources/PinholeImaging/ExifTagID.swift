@@ -32,6 +32,7 @@ enum ExifTagID {
     static let flash: UInt16 = 0x9209
     static let focalLength: UInt16 = 0x920A
     static let userComment: UInt16 = 0x9286
+    static let makerNote: UInt16 = 0x927C
     static let subSecTime: UInt16 = 0x9290
     static let subSecTimeOriginal: UInt16 = 0x9291
     static let subSecTimeDigitized: UInt16 = 0x9292

@@ -142,6 +142,7 @@ public enum ExifWriter {
         let comment = PinholeComment(
             clockTrust: m.clockTrust, pressToExposure: m.pressToExposure, wakeCost: m.wakeCost)
         if !comment.isEmpty { try b.undefined(.exif, ExifTagID.userComment, comment.userComment) }
+        if let note = m.makerNote { try b.undefined(.exif, ExifTagID.makerNote, note) }
     }
 
     private static func writeGPS(_ gps: GPSFix, _ b: ExifBuilder) throws {

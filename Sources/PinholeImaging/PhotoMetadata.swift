@@ -104,6 +104,9 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var digitalZoom: Double? = nil
     /// The camera's identifier on this appliance (not written to EXIF; indexed).
     public var cameraID: String?
+    /// A maker note to write as is (Exif MakerNote): a Live Photo's Apple still carries its
+    /// pair's content identifier in one. Not read back.
+    public var makerNote: [UInt8]? = nil
 
     /// Creates metadata for a photo of the given stored size.
     public init(pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up) {

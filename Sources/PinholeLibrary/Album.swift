@@ -48,6 +48,10 @@ public enum SmartAlbum: Sendable, Hashable, Codable {
     case hidden
     /// Deleted photos, until purged; most recently deleted first.
     case recentlyDeleted
+    /// Clips (video assets).
+    case videos
+    /// Stills paired with a clip.
+    case livePhotos
 
     /// A stable identifier, e.g. `smart:favorites`, `smart:camera:front`.
     public var id: String {
@@ -59,6 +63,8 @@ public enum SmartAlbum: Sendable, Hashable, Codable {
         case .edited: return "smart:edited"
         case .hidden: return "smart:hidden"
         case .recentlyDeleted: return "smart:deleted"
+        case .videos: return "smart:videos"
+        case .livePhotos: return "smart:live"
         }
     }
 
@@ -72,6 +78,8 @@ public enum SmartAlbum: Sendable, Hashable, Codable {
         case .edited: return "Edited"
         case .hidden: return "Hidden"
         case .recentlyDeleted: return "Recently Deleted"
+        case .videos: return "Videos"
+        case .livePhotos: return "Live Photos"
         }
     }
 
@@ -93,11 +101,15 @@ public enum SmartAlbum: Sendable, Hashable, Codable {
             return AssetQuery.all.filter(.hidden(true))
         case .recentlyDeleted:
             return AssetQuery.all.trash(.only).includingHidden().sorted(by: .deleted, ascending: false)
+        case .videos:
+            return AssetQuery.all.filter(.mediaType(.video))
+        case .livePhotos:
+            return AssetQuery.all.filter(.mediaType(.live))
         }
     }
 
     /// Parses an identifier or a short name (`all`, `recent`, `favorites`, `edited`, `hidden`,
-    /// `deleted`, `camera:ID`).
+    /// `deleted`, `videos`, `live`, `camera:ID`).
     public init?(name: String) {
         let text = name.hasPrefix("smart:") ? String(name.dropFirst(6)) : name
         switch text {
@@ -107,6 +119,8 @@ public enum SmartAlbum: Sendable, Hashable, Codable {
         case "edited": self = .edited
         case "hidden": self = .hidden
         case "deleted": self = .recentlyDeleted
+        case "videos": self = .videos
+        case "live": self = .livePhotos
         default:
             guard text.hasPrefix("camera:"), text.count > 7 else { return nil }
             self = .camera(String(text.dropFirst(7)))

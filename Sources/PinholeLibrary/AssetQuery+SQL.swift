@@ -76,6 +76,8 @@ struct QuerySQL {
                 }
                 conditions.append("\(GeoDistance.sqlFunction)(asset.latitude, asset.longitude, ?, ?) <= ?")
                 arguments += [latitude, longitude, kilometres]
+            case let .mediaType(type):
+                conditions.append("asset.media_type = ?"); arguments.append(type.rawValue)
             case let .flashFired(value):
                 conditions.append("asset.flash_fired = ?"); arguments.append(value)
             case let .ids(ids):

@@ -35,6 +35,8 @@ public enum AssetFilter: Sendable, Hashable {
     case flashFired(Bool)
     /// One of these identifiers.
     case ids([String])
+    /// Of this media type (photo, video, Live Photo).
+    case mediaType(MediaType)
 }
 
 /// What a query's result is ordered by.

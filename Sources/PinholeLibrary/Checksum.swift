@@ -59,6 +59,13 @@ enum Checksum {
         string(crc32: crc32(bytes))
     }
 
+    /// The stored form of the CRC-32 of the file at `path`, read a piece at a time (a clip).
+    static func string(ofFile path: String) throws -> String {
+        var crc: UInt32 = 0xFFFF_FFFF
+        try POSIXFiles.forEachChunk(of: path) { crc = update(crc, with: $0) }
+        return string(crc32: crc ^ 0xFFFF_FFFF)
+    }
+
     /// The stored form of a CRC-32 value.
     static func string(crc32 value: UInt32) -> String {
         let hex = String(value, radix: 16)

@@ -14,6 +14,12 @@ struct DiskScan {
     var tempFiles: [String] = []
     /// Originals named `<id>.jpg` in the listed directories: identifier → library-relative path.
     var originals: [String: String] = [:]
+    /// Clips whose recording never ended (`.ID.mp4.recording`): identifier → library-relative path.
+    var recordings: [String: String] = [:]
+    /// Live Photos' motion clips (`ID.motion.mp4`): identifier → library-relative path.
+    var motions: [String: String] = [:]
+    /// Motion clips under `.purging/`: identifier → library-relative path.
+    var purgingMotions: [String: String] = [:]
     /// Other files under `originals/`, library-relative.
     var foreignFiles: [String] = []
     /// Files under `.purging/` named `<id>.jpg`: identifier → library-relative path.
@@ -53,6 +59,8 @@ enum LibraryScanner {
         try walk(layout.root, ".purging") { relative, name in
             if isTemp(name) {
                 scan.tempFiles.append(relative)
+            } else if let id = identifier(ofMotion: name) {
+                scan.purgingMotions[id] = relative
             } else if let id = identifier(ofOriginal: name) {
                 scan.purging[id] = relative
             }
@@ -70,6 +78,21 @@ enum LibraryScanner {
     static func identifier(ofOriginal name: String) -> String? {
         guard name.hasSuffix(".jpg") || name.hasSuffix(".mp4") else { return nil }
         let id = String(name.dropLast(4))
+        return Identifier.isValid(id) ? id : nil
+    }
+
+    /// The identifier in a Live Photo's motion clip's file name `<id>.motion.mp4`, or nil.
+    static func identifier(ofMotion name: String) -> String? {
+        guard name.hasSuffix(LibraryLayout.motionSuffix) else { return nil }
+        let id = String(name.dropLast(LibraryLayout.motionSuffix.count))
+        return Identifier.isValid(id) ? id : nil
+    }
+
+    /// The identifier in a recording's file name `.<id>.mp4.recording`, or nil.
+    static func identifier(ofRecording name: String) -> String? {
+        let suffix = ".mp4" + LibraryClipFile.recordingSuffix
+        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
+        let id = String(name.dropFirst().dropLast(suffix.count))
         return Identifier.isValid(id) ? id : nil
     }
 
@@ -92,6 +115,11 @@ enum LibraryScanner {
             } else if isTemp(entry.name) {
                 scan.tempFiles.append(child)
                 scan.untidy.insert(relative)
+            } else if let id = identifier(ofRecording: entry.name) {
+                scan.recordings[id] = child
+                scan.untidy.insert(relative)
+            } else if let id = identifier(ofMotion: entry.name) {
+                scan.motions[id] = child
             } else if let id = identifier(ofOriginal: entry.name), scan.originals[id] == nil {
                 scan.originals[id] = child
             } else {

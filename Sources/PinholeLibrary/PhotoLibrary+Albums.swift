@@ -50,13 +50,14 @@ extension PhotoLibrary {
         }
     }
 
-    /// The smart albums: All Photos, Recently Added, Favorites, one per camera that took a
-    /// photo, Edited, Hidden, Recently Deleted.
+    /// The smart albums: All Photos, Recently Added, Favorites, Videos, Live Photos, one per
+    /// camera that took a photo, Edited, Hidden, Recently Deleted.
     public func smartAlbums() throws -> [SmartAlbum] {
         let cameras = try read { db in try String.fetchAll(db, sql: AssetTally.camerasSQL) }
-        return [.allPhotos, .recentlyAdded, .favorites] + cameras.map(SmartAlbum.camera) + [
-            .edited, .hidden, .recentlyDeleted,
-        ]
+        return [.allPhotos, .recentlyAdded, .favorites, .videos, .livePhotos] + cameras.map(SmartAlbum.camera)
+            + [
+                .edited, .hidden, .recentlyDeleted,
+            ]
     }
 
     /// The query of a smart album now.

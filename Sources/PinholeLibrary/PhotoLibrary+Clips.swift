@@ -65,6 +65,8 @@ public final class LibraryClipFile: @unchecked Sendable {
     private var crc: UInt32 = 0xFFFF_FFFF
     /// Bytes written.
     public private(set) var byteCount: Int64 = 0
+    /// The stored form of the checksum of the bytes written so far.
+    var checksum: String { Checksum.string(crc32: crc ^ 0xFFFF_FFFF) }
     private var directorySynced = false
     private var closed = false
 

@@ -27,7 +27,8 @@ public struct ExportReport: Sendable, Hashable, Codable {
 
 extension PhotoLibrary {
     /// Copies the photos of `query` (e.g. an album's query) into `directory` (created if
-    /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` in local capture time, each file written
+    /// needed) as `YYYYMMDD_HHMMSS_<id suffix>.jpg` (a clip `.mp4`; a Live Photo as its Apple
+    /// pair `.jpg` + `.mov` and its Motion Photo `.MP.jpg`) in local capture time, each file written
     /// durably. Existing files are left alone and reported as skipped. `progress` is called
     /// after every photo; return false to stop.
     ///
@@ -64,26 +65,24 @@ extension PhotoLibrary {
         do {
             try POSIXFiles.makeDirectories(target)
             for (index, asset) in assets.enumerated() {
-                let source = version == .current ? try currentFilePath(of: asset) : fileURLPath(of: asset)
-                let path = target + "/" + Self.exportName(of: asset)
-                let isOriginal = source == fileURLPath(of: asset)
-                let bytes = {
-                    Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal)
-                }
-                if !POSIXFiles.exists(path) {
-                    try POSIXFiles.writeDurably(try bytes(), to: path)
-                    report.written.append(path)
-                } else if replacingDifferent {
-                    let expected = try bytes()
-                    if (try? POSIXFiles.read(path)) == expected {
-                        report.skipped.append(path)
-                    } else {
-                        try POSIXFiles.writeDurably(expected, to: path, replace: true)
+                var path = target
+                for file in try exportFiles(of: asset, version: version) {
+                    path = target + "/" + file.name
+                    if !POSIXFiles.exists(path) {
+                        try POSIXFiles.writeDurably(try file.bytes(), to: path)
                         report.written.append(path)
-                        report.replaced.append(path)
+                    } else if replacingDifferent {
+                        let expected = try file.bytes()
+                        if (try? POSIXFiles.read(path)) == expected {
+                            report.skipped.append(path)
+                        } else {
+                            try POSIXFiles.writeDurably(expected, to: path, replace: true)
+                            report.written.append(path)
+                            report.replaced.append(path)
+                        }
+                    } else {
+                        report.skipped.append(path)
                     }
-                } else {
-                    report.skipped.append(path)
                 }
                 if !progress(TransferProgress(completed: index + 1, total: assets.count, file: path)) {
                     report.cancelled = index + 1 < assets.count
@@ -125,11 +124,29 @@ extension PhotoLibrary {
         return file
     }
 
-    /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time.
+    /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time (`.mp4` for
+    /// a clip).
     static func exportName(of asset: Asset) -> String {
+        exportStem(of: asset) + (asset.mediaType == .video ? ".mp4" : ".jpg")
+    }
+
+    /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>` in local capture time.
+    static func exportStem(of asset: Asset) -> String {
         let c = asset.created.local
         let date = "\(c.year)\(twoDigits(c.month))\(twoDigits(c.day))"
         let time = "\(twoDigits(c.hour))\(twoDigits(c.minute))\(twoDigits(c.second))"
-        return "\(date)_\(time)_\(asset.id.suffix(12)).jpg"
+        return "\(date)_\(time)_\(asset.id.suffix(12))"
+    }
+
+    /// The files an export writes for `asset`: its name and a way to make its bytes. A photo or
+    /// a clip is one file; a Live Photo is three (see `livePhotoFiles`).
+    func exportFiles(of asset: Asset, version: ExportVersion) throws -> [(
+        name: String, bytes: () throws -> [UInt8]
+    )] {
+        let source = version == .current ? try currentFilePath(of: asset) : fileURLPath(of: asset)
+        let isOriginal = source == fileURLPath(of: asset)
+        let still = { Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal) }
+        guard asset.mediaType == .live else { return [(Self.exportName(of: asset), still)] }
+        return livePhotoFiles(of: asset, still: still)
     }
 }

@@ -23,8 +23,22 @@ extension PhotoLibrary {
             (scan.originals.filter { indexed[$0.key] != $0.value }.map(\.value)
             + scan.foreignFiles).sorted()
         report.missingFiles = indexed.filter { scan.originals[$0.key] != $0.value }.map(\.key).sorted()
-        report.pendingPurges = scan.purging.keys.sorted()
+        // Live Photos: each motion clip beside its still, and no other.
+        let live = try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, path FROM asset WHERE media_type = 'live'").map {
+                (id: $0[0] as String, motion: LibraryLayout.motionPath(ofStill: $0[1]))
+            }
+        }
+        let motions = Dictionary(uniqueKeysWithValues: live.map { ($0.id, $0.motion) })
+        report.orphanFiles =
+            (report.orphanFiles + scan.motions.filter { motions[$0.key] != $0.value }.map(\.value))
+            .sorted()
+        report.missingFiles = Array(
+            Set(report.missingFiles + live.filter { scan.motions[$0.id] != $0.motion }.map(\.id))
+        ).sorted()
+        report.pendingPurges = Array(Set(scan.purging.keys).union(scan.purgingMotions.keys)).sorted()
         report.quarantinedFiles = scan.quarantined
+        report.recordings = scan.recordings.values.sorted()
         report.missingRenders = try read { db in
             try Row.fetchAll(db, sql: "SELECT asset_id, render_path FROM edit ORDER BY asset_id")
                 .filter { !POSIXFiles.exists(layout.absolute($0[1])) }.map { $0[0] }
@@ -35,9 +49,12 @@ extension PhotoLibrary {
             }
             for row in records {
                 let id: String = row[0], path: String = row[1], size: Int64 = row[2], sum: String = row[3]
-                guard scan.originals[id] == path, let bytes = try? POSIXFiles.read(layout.absolute(path))
+                // Read a piece at a time: a clip can be far larger than memory.
+                let file = layout.absolute(path)
+                guard scan.originals[id] == path, let actual = POSIXFiles.fileSize(file),
+                    let checksum = try? Checksum.string(ofFile: file)
                 else { continue }
-                if Int64(bytes.count) != size || Checksum.string(for: bytes) != sum {
+                if actual != size || checksum != sum {
                     report.checksumMismatches.append(id)
                 }
             }

@@ -54,7 +54,17 @@ extension PhotoLibrary {
             }
         }
 
-        // Originals without an index entry: adopt them if they are whole JPEGs.
+        try finishMotionPurges(scan.purgingMotions, into: &report)
+
+        // Recordings cut short: cut back to their last whole fragment, named, then adopted below.
+        for (id, relative) in scan.recordings.sorted(by: { $0.key < $1.key }) {
+            if let named = finishRecording(id: id, relative: relative, into: &report) {
+                scan.originals[id] = named
+            }
+            changedDirectories.insert(POSIXFiles.parentDirectory(of: relative))
+        }
+
+        // Originals without an index entry: adopt them if they are whole JPEGs or clips.
         let candidates = scan.originals.filter { rows[$0.key]?.path != $0.value }
         let indexedElsewhere = try paths(of: Array(candidates.keys))
         var adopted: [Asset] = []
@@ -80,6 +90,8 @@ extension PhotoLibrary {
             }
             report.adoptedAssets = adopted.map(\.id)
         }
+
+        try reconcileMotions(scan.motions, into: &report)
 
         // Index rows whose original is gone.
         var missing: [String] = []
@@ -240,9 +252,11 @@ extension PhotoLibrary {
         }
     }
 
-    /// The record for an unindexed original, or nil when it is not a complete JPEG.
+    /// The record for an unindexed original, or nil when it is not a complete JPEG or a clip
+    /// libavformat reads.
     private func adoptable(id: String, relative: String) -> Asset? {
         let absolute = layout.absolute(relative)
+        if relative.hasSuffix(".mp4") { return adoptableClip(id: id, relative: relative) }
         guard let bytes = try? POSIXFiles.read(absolute),
             let metadata = try? OriginalReader.metadata(of: bytes, path: relative)
         else { return nil }
@@ -254,7 +268,7 @@ extension PhotoLibrary {
 
     /// Moves a library-relative file under `quarantine/`, keeping its path in the name, and
     /// reports it as quarantined only when the move succeeded.
-    private func quarantine(_ relative: String, into report: inout RecoveryReport) {
+    func quarantine(_ relative: String, into report: inout RecoveryReport) {
         let flat = relative.split(separator: "/").joined(separator: "_")
         var target = layout.quarantine + "/" + flat
         var suffix = 1

@@ -63,7 +63,7 @@ extension PhotoLibrary {
         let source = edit.map { layout.absolute($0.renderPath) } ?? fileURLPath(of: asset)
         let jpeg: [UInt8]
         do {
-            jpeg = try POSIXFiles.read(source)
+            jpeg = asset.mediaType == .video ? try posterJPEG(of: asset) : try POSIXFiles.read(source)
         } catch {
             throw mapped(error)
         }

@@ -6,6 +6,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     public var removedTempFiles: [String] = []
     /// Identifiers of originals found on disk without an index entry, re-indexed from their EXIF.
     public var adoptedAssets: [String] = []
+    /// Recordings cut short (a power cut or a kill while recording), cut back to their last
+    /// whole fragment and indexed as shorter clips: `ID: N frames, S s`.
+    public var adoptedRecordings: [String] = []
     /// Files that could not be adopted, moved under `quarantine/` (their former relative paths).
     public var quarantinedFiles: [String] = []
     /// Identifiers of indexed assets whose original file is missing.
@@ -31,7 +34,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
 
     /// True when the pass found nothing to repair.
     public var isClean: Bool {
-        removedTempFiles.isEmpty && adoptedAssets.isEmpty && quarantinedFiles.isEmpty && missingFiles.isEmpty
+        removedTempFiles.isEmpty && adoptedAssets.isEmpty && adoptedRecordings.isEmpty
+            && quarantinedFiles.isEmpty
+            && missingFiles.isEmpty
             && restoredPurges.isEmpty && completedPurges.isEmpty && rebuiltIndex == nil
             && failedRepairs.isEmpty
     }
@@ -43,6 +48,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
         if let rebuiltIndex { lines.append("index rebuilt: \(rebuiltIndex)") }
         lines += removedTempFiles.map { "removed partial file \($0)" }
         lines += adoptedAssets.map { "adopted unindexed original \($0)" }
+        lines += adoptedRecordings.map { "adopted recording cut short \($0)" }
         lines += quarantinedFiles.map { "quarantined unreadable file \($0)" }
         lines += missingFiles.map { "original missing for photo \($0)" }
         lines += restoredPurges.map { "undid interrupted permanent deletion of \($0)" }
@@ -75,6 +81,9 @@ public struct FsckReport: Sendable, Codable, Hashable {
     public var pendingPurges: [String] = []
     /// Files kept under `quarantine/` (informational: they do not make the library unclean).
     public var quarantinedFiles: Int = 0
+    /// Clips being recorded (`.ID.mp4.recording`), or cut short by a power cut: the next start
+    /// adopts those as shorter clips (informational: a recording in progress is not a problem).
+    public var recordings: [String] = []
 
     /// True when index and files agree.
     public var isClean: Bool {
@@ -93,6 +102,7 @@ public struct FsckReport: Sendable, Codable, Hashable {
         lines += missingRenders.map { "missing rendered edit: \($0)" }
         lines += pendingPurges.map { "interrupted permanent deletion: \($0)" }
         let summary = isClean ? "clean" : "\(lines.count) problem(s)"
+        lines += recordings.map { "recording (in progress, or cut short: adopted at the next start): \($0)" }
         lines.append(
             "fsck: \(summary); \(assetCount) photos indexed, \(quarantinedFiles) file(s) in quarantine")
         return lines

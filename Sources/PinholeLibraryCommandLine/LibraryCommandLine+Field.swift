@@ -48,6 +48,11 @@ extension LibraryCommandLine {
     /// Marks after a photo's line in `list`: where it was taken, and a date worth doubting.
     static func fieldMarks(_ asset: Asset) -> String {
         var marks = ""
+        if asset.mediaType != .photo {
+            marks +=
+                " \(asset.mediaType.rawValue)"
+                + (asset.duration.map { " " + DurationText.clipLength($0) } ?? "")
+        }
         if asset.gps != nil { marks += " located" }
         if let trust = asset.clockTrust, !trust.isTrusted { marks += " clock:\(trust.rawValue)" }
         if asset.dateShift != .zero { marks += " redated:\(signedSeconds(asset.dateShift))" }
@@ -57,6 +62,17 @@ extension LibraryCommandLine {
     /// Lines of `show` about place and time.
     static func fieldLines(_ asset: Asset) -> [String] {
         var lines: [String] = []
+        if asset.mediaType != .photo {
+            lines.append("type: \(asset.mediaType.rawValue)")
+            if let duration = asset.duration {
+                lines.append("duration: \(DurationText.clipLength(duration))")
+            }
+            if let rate = asset.frameRate { lines.append("frame rate: \(rate) fps") }
+            if let codec = asset.codec { lines.append("codec: \(codec)") }
+            if let trigger = asset.triggerOffset {
+                lines.append("trigger: at \(DurationText.clipLength(trigger))")
+            }
+        }
         if let gps = asset.gps {
             lines.append(
                 "location: \(gps.latitude), \(gps.longitude)" + (gps.altitude.map { ", \($0) m" } ?? ""))

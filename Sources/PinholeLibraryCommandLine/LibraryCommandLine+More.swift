@@ -27,7 +27,7 @@ extension LibraryCommandLine {
                 let smart = SmartAlbum(name: operands[0]) ?? cameraAlbum(operands[0], &args)
             else {
                 throw LibraryError.invalidRequest(
-                    "usage: library smart all|recent|favorites|edited|hidden|deleted|camera:ID")
+                    "usage: library smart all|recent|favorites|videos|live|edited|hidden|deleted|camera:ID")
             }
             var query = library.query(for: smart)
             query = query.limit(try args.integer("limit"), offset: try args.integer("offset") ?? 0)

@@ -10,7 +10,7 @@ public enum LibraryCommandLine {
     static let valuedOptions: Set<String> = [
         "limit", "offset", "camera", "album", "sort", "folder", "size", "mode", "out", "quality",
         "degrees", "rect", "exposure", "contrast", "vignette", "from", "to", "near", "within", "by", "clock",
-        "redo", "forget",
+        "redo", "forget", "type",
     ]
 
     /// Runs one `library` command (the arguments after the word `library`, e.g.
@@ -77,7 +77,8 @@ public enum LibraryCommandLine {
     public static var helpText: String {
         """
         library commands (add --json to any of them for one line of JSON):
-          list [--camera ID] [--album ID] [--favorites] [--edited] [--hidden] [--deleted]
+          list [--type photo|video|live] [--camera ID] [--album ID] [--favorites] [--edited]
+               [--hidden] [--deleted]
                [--from DATE] [--to DATE] [--sort created|added|modified|size] [--desc]
                [--limit N] [--offset N]      DATE: 2026-11-21[T08:30[:00]][Z|+01:00], UTC by default
                [--with-location] [--without-location] [--near LAT,LON --within KM]
@@ -92,8 +93,8 @@ public enum LibraryCommandLine {
           album delete ALBUM           delete an album (its photos stay in the library)
           album list ALBUM             the photos of an album, in album order
           folder create NAME [--folder PARENT]   make a folder of albums
-          smart NAME [--camera ID]     photos of a smart album: all, recent, favorites, camera,
-                                       edited, hidden, deleted
+          smart NAME [--camera ID]     photos of a smart album: all, recent, favorites, videos,
+                                       live, camera, edited, hidden, deleted
           favorite ID... [--off]       mark (or unmark) photos as favorite
           hide ID... [--off]           hide (or unhide) photos
           delete ID...                 move photos to Recently Deleted
@@ -104,7 +105,7 @@ public enum LibraryCommandLine {
           redate --from DATE --to DATE [filters of list] --by SECONDS
                                        (index and listings; exports carry the corrected EXIF
                                        dates; originals are never modified)
-          import DIR                   copy the JPEGs of DIR into the library
+          import DIR                   copy the JPEGs and MP4 clips of DIR into the library
           export DIR [--album ID] [--rendered] [filters of list]   copy photos to DIR
           exports                      exports that did not finish (power cut, full or pulled stick)
           export --redo N | --forget N   finish an interrupted export (torn files rewritten), or drop it
@@ -133,6 +134,12 @@ public enum LibraryCommandLine {
         if args.flag("edited") { query = query.filter(.edited(true)) }
         if args.flag("hidden") { query = query.filter(.hidden(true)) }
         if args.flag("deleted") { query = query.trash(.only) }
+        if let type = args.option("type") {
+            guard let media = MediaType(rawValue: type) else {
+                throw LibraryError.invalidRequest("--type must be photo, video or live, not '\(type)'")
+            }
+            query = query.filter(.mediaType(media))
+        }
         let from = try args.option("from").map { try DateArgument.parse($0, option: "from") }
         let to = try args.option("to").map { try DateArgument.parse($0, option: "to") }
         if from != nil || to != nil { query = query.filter(.created(from: from, to: to)) }

@@ -46,6 +46,16 @@ struct AssetJSON: Encodable {
     var pressToExposureMs: Double?
     /// Milliseconds from waking the camera to its first usable frame (photos taken after-wake).
     var wakeCostMs: Double?
+    /// `photo`, `video` or `live`.
+    var mediaType: String
+    /// A clip's duration in seconds.
+    var durationSeconds: Double?
+    /// A clip's frames per second.
+    var frameRate: Double?
+    /// A clip's codec (`h264`).
+    var codec: String?
+    /// Where a clip's trigger falls, seconds from its start.
+    var triggerSeconds: Double?
 
     init(_ asset: Asset, file: String) {
         id = asset.id
@@ -82,6 +92,11 @@ struct AssetJSON: Encodable {
         originalCreated = asset.dateShift == .zero ? nil : asset.originalCreated.iso8601
         pressToExposureMs = asset.pressToExposure?.milliseconds
         wakeCostMs = asset.wakeCost?.milliseconds
+        mediaType = asset.mediaType.rawValue
+        durationSeconds = asset.duration.map(\.seconds)
+        frameRate = asset.frameRate
+        codec = asset.codec
+        triggerSeconds = asset.triggerOffset.map(\.seconds)
     }
 }
 

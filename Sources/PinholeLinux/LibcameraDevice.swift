@@ -11,7 +11,7 @@ import PinholeCore
 /// new generation of buffers; an old one is unmapped once its last frame is released).
 final class LibcameraDevice: CameraDevice {
     let description: LibcameraDescription
-    private let loop: EventLoop
+    let loop: EventLoop
     private let shim: LibcameraShim
     private var handle: OpaquePointer?
     private var onFrame: ((any CameraFrame) -> Void)?
@@ -25,6 +25,20 @@ final class LibcameraDevice: CameraDevice {
     private var callbackBox: Unmanaged<CallbackBox>?
     /// Called once the camera is really released (after close and the last frame).
     var onClosed: (() -> Void)?
+    /// The camera's session thread: starts, stops and closes run there, never on the loop.
+    let session = WorkLane()
+    /// Session commands under way: meanwhile the session thread owns the device, and the
+    /// loop keeps its completed requests and releases until they end.
+    var commandsRunning = 0
+    /// Completed requests and releases that arrived during a command, in order.
+    var deferred: [() -> Void] = []
+    /// The next start's callback box, made on the loop (a start on the session thread uses it).
+    private var preparedBox: Unmanaged<CallbackBox>?
+
+    /// Makes the next start's callback box here, on the loop.
+    func prepareStart() {
+        if preparedBox == nil { preparedBox = Unmanaged.passRetained(CallbackBox(loop: loop, device: self)) }
+    }
 
     /// Wraps a camera `acquire` returned.
     init(description: LibcameraDescription, loop: EventLoop, camera: AcquiredCamera) {
@@ -46,6 +60,9 @@ final class LibcameraDevice: CameraDevice {
     }
 
     var info: CameraInfo { description.info }
+
+    /// Whether the camera has been given back to libcamera (closed, its last frame released).
+    var isReleased: Bool { handle == nil }
 
     /// A closed device asked for again before it was released: use it again.
     func reopen() { closing = false }
@@ -108,7 +125,8 @@ final class LibcameraDevice: CameraDevice {
         guard let handle else { throw CameraError.failed("camera \(info.id) is closed") }
         guard !running else { return }
         let previous = generation
-        let box = Unmanaged.passRetained(CallbackBox(loop: loop, device: self))
+        let box = preparedBox ?? Unmanaged.passRetained(CallbackBox(loop: loop, device: self))
+        preparedBox = nil
         var error = [CChar](repeating: 0, count: 512)
         let result = shim.startCamera(
             handle,
@@ -167,6 +185,7 @@ final class LibcameraDevice: CameraDevice {
     // MARK: Frames (on the loop)
 
     fileprivate func completed(_ request: CompletedRequest) {
+        if commandsRunning > 0 { return deferred.append { [weak self] in self?.completed(request) } }
         guard running, request.generation == generation, let onFrame else { return }
         outstanding[request.generation, default: 0] += 1
         let frame = LibcameraFrame(
@@ -182,6 +201,11 @@ final class LibcameraDevice: CameraDevice {
 
     /// A frame was released (on the loop): give its request back, or unmap an old generation.
     func released(request: Int32, generation frameGeneration: Int32) {
+        if commandsRunning > 0 {
+            return deferred.append { [weak self] in
+                self?.released(request: request, generation: frameGeneration)
+            }
+        }
         outstanding[frameGeneration, default: 1] -= 1
         let left = outstanding[frameGeneration] ?? 0
         if left <= 0 { outstanding[frameGeneration] = nil }

@@ -11,6 +11,9 @@ public final class SimWorld {
     public var stalledCameras: Set<String> = []
     /// Camera ids that send no frame at all, restarted or not (a dead module).
     public var deadCameras: Set<String> = []
+    /// How long a stop of each camera (by id) hangs before it returns (a sensor or driver that
+    /// takes seconds to stop, as libcamera did under CPU starvation). Absent: it returns at once.
+    public var stopHangs: [String: Duration] = [:]
     /// Whether the torch LED is lit now (wired to the board's torch output by whoever builds
     /// the simulated board); nil: there is no torch.
     public var torchIsLit: (() -> Bool)?

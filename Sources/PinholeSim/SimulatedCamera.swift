@@ -30,6 +30,12 @@ public final class SimulatedCamera: CameraDevice {
     /// Times the camera was started.
     public private(set) var starts = 0
     private var closed = false
+    /// Whether a command of the session (`stop(then:)` …) is under way; later ones wait.
+    var sessionBusy = false
+    /// Commands waiting for the one under way, in order.
+    var sessionWaiting: [() -> Void] = []
+    /// Stops, starts and closes under way or done through the session (for tests).
+    public internal(set) var sessionCommands: [String] = []
 
     // Control state (set by SimulatedCamera+Controls).
     var exposureTimeManual = false
@@ -129,8 +135,15 @@ public final class SimulatedCamera: CameraDevice {
         }
     }
 
-    /// Stops streaming; frames in flight are dropped.
+    /// Stops streaming; frames in flight are dropped. A camera whose stop hangs
+    /// (`SimWorld.stopHangs`) holds the calling loop that long, as a blocking call would.
     public func stop() {
+        if let hang = world.stopHangs[spec.id] { loop.block(for: hang) }
+        halt()
+    }
+
+    /// Ends the stream now (what a stop does once it returns).
+    func halt() {
         if let timer { loop.cancel(timer) }
         timer = nil
         onFrame = nil
@@ -139,6 +152,12 @@ public final class SimulatedCamera: CameraDevice {
     /// Closes the camera, stopping it first if it runs.
     public func close() {
         stop()
+        closed = true
+    }
+
+    /// Marks the camera closed without stopping it again (the session stopped it first).
+    func markClosed() {
+        halt()
         closed = true
     }
 

@@ -39,10 +39,15 @@ struct LibraryMenuReader: LibraryReading {
 
     /// A photo as a list shows it.
     static func row(_ asset: Asset) -> LibraryPhotoRow {
-        LibraryPhotoRow(
+        var row = LibraryPhotoRow(
             id: asset.id, created: asset.created.iso8601, camera: asset.cameraName,
             width: asset.pixelWidth, height: asset.pixelHeight, favorite: asset.favorite,
             edited: asset.isEdited, deleted: asset.deleted?.iso8601)
+        if asset.mediaType != .photo {
+            row.clipKind = asset.mediaType.rawValue
+            row.clipLength = asset.duration.map(DurationText.clipLength)
+        }
+        return row
     }
 
     func photo(id: String) throws -> LibraryPhotoDetail? {
@@ -70,7 +75,13 @@ struct LibraryMenuReader: LibraryReading {
         detail.hidden = asset.hidden
         detail.deleted = asset.deleted?.iso8601
         detail.editRevision = asset.editRevision
-        // A damaged original still shows its metadata: the picture is left out.
+        if asset.mediaType != .photo {
+            detail.clipKind = asset.mediaType.rawValue
+            detail.clipLength = asset.duration.map(DurationText.clipLength)
+            detail.frameRate = asset.frameRate
+        }
+        // A damaged original still shows its metadata: the picture is left out. A clip's
+        // picture is its poster frame (the thumbnail renders it).
         detail.preview = try? library.previewPixels(of: asset, fitting: Self.previewSize)
         return detail
     }

@@ -40,10 +40,15 @@ final class FakeLibrary: LibraryReading, @unchecked Sendable {
         lock.withLock {
             asked.append("photos \(source.id) \(offset) \(limit)")
             return photos.dropFirst(offset).prefix(limit).map { id in
-                LibraryPhotoRow(
+                var row = LibraryPhotoRow(
                     id: id, created: "2026-11-21T08:00:00.000+00:00", camera: "imx477", width: 4056,
                     height: 3040,
                     favorite: favoriteIDs.contains(id), edited: false, deleted: nil)
+                if id == "p30" {  // the last one is a clip
+                    row.clipKind = "video"
+                    row.clipLength = "3.0 s"
+                }
+                return row
             }
         }
     }
@@ -63,6 +68,11 @@ final class FakeLibrary: LibraryReading, @unchecked Sendable {
             detail.fNumber = 2.8
             detail.fileSize = 3_500_000
             detail.preview = preview
+            if id == "p30" {
+                detail.clipKind = "video"
+                detail.clipLength = "3.0 s"
+                detail.frameRate = 30
+            }
             return detail
         }
     }
@@ -112,6 +122,24 @@ final class LibraryPagesTests: XCTestCase {
         XCTAssertTrue(harness.terminal.text.contains(" 1  Unfavorite"), harness.terminal.text)
         harness.type("\u{1B}[D")  // Left: back to the list, reloaded
         XCTAssertTrue(harness.terminal.line(4).contains("*"), harness.terminal.line(4))
+    }
+
+    func testAClipShowsItsLengthInTheListAndOnItsPage() throws {
+        let library = FakeLibrary()
+        let harness = try ConsoleHarness(quietFocus: true, library: { try library.run($0) }, reader: library)
+        harness.type("4")
+        harness.type("\r")
+        harness.type("n")
+        harness.type("n")  // page 3: p25 … p30
+        let line = try XCTUnwrap(
+            harness.terminal.text.split(separator: "\n").first { $0.contains("clip 3.0 s") })
+        XCTAssertTrue(line.contains("4056x3040"), harness.terminal.text)
+        for _ in 0..<5 { harness.type("\u{1B}[B") }
+        harness.type("\r")
+        XCTAssertTrue(harness.terminal.text.contains("/lib/p30.jpg"), harness.terminal.text)
+        XCTAssertTrue(harness.terminal.text.contains("Duration"), harness.terminal.text)
+        XCTAssertTrue(harness.terminal.text.contains("3.0 s"), harness.terminal.text)
+        XCTAssertTrue(harness.terminal.text.contains("poster frame"), harness.terminal.text)
     }
 
     func testAChangeElsewhereReloadsTheShownLibraryPageButNotOtherPages() throws {

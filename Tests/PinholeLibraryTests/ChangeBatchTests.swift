@@ -150,8 +150,9 @@ final class ChangeBatchTests: LibraryTestCase {
         XCTAssertEqual(
             try library.smartAlbums().map(\.id),
             [
-                "smart:all", "smart:recent", "smart:favorites", "smart:camera:back", "smart:camera:front",
-                "smart:edited", "smart:hidden", "smart:deleted",
+                "smart:all", "smart:recent", "smart:favorites", "smart:videos", "smart:live",
+                "smart:camera:back",
+                "smart:camera:front", "smart:edited", "smart:hidden", "smart:deleted",
             ])
         XCTAssertEqual(try library.assetIDs(library.query(for: .allPhotos)), [old, recent[0]])
         XCTAssertEqual(try library.assetIDs(library.query(for: .recentlyAdded)), [recent[0]])

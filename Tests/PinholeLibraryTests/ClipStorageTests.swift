@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+@testable import PinholeLibraryCommandLine
 
 final class ClipStorageTests: XCTestCase {
     func record(into library: PhotoLibrary, fragments: Int) throws -> LibraryClipFile {
@@ -61,5 +62,56 @@ final class ClipStorageTests: XCTestCase {
         let kept = reopened.recoveryReport.quarantinedFiles
         XCTAssertEqual(kept.count, 1, "\(reopened.recoveryReport.lines)")
         XCTAssertTrue(kept.first?.hasSuffix(".mp4.recording") ?? false, "\(kept)")
+    }
+
+    func testListTypeAndTheSmartAlbumsSeparateClipsFromPhotos() throws {
+        let directory = TemporaryDirectory()
+        let clock = ManualWallClock()
+        let library = try PhotoLibrary.open(at: directory.path, now: clock.now)
+        let clip = try record(into: library, fragments: 1).complete(
+            ClipRecord(
+                size: PixelSize(width: 160, height: 96), frameRate: 15, codec: "h264", duration: .seconds(3)))
+        _ = try library.performChanges {
+            _ = $0.createAsset(
+                jpeg: try! exifJPEG(width: 64, height: 48, metadata: testMetadata()), metadata: testMetadata()
+            )
+        }
+        let videos = try LibraryCommandLine.execute(["list", "--type", "video"], library: library)
+        XCTAssertTrue(videos.hasPrefix(clip.id), videos)
+        XCTAssertTrue(videos.hasSuffix(" video 3.0 s"), videos)
+        XCTAssertEqual(videos.split(separator: "\n").count, 1)
+        XCTAssertFalse(
+            try LibraryCommandLine.execute(["list", "--type", "photo"], library: library).contains(clip.id))
+        XCTAssertEqual(
+            try LibraryCommandLine.execute(["list", "--type", "live"], library: library), "no photos")
+        XCTAssertEqual(try LibraryCommandLine.execute(["count", "--type", "video"], library: library), "1")
+        let json = try LibraryCommandLine.execute(["list", "--type", "video", "--json"], library: library)
+        XCTAssertTrue(json.contains("\"mediaType\":\"video\""), json)
+        XCTAssertTrue(json.contains("\"durationSeconds\":3"), json)
+        XCTAssertTrue(
+            try LibraryCommandLine.execute(["smart", "videos"], library: library).hasPrefix(clip.id))
+        XCTAssertEqual(try LibraryCommandLine.execute(["smart", "live"], library: library), "no photos")
+        XCTAssertTrue(
+            try LibraryCommandLine.execute(["show", clip.id], library: library).contains("duration: 3.0 s"))
+        // Hostile values: refused with the choices, nothing changed.
+        for hostile in [
+            "movie", "", "VIDEO", "video\u{0}", "\u{1b}[2J", "live --json",
+            String(repeating: "v", count: 10_000),
+        ] {
+            XCTAssertThrowsError(
+                try LibraryCommandLine.execute(["list", "--type", hostile], library: library)
+            ) {
+                XCTAssertTrue("\($0)".contains("--type must be photo, video or live"), "\($0)")
+            }
+        }
+        XCTAssertThrowsError(try LibraryCommandLine.execute(["list", "--type"], library: library))
+        XCTAssertEqual(try library.count(.all), 2)
+    }
+
+    func testClipLengthsReadAsPeopleSayThem() {
+        XCTAssertEqual(DurationText.clipLength(.milliseconds(2_960)), "3.0 s")
+        XCTAssertEqual(DurationText.clipLength(.milliseconds(12_440)), "12.4 s")
+        XCTAssertEqual(DurationText.clipLength(.seconds(65)), "1:05")
+        XCTAssertEqual(DurationText.clipLength(.seconds(600)), "10:00")
     }
 }

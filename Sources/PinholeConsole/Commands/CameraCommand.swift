@@ -66,17 +66,28 @@ public enum CameraCommand: ConsoleCommand {
                     ))
             }
         case .switchNext:
-            let camera = try appliance.switchCamera()
-            console.answerReports(eventsStartingWith: ["camera "])
-            reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
+            // The switch goes through the camera's session: the answer comes once the new
+            // camera streams (or with why it does not), and the loop runs meanwhile.
+            try appliance.switchCamera { error in
+                Self.answer(error, console: console, reply: reply)
+            }
         case .select(let id):
-            try appliance.selectCamera(id)
-            let camera = engine.current!
-            console.answerReports(eventsStartingWith: ["camera "])
-            reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
+            try appliance.selectCamera(id) { error in
+                Self.answer(error, console: console, reply: reply)
+            }
         case .size(let width, let height):
-            try engine.setStillSize(PixelSize(width: width, height: height))
-            reply(.success("ok camera size \(width)x\(height)"))
+            try engine.setStillSize(PixelSize(width: width, height: height)) { error in
+                reply(error.map { .failure($0) } ?? .success("ok camera size \(width)x\(height)"))
+            }
         }
+    }
+
+    /// The answer to a switch: the camera now running, or the error.
+    private static func answer(_ error: (any Error)?, console: LineModeConsole, reply: CommandReply) {
+        let engine = console.appliance.engine
+        if let error { return reply(.failure(error)) }
+        guard let camera = engine.current else { return reply(.failure(CaptureError.noCamera)) }
+        console.answerReports(eventsStartingWith: ["camera "])
+        reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
     }
 }

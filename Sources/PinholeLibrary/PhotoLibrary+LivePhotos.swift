@@ -1,0 +1,72 @@
+// Live Photos: one asset with two resources, the still (`ID.jpg`) and its motion clip (`ID.motion.mp4`) beside it.
+
+import PinholeCore
+import PinholeLibav
+
+extension LibraryLayout {
+    /// The motion resource of the Live Photo whose still is `stillPath` (`….jpg`): `….motion.mp4`.
+    static func motionPath(ofStill stillPath: String) -> String {
+        (stillPath.hasSuffix(".jpg") ? String(stillPath.dropLast(4)) : stillPath) + motionSuffix
+    }
+
+    /// The end of a motion resource's file name.
+    static let motionSuffix = ".motion.mp4"
+}
+
+extension PhotoLibrary {
+    /// The absolute path of a Live Photo's motion clip; nil for a photo or a clip.
+    public func motionFilePath(of asset: Asset) -> String? {
+        asset.mediaType == .live ? layout.absolute(LibraryLayout.motionPath(ofStill: asset.path)) : nil
+    }
+
+    /// Makes the photo `id` a Live Photo with the clip at `file` (an MP4 from the pre-roll
+    /// ring around the still's exposure, or the MOV of an imported pair): the clip is checked
+    /// by libavformat, copied durably beside the still as `ID.motion.mp4` (file, fsync, a
+    /// rename that never replaces, the directory's fsync), then the asset becomes `live` with
+    /// the clip's duration, rate and codec and `stillOffset` (where the still falls in the
+    /// clip) in one commit. A cut between the two leaves a motion file that the next open's
+    /// recovery pass attaches the same way.
+    /// - Throws: `LibraryError.assetNotFound`, `.invalidRequest` when the asset is not a photo,
+    ///   `.invalidImage` when libavformat reads no frame in `file`.
+    @discardableResult
+    public func attachMotion(to id: String, clip file: String, stillOffset: Duration) throws -> Asset {
+        guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
+        guard asset.mediaType == .photo else {
+            throw LibraryError.invalidRequest("\(id) is a \(asset.mediaType.rawValue), not a photo")
+        }
+        let probed: ProbedClip
+        do {
+            probed = try LibavClipReader.probe(file)
+        } catch {
+            throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
+        }
+        let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
+        do {
+            try POSIXFiles.writeDurably(try POSIXFiles.read(file), to: motion)
+        } catch {
+            throw mapped(error)
+        }
+        try markLive(id, ClipRecord(probed), stillOffset: stillOffset)
+        return try self.asset(id: id) ?? asset
+    }
+
+    /// Records in the index that `id` is a Live Photo whose motion clip is `record`.
+    func markLive(_ id: String, _ record: ClipRecord, stillOffset: Duration?) throws {
+        let modified = now()
+        let (_, delivery) = try write { db, tracker in
+            try tracker.willChange(db, assets: [id])
+            try db.execute(
+                sql: """
+                    UPDATE asset SET media_type = 'live', duration_us = ?, frame_rate = ?, codec = ?,
+                        trigger_us = ?, modified_ns = ?, modified_offset = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    record.duration.nanoseconds / 1000, record.frameRate, record.codec,
+                    stillOffset.map { $0.nanoseconds / 1000 }, modified.epochNanoseconds,
+                    modified.utcOffsetSeconds, id,
+                ])
+        }
+        deliver(delivery)
+    }
+}

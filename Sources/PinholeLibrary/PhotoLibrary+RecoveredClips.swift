@@ -1,0 +1,121 @@
+// Clips the recovery pass finds: a recording cut short becomes a shorter clip, an unindexed clip is adopted.
+
+import GRDB
+import PinholeCore
+import PinholeLibav
+
+extension PhotoLibrary {
+    /// Finishes a recording that a power cut or a kill interrupted (`.ID.mp4.recording`): cut
+    /// back to its last whole fragment (a fragment is made durable as soon as it is written,
+    /// so at most the one being written is lost), checked by demuxing it, then renamed to
+    /// `ID.mp4` without replacing anything. Returns the new relative path, which the pass then
+    /// adopts like any unindexed clip; nil when it holds no whole frame or the rename failed
+    /// (then it is quarantined, never removed).
+    func finishRecording(id: String, relative: String, into report: inout RecoveryReport) -> String? {
+        let absolute = layout.absolute(relative)
+        let named = POSIXFiles.parentDirectory(of: relative) + "/" + id + ".mp4"
+        do {
+            guard let whole = try MP4Fragments.wholeLength(of: absolute),
+                let size = POSIXFiles.fileSize(absolute)
+            else {
+                quarantine(relative, into: &report)
+                return nil
+            }
+            if whole < size { try POSIXFiles.truncateDurably(absolute, to: whole) }
+            let clip = try LibavClipReader.probe(absolute)
+            try POSIXFiles.moveDurably(absolute, to: layout.absolute(named))
+            report.adoptedRecordings.append(
+                "\(id): \(clip.frameCount) frames, "
+                    + DurationText.clipLength(.microseconds(clip.durationMicroseconds)))
+            return named
+        } catch {
+            quarantine(relative, into: &report)
+            return nil
+        }
+    }
+
+    /// The record of an unindexed clip, from what libavformat reads in it; nil when it reads
+    /// no frame. Its date is its identifier's (the start of the recording).
+    func adoptableClip(id: String, relative: String) -> Asset? {
+        let absolute = layout.absolute(relative)
+        guard let clip = try? LibavClipReader.probe(absolute), let size = POSIXFiles.fileSize(absolute),
+            let checksum = try? Checksum.string(ofFile: absolute)
+        else { return nil }
+        let added = Identifier.time(of: id) ?? now()
+        return Asset(
+            clipID: id, path: relative, record: ClipRecord(clip), added: added, created: added,
+            fileSize: size,
+            checksum: checksum)
+    }
+}
+
+extension PhotoLibrary {
+    /// Live Photos' motion clips found on disk: kept when their still is indexed as a Live
+    /// Photo; attached when it is indexed as a photo (a cut fell between the clip's durable
+    /// write and the index's change, see `attachMotion`); otherwise quarantined.
+    func reconcileMotions(_ motions: [String: String], into report: inout RecoveryReport) throws {
+        guard !motions.isEmpty else { return }
+        let rows = try stillRows(Array(motions.keys))
+        for (id, relative) in motions.sorted(by: { $0.key < $1.key }) {
+            guard let row = rows[id], LibraryLayout.motionPath(ofStill: row.path) == relative,
+                row.type != .video
+            else {
+                quarantine(relative, into: &report)
+                continue
+            }
+            guard row.type == .photo else { continue }
+            do {
+                try markLive(
+                    id, ClipRecord(try LibavClipReader.probe(layout.absolute(relative))), stillOffset: nil)
+                report.adoptedAssets.append(id)
+            } catch {
+                quarantine(relative, into: &report)
+            }
+        }
+    }
+
+    /// Motion clips left under `.purging/` by an interrupted permanent deletion: back beside
+    /// their still when the Live Photo is still indexed, removed when it is gone.
+    func finishMotionPurges(_ motions: [String: String], into report: inout RecoveryReport) throws {
+        guard !motions.isEmpty else { return }
+        let rows = try stillRows(Array(motions.keys))
+        for (id, relative) in motions.sorted(by: { $0.key < $1.key }) {
+            do {
+                if let row = rows[id] {
+                    try POSIXFiles.moveDurably(
+                        layout.absolute(relative),
+                        to: layout.absolute(LibraryLayout.motionPath(ofStill: row.path)))
+                } else {
+                    try POSIXFiles.remove(layout.absolute(relative))
+                }
+            } catch {
+                report.failedRepairs.append(
+                    "could not finish the purge of \(id)'s motion clip (\(relative)): \(error)")
+            }
+        }
+    }
+
+    /// The indexed path and media type of `ids` (those that are indexed).
+    private func stillRows(_ ids: [String]) throws -> [String: (path: String, type: MediaType)] {
+        try read { db in
+            var rows: [String: (path: String, type: MediaType)] = [:]
+            for id in ids {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT path, media_type FROM asset WHERE id = ?", arguments: [id])
+                {
+                    rows[id] = (row[0], MediaType(rawValue: row[1]) ?? .photo)
+                }
+            }
+            return rows
+        }
+    }
+}
+
+extension ClipRecord {
+    /// What the index records of a clip read back from its file.
+    init(_ clip: ProbedClip) {
+        self.init(
+            size: clip.size, frameRate: clip.frameRate, codec: clip.codec,
+            duration: .microseconds(clip.durationMicroseconds))
+    }
+}
