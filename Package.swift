@@ -94,7 +94,9 @@ let package = Package(
         // faults): used by `pinhole run --board sim` and by the command fuzzer.
         .target(
             name: "PinholeSimBoard",
-            dependencies: ["PinholeAppliance", "PinholeConsole", "PinholeCore", "PinholeSim"],
+            dependencies: [
+                "PinholeAppliance", "PinholeBoard", "PinholeConsole", "PinholeCore", "PinholeSim",
+            ],
             swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
@@ -132,20 +134,43 @@ let package = Package(
                 "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
-        // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
-        // Knows protocols only: no backend, no library store, no configuration file. Its own
-        // small state files (saved settings, timelapse progress) go through PinholeSystem.
+        // The board's own parts: its profile (buttons, LEDs, cameras, triggers), the button,
+        // chord and two-stage shutter state machines, LED patterns, tilt, and `pinhole doctor`.
+        .target(
+            name: "PinholeBoard", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+        // The camera at work: the capture engine and machine, focus, metering, exposure, flash,
+        // the photo and video pipelines, and camera standby and watchdog. Knows protocols only;
+        // its settings file goes through PinholeSystem.
+        .target(
+            name: "PinholeCapture",
+            dependencies: [
+                "PinholeBoard", "PinholeCore", "PinholeImaging", "PinholeSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
+        // Shooting in the field without a hand on the camera: timelapse, trigger inputs, GPS,
+        // clock trust and the storage policy, through the narrow UnattendedShooting seam.
+        .target(
+            name: "PinholeField",
+            dependencies: [
+                "PinholeBoard", "PinholeCapture", "PinholeCore", "PinholeImaging", "PinholeSystem",
+            ],
+            swiftSettings: swift6),
+        // The appliance: the composition of board, capture and field parts on the event loop,
+        // and its status. Knows protocols only: no backend, no library store, no configuration file.
         .target(
             name: "PinholeAppliance",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeBoard", "PinholeCapture", "PinholeCore", "PinholeField", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The console: line mode and VT100 menu.
         .target(
             name: "PinholeConsole",
-            dependencies: ["PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeConfiguration"],
+            dependencies: [
+                "PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeBoard", "PinholeCapture",
+                "PinholeField", "PinholeConfiguration",
+            ],
             swiftSettings: swift6),
         // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
         // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
@@ -162,7 +187,7 @@ let package = Package(
         .target(
             name: "PinholeWeb",
             dependencies: [
-                "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeImaging",
+                "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeCapture", "PinholeImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -180,8 +205,8 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard", "PinholeWeb",
-                "PinholeLibav",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeConsole",
+                "PinholeSystem", "PinholeSimBoard", "PinholeWeb", "PinholeLibav",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -218,8 +243,8 @@ let package = Package(
         .target(
             name: "PinholeCommandFuzz",
             dependencies: [
-                "PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeSimBoard", "PinholeCore",
-                "PinholeImaging",
+                "PinholeConsole", "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSim",
+                "PinholeSimBoard", "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         .executableTarget(
@@ -228,7 +253,7 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance", "PinholeSystem",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSystem",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -255,8 +280,8 @@ let package = Package(
         .testTarget(
             name: "PinholeLibavTests",
             dependencies: [
-                "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim", "PinholeLibrary",
-                "PinholeImaging",
+                "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
+                "PinholeLibrary", "PinholeImaging",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -264,14 +289,16 @@ let package = Package(
         .testTarget(
             name: "PinholeApplianceTests",
             dependencies: [
-                "PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim",
+                "PinholeCore", "PinholeImaging", "PinholeSystem",
             ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeSim", "PinholeCore", "PinholeImaging",
+                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeCore",
+                "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).
@@ -297,8 +324,9 @@ let package = Package(
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [
-                "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeSim",
-                "PinholeImaging", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeBoard",
+                "PinholeCapture", "PinholeField", "PinholeSim", "PinholeImaging", "PinholeSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],

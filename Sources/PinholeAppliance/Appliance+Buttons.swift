@@ -1,5 +1,6 @@
 // What the appliance does with debounced button events: the two-stage shutter, burst, chords, tilt.
 
+import PinholeBoard
 import PinholeCore
 import PinholeImaging
 

@@ -1,5 +1,6 @@
 // Recording on the appliance: the recorder fed by the engine, clip metadata from the photo's, events.
 
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 

@@ -1,4 +1,5 @@
 // A snapshot of the appliance's state, as `status --json` reports it.
+import PinholeField
 
 /// The appliance's state.
 public struct ApplianceStatus: Codable, Sendable {

@@ -1,6 +1,7 @@
 // The `camera list --json` record of one camera.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 
 /// One camera as `camera list --json` reports it.

@@ -2,6 +2,7 @@
 
 import Logging
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeLibav
 import PinholeLibrary

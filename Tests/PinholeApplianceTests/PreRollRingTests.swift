@@ -1,6 +1,7 @@
 // The pre-roll ring: starts at a keyframe, reaches back its span, stays within its bytes.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import XCTest
 

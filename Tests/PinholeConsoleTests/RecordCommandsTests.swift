@@ -1,6 +1,7 @@
 // Line-mode `record` commands: start, status (text and JSON), stop with the saved clip, events, and bad input.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -3,6 +3,7 @@
 import Foundation
 import PinholeAppliance
 import PinholeCore
+import PinholeField
 import PinholeImaging
 @testable import PinholeLinux
 import PinholeSystem

@@ -1,6 +1,8 @@
 // The libcamera backend: discovery parsing, and a clean "no camera" where there is none.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 @testable import PinholeLinux

@@ -1,5 +1,6 @@
 // What the timelapse and the trigger inputs need of the appliance: a narrow seam, held weakly.
 
+import PinholeCapture
 import PinholeCore
 
 /// The part of the appliance that a controller shooting on its own (timelapse slots, trigger
@@ -21,12 +22,4 @@ public protocol UnattendedShooting: AnyObject {
     func problem(_ message: String)
     /// Reports something worth a log line.
     func notice(_ message: String)
-}
-
-extension Appliance: UnattendedShooting {
-    /// The store's album filing, when it has one.
-    public var albumFiling: (any AlbumFiling)? { store as? any AlbumFiling }
-
-    /// Reports `message` to observers as a notice.
-    public func notice(_ message: String) { emit(.notice(message)) }
 }

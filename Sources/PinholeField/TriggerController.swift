@@ -1,5 +1,6 @@
 // Trigger inputs: debounced edges with hold-off fire a number of shots, waking the camera from standby.
 
+import PinholeBoard
 import PinholeCore
 
 /// Watches the board's trigger lines and takes photos when they fire.
