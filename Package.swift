@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "pinhole-bench", targets: ["PinholeBench"]),
         .executable(name: "pinhole-conformance", targets: ["pinhole-conformance"]),
         .executable(name: "pinhole-fuzz-commands", targets: ["pinhole-fuzz-commands"]),
+        // The libcamera backend's C++ shim as a shared object of its own (libPinholeCamera.so):
+        // `pinhole` loads it with dlopen only on a libcamera board (PinholeLinux/LibcameraShim.swift),
+        // so the simulated board maps none of libcamera. The .deb ships it in /usr/lib/pinhole.
+        .library(name: "PinholeCamera", type: .dynamic, targets: ["CameraShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -50,8 +54,16 @@ let package = Package(
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev"])]),
         // adjtimex(2) (libc; not in Swift's Glibc module): is the clock synchronized.
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
-        // libcamera is C++ only: this target wraps it behind a plain C header.
-        .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
+        // libcamera is C++ only: this target wraps it behind a plain C header. Built only into
+        // the PinholeCamera shared object, never linked into an executable.
+        .target(
+            name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim",
+            // No Swift in it: without Swift's startup object (which references the runtime), the
+            // .deb's static link puts no second Swift runtime into libPinholeCamera.so.
+            linkerSettings: [.unsafeFlags(["-nostartfiles"])]),
+        // The shim's header alone (its types and its function table), for the Swift side that
+        // loads the shared object: no code, no link.
+        .systemLibrary(name: "CameraShimInterface", path: "Sources/CameraShimInterface"),
         // libav's C API (macros, struct fields) behind a small plain C interface.
         .target(
             name: "VideoShim", dependencies: ["CLibav"], path: "Sources/VideoShim",
@@ -90,7 +102,7 @@ let package = Package(
         .target(
             name: "PinholeLinux",
             dependencies: [
-                "PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex",
+                "PinholeCore", "PinholeSystem", "CameraShimInterface", "CGpiod", "CCrypt", "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),

@@ -1,6 +1,6 @@
 // One libcamera camera: configuration, streaming with frames handed to the loop, controls by name.
 
-import CameraShim
+import CameraShimInterface
 import PinholeCore
 
 /// A camera opened through libcamera (the C++ shim).
@@ -12,6 +12,7 @@ import PinholeCore
 final class LibcameraDevice: CameraDevice {
     let description: LibcameraDescription
     let loop: EventLoop
+    private let shim: LibcameraShim
     private var handle: OpaquePointer?
     private var onFrame: ((any CameraFrame) -> Void)?
     private var running = false
@@ -44,20 +45,22 @@ final class LibcameraDevice: CameraDevice {
     }
 
     /// Wraps a camera `acquire` returned.
-    init(description: LibcameraDescription, loop: EventLoop, handle: OpaquePointer) {
+    init(description: LibcameraDescription, loop: EventLoop, camera: AcquiredCamera) {
         self.description = description
         self.loop = loop
-        self.handle = handle
+        self.shim = camera.shim
+        self.handle = camera.handle
     }
 
     /// Acquires the camera `id` for this process (any thread; it can block on a camera that
     /// does not answer).
-    static func acquire(_ id: String) throws -> OpaquePointer {
+    static func acquire(_ id: String) throws -> AcquiredCamera {
+        let shim = try LibcameraShim.shared()
         var error = [CChar](repeating: 0, count: 512)
-        guard let opened = pinhole_lc_open(id, &error, error.count) else {
+        guard let opened = shim.open(id, &error) else {
             throw CameraError.failed(shimText(error))
         }
-        return opened
+        return AcquiredCamera(handle: opened, shim: shim)
     }
 
     var info: CameraInfo { description.info }
@@ -96,7 +99,7 @@ final class LibcameraDevice: CameraDevice {
             Self.setName(&config.video_format, (format ?? still).name)
         }
         var error = [CChar](repeating: 0, count: 512)
-        let status = pinhole_lc_configure(handle, &config, &error, error.count)
+        let status = shim.configure(handle, &config, &error)
         guard status >= 0 else { throw CameraError.invalidConfiguration(shimText(error)) }
         guard let usedStill = LibcameraFormat.named(Self.name(config.still_format)) else {
             throw CameraError.invalidConfiguration(
@@ -168,13 +171,13 @@ final class LibcameraDevice: CameraDevice {
         let box = preparedBox ?? Unmanaged.passRetained(CallbackBox(loop: loop, device: self))
         preparedBox = nil
         var error = [CChar](repeating: 0, count: 512)
-        let result = pinhole_lc_start_camera(
+        let result = shim.startCamera(
             handle,
             { context, frame in
                 guard let context, let frame else { return }
                 let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
                 box.completed(CompletedRequest(frame.pointee))
-            }, box.toOpaque(), &error, error.count)
+            }, box.toOpaque(), &error)
         guard result == 0 else {
             box.release()
             throw CameraError.failed(shimText(error))
@@ -185,7 +188,7 @@ final class LibcameraDevice: CameraDevice {
         self.onFrame = onFrame
         running = true
         if previous > 0, outstanding[previous, default: 0] == 0 {
-            pinhole_lc_release_generation(handle, previous)
+            shim.releaseGeneration(handle, previous)
         }
     }
 
@@ -193,7 +196,7 @@ final class LibcameraDevice: CameraDevice {
         guard let handle, running else { return }
         running = false
         onFrame = nil
-        pinhole_lc_stop_camera(handle)
+        shim.stopCamera(handle)
     }
 
     func close() {
@@ -216,10 +219,9 @@ final class LibcameraDevice: CameraDevice {
                 (kind, numbers) = (3, rects.flatMap { [$0.x, $0.y, $0.width, $0.height] })
             }
             var error = [CChar](repeating: 0, count: 512)
-            guard
-                pinhole_lc_set_control(handle, name, kind, numbers, Int32(numbers.count), &error, error.count)
-                    == 0
-            else { throw CameraError.failed(shimText(error)) }
+            guard shim.setControl(handle, name, kind, numbers, &error) == 0 else {
+                throw CameraError.failed(shimText(error))
+            }
         }
     }
 
@@ -258,16 +260,16 @@ final class LibcameraDevice: CameraDevice {
         if left <= 0 { outstanding[frameGeneration] = nil }
         guard let handle else { return }
         if frameGeneration == generation && running {
-            pinhole_lc_requeue(handle, request)
+            shim.requeue(handle, request)
         } else if frameGeneration != generation && left <= 0 {
-            pinhole_lc_release_generation(handle, frameGeneration)
+            shim.releaseGeneration(handle, frameGeneration)
         }
         finishClosingIfIdle()
     }
 
     private func finishClosingIfIdle() {
         guard closing, outstanding.isEmpty, let handle else { return }
-        pinhole_lc_close(handle)
+        shim.close(handle)
         self.handle = nil
         callbackBox?.release()
         callbackBox = nil

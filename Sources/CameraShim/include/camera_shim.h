@@ -115,6 +115,35 @@ int pinhole_lc_set_control(pinhole_lc_camera *camera, const char *name, int kind
 /** Stops, unmaps, frees and releases the camera. */
 void pinhole_lc_close(pinhole_lc_camera *camera);
 
+/**
+ * The functions above as one table. The shim is a shared object of its own
+ * (libPinholeCamera.so, which links libcamera) that `pinhole` loads with dlopen only on a
+ * libcamera board, so this is its one entry point: `pinhole_lc_get_api`, found with dlsym.
+ * A function added above needs its field here (at the end) and its entry in camera_api.cpp.
+ */
+typedef struct {
+    const char *(*version)(void);
+    int (*start)(char *error, size_t error_size);
+    int (*describe)(int index, char *out, size_t out_size);
+    pinhole_lc_camera *(*open)(const char *id, char *error, size_t error_size);
+    int (*configure)(pinhole_lc_camera *camera, pinhole_lc_config *config, char *error,
+                              size_t error_size);
+    int (*start_camera)(pinhole_lc_camera *camera, pinhole_lc_frame_callback callback,
+                                 void *context, char *error, size_t error_size);
+    void (*requeue)(pinhole_lc_camera *camera, int request);
+    void (*stop_camera)(pinhole_lc_camera *camera);
+    void (*release_generation)(pinhole_lc_camera *camera, int generation);
+    int (*set_control)(pinhole_lc_camera *camera, const char *name, int kind,
+                                const double *values, int count, char *error, size_t error_size);
+    void (*close)(pinhole_lc_camera *camera);
+} pinhole_lc_api;
+
+/** The name `pinhole` looks up with dlsym. */
+#define PINHOLE_LC_API_SYMBOL "pinhole_lc_get_api"
+
+/** The shim's function table (static; never freed). */
+const pinhole_lc_api *pinhole_lc_get_api(void);
+
 #ifdef __cplusplus
 }
 #endif
