@@ -259,19 +259,21 @@ let package = Package(
             ],
             path: "Sources/PinholeBench", swiftSettings: swift6),
 
+        // Runs the real tools (ffprobe, exiftool, djpeg, curl, the built pinhole) for the tests, one way.
+        .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",
             dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swift6),
         .testTarget(
-            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore"],
+            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore", "PinholeTestTools"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
-                "PinholeSystem",
+                "PinholeSystem", "PinholeTestTools",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The crash and process tests run the built `pinhole` (built first, never stale).
                 "pinhole",
@@ -281,7 +283,7 @@ let package = Package(
             name: "PinholeLibavTests",
             dependencies: [
                 "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
-                "PinholeLibrary", "PinholeImaging",
+                "PinholeLibrary", "PinholeImaging", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -290,7 +292,7 @@ let package = Package(
             name: "PinholeApplianceTests",
             dependencies: [
                 "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim",
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeCore", "PinholeImaging", "PinholeSystem", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -309,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "PinholeWebTests",
             dependencies: [
-                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration",
+                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration", "PinholeTestTools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -319,14 +321,15 @@ let package = Package(
         // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
         // (and `swift test`) build it first, so these tests never run a stale binary.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            name: "EndToEndTests",
+            dependencies: ["PinholeImaging", "PinholeCommandFuzz", "PinholeTestTools", "pinhole"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [
                 "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeBoard",
                 "PinholeCapture", "PinholeField", "PinholeSim", "PinholeImaging", "PinholeSystem",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeTestTools", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],
