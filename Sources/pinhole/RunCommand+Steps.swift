@@ -71,6 +71,9 @@ extension RunCommand {
             throw StartFailure(message: "cannot open the photo library at \(path): \(error)")
         }
         log.info("board \(setup.profile.name) (\(setup.note)), library \(path)")
+        // A cleanup that failed after a change that succeeded (a leftover file, a thumbnail
+        // not cached) is logged from the thread that did the work.
+        photoLibrary.reportCleanupFailures { text in log.warning("library: \(text)") }
         let settingsFile = Self.settingsFile(configuration: setup.settings.file, library: path)
         let timelapseStateFile = path + "/timelapse-state.toml"
         let accessStateFile = path + "/console-access.toml"
