@@ -69,13 +69,17 @@ powercut: build
 	@tools/powercut --no-build --cuts $(CUTS) $(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
-# SECTIONS from imaging capture library syncs memory burst (all by default); library1m (a
+# SECTIONS from imaging capture library syncs memory burst web (all by default); library1m (a
 # million generated rows, minutes) runs only when named: `make bench SECTIONS=library1m`.
 # The thumbnail reference (Pillow-SIMD, else Pillow) is installed by `tools/setup --bench`.
+# web: tools/web-bench (the gallery on a 10,000-photo library against nginx, wrk, the live
+# view, idle memory, and 100 clients for 10 s during a timelapse).
 bench: setup
 	$(SWIFT) build -c release
 	PINHOLE_BENCH_PYTHON=$$(tools/setup --bench) \
 		$$($(SWIFT) build -c release --show-bin-path)/pinhole-bench $(SECTIONS)
+	@if [ -z "$(SECTIONS)" ] || [[ " $(SECTIONS) " == *" web "* ]]; then \
+		tools/web-bench --bin $$($(SWIFT) build -c release --show-bin-path); fi
 
 # Style and structure, before any test: `swift format lint --strict` with the checked-in
 # .swift-format (zero findings, `///` on all public API), and Package.swift declaring exactly

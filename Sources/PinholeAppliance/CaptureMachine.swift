@@ -124,9 +124,10 @@ struct CaptureMachine {
         self.maxInFlight = max(1, maxInFlight)
     }
 
-    /// Frames in flight by default: 4 full-resolution shots (a 12 MP copy of about 18 MB and
-    /// its JPEG each, under 100 MB together) fit a 512 MB board beside the system and the ring.
-    static let defaultMaxInFlight = 4
+    /// Frames in flight by default: 2 full-resolution shots (a 12 MP copy of about 18 MB and a
+    /// few encoded bands each): one is copied out while the other is encoded on every core, so
+    /// more would add memory (a frame each), not speed.
+    static let defaultMaxInFlight = 2
 
     /// Whether any press is waiting, being served, or the flash is out.
     var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil || burst != nil || autoJudge != nil }

@@ -23,3 +23,5 @@ if only.contains("library1m") { Library1MBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }
 if wanted("confinement") { ConfinementBenchmark.run() }
+// "web" is tools/web-bench, which `make bench` runs after this program (it drives `pinhole run`,
+// wrk and nginx).

@@ -13,8 +13,9 @@ public struct Configuration: Sendable, Hashable {
     /// `[capture] quality`, 1…100.
     public var jpegQuality = 93
     /// `[capture] frames_in_flight`, 1…64: burst shots encoded and stored at once (each holds
-    /// a full-resolution copy and its JPEG, about 22 MB at 12 MP); 4 suits a 512 MB board.
-    public var framesInFlight = 4
+    /// a full-resolution copy and a few bands of its JPEG, about 18 MB at 12 MP); 2 keeps a
+    /// burst under 3 frames of memory, and each shot is already encoded on every core.
+    public var framesInFlight = 2
     /// `[console] device`: stdio or a serial device.
     public var consoleDevice: String?
     /// `[console] baud`.
@@ -97,7 +98,7 @@ public struct Configuration: Sendable, Hashable {
         if let table = try reader.table("capture") {
             var r = TableReader(table: table, file: file, context: "[capture]")
             configuration.jpegQuality = try r.integer("quality", in: 1...100) ?? 93
-            configuration.framesInFlight = try r.integer("frames_in_flight", in: 1...64) ?? 4
+            configuration.framesInFlight = try r.integer("frames_in_flight", in: 1...64) ?? 2
             try r.rejectUnknown()
         }
         if let table = try reader.table("console") {

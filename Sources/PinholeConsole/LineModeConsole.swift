@@ -66,8 +66,11 @@ public final class LineModeConsole {
         didSet {
             let record = access.persistent
             if record != oldValue.persistent { onAccessRecordChanged?(record) }
+            if access.pinHash != oldValue.pinHash { onPINChange?() }
         }
     }
+    /// Called when the PIN was set, changed or cleared (the web server ends its sessions).
+    public var onPINChange: (() -> Void)?
     /// Called when what of the access state survives a restart changed (a wrong PIN, a
     /// lock-out, a right PIN): the runner saves it, so a power cycle grants no fresh tries.
     public var onAccessRecordChanged: ((AccessRecord) -> Void)?

@@ -49,22 +49,7 @@ extension POSIXFiles {
     /// Calls `body` with successive pieces (at most 1 MB each) of the regular file `path`, for
     /// input from outside the library: a link is not followed, a FIFO or device is refused.
     static func forEachChunk(of path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(
-                FilePath(path), .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
-        } catch let code as Errno where code == .tooManySymbolicLinkLevels {
-            throw LibraryError.invalidImage(path: path, reason: "a symbolic link (not followed)")
-        } catch let code as Errno {
-            throw POSIXFailure("open", path, code)
-        }
-        try fd.closeAfter {
-            var info = stat()
-            guard fstat(fd.rawValue, &info) == 0 else { throw POSIXFailure("fstat", path, currentErrno) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw LibraryError.invalidImage(
-                    path: path, reason: "not a regular file (\(fileKind(info.st_mode)))")
-            }
+        try withRegularFile(path) { fd, _ in
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count = try naming("read", path) {

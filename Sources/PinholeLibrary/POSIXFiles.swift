@@ -97,22 +97,7 @@ enum POSIXFiles {
     /// `fstat` on the open descriptor must say regular file and the size at most `limit`;
     /// at most `limit` bytes are read even if the file grows meanwhile.
     static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(
-                FilePath(path), .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
-        } catch let code as Errno where code == .tooManySymbolicLinkLevels {
-            throw LibraryError.invalidImage(path: path, reason: "a symbolic link (not followed)")
-        } catch let code as Errno {
-            throw POSIXFailure("open", path, code)
-        }
-        return try fd.closeAfter {
-            var info = stat()
-            guard fstat(fd.rawValue, &info) == 0 else { throw POSIXFailure("fstat", path, currentErrno) }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw LibraryError.invalidImage(
-                    path: path, reason: "not a regular file (\(fileKind(info.st_mode)))")
-            }
+        try withRegularFile(path) { fd, info in
             guard Int(info.st_size) <= limit else {
                 throw LibraryError.invalidImage(
                     path: path,
@@ -133,6 +118,30 @@ enum POSIXFiles {
                         reason: "grew past the \(limit >> 20) MB a photo may have while being read")
                 }
             }
+        }
+    }
+
+    /// Opens `path` for reading as input from outside the library: O_NOFOLLOW (a symbolic link
+    /// is refused), O_NONBLOCK (a FIFO does not block the open), then `fstat` on the open
+    /// descriptor must say regular file; calls `body` with it and its `stat`, then closes it.
+    static func withRegularFile<T>(_ path: String, _ body: (FileDescriptor, stat) throws -> T) throws -> T {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                FilePath(path), .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
+        } catch let code as Errno where code == .tooManySymbolicLinkLevels {
+            throw LibraryError.invalidImage(path: path, reason: "a symbolic link (not followed)")
+        } catch let code as Errno {
+            throw POSIXFailure("open", path, code)
+        }
+        return try fd.closeAfter {
+            var info = stat()
+            guard fstat(fd.rawValue, &info) == 0 else { throw POSIXFailure("fstat", path, currentErrno) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw LibraryError.invalidImage(
+                    path: path, reason: "not a regular file (\(fileKind(info.st_mode)))")
+            }
+            return try body(fd, info)
         }
     }
 

@@ -33,8 +33,9 @@ extension PhotoLibrary {
     /// How deep import descends into folders (a camera card has three or four levels).
     public static let importDepthLimit = 16
 
-    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case) and MP4 clips (`.mp4`: see
-    /// `importClip`) of `directory`, recursively (at most
+    /// Imports the JPEG files (`.jpg`, `.jpeg`, any case), MP4 clips (`.mp4`: see
+    /// `importClip`) and Live Photos (a `.mov` beside a JPEG of the same name, Apple's pair:
+    /// the still becomes a Live Photo with the movie as its motion) of `directory`, recursively (at most
     /// `importDepthLimit` folders deep, symbolic links not followed), in name order. Only
     /// regular files of at most `importFileLimit` bytes are read (a FIFO, a device or a link
     /// is a failure of that file, never a hang). Each photo's metadata comes from its EXIF;
@@ -54,6 +55,11 @@ extension PhotoLibrary {
             throw mapped(error)
         }
         files.sort()
+        // A Live Photo's Apple pair: a .mov beside a JPEG of the same name becomes its motion.
+        let pairs = Self.livePhotoPairs(files)
+        let motions = Set(pairs.values)
+        files.removeAll { motions.contains($0) }
+        var stillIDs: [String: String] = [:]
         var report = ImportReport()
         for folder in tooDeep {
             report.failures[folder] = "more than \(Self.importDepthLimit) folders deep: not imported"
@@ -71,11 +77,18 @@ extension PhotoLibrary {
                 for item in batch { changes.createAsset(jpeg: item.jpeg, metadata: item.metadata) }
             }
             report.imported += result.createdAssetIDs
+            for (item, id) in zip(batch, result.createdAssetIDs) { stillIDs[item.file] = id }
         }
 
         for (index, file) in files.enumerated() {
             do {
-                if file.lowercased().hasSuffix(".mp4") {
+                if file.lowercased().hasSuffix(".mov") {
+                    throw LibraryError.invalidImage(
+                        path: file,
+                        reason:
+                            "a .mov is imported only as a Live Photo's motion, beside its still (same name, .jpg)"
+                    )
+                } else if file.lowercased().hasSuffix(".mp4") {
                     if let id = try importClip(file) {
                         report.imported.append(id)
                     } else {
@@ -107,7 +120,48 @@ extension PhotoLibrary {
             }
         }
         try flush()
+        for (still, motion) in pairs.sorted(by: { $0.key < $1.key }) {
+            guard let id = stillIDs[still] else { continue }  // a duplicate or a failed still
+            do {
+                try attachImportedMotion(to: id, from: motion)
+            } catch let error as LibraryError {
+                if case .storageFull = error { throw error }
+                report.failures[motion] = error.description
+            }
+        }
         return report
+    }
+
+    /// JPEG → MOV of the same directory and name (case aside): Apple's Live Photo pairs.
+    static func livePhotoPairs(_ files: [String]) -> [String: String] {
+        func stem(_ path: String) -> String {
+            String(path[..<(path.lastIndex(of: ".") ?? path.endIndex)]).lowercased()
+        }
+        var stills: [String: String] = [:]
+        for file in files where [".jpg", ".jpeg"].contains(where: file.lowercased().hasSuffix) {
+            stills[stem(file)] = file
+        }
+        var pairs: [String: String] = [:]
+        for file in files where file.lowercased().hasSuffix(".mov") {
+            if let still = stills[stem(file)] { pairs[still] = file }
+        }
+        return pairs
+    }
+
+    /// Makes the imported still `id` a Live Photo with the MOV at `file`, rewritten by
+    /// libavformat as the MP4 the library keeps (packets copied); the still's time is the
+    /// clip's middle (where Apple's cameras put it).
+    private func attachImportedMotion(to id: String, from file: String) throws {
+        let scratch = layout.root + "/cache/.import-\(id).mp4"
+        defer { try? POSIXFiles.remove(scratch) }
+        let clip: ProbedClip
+        do {
+            clip = try LibavClipReader.probe(file)
+            try LibavClipRemuxer.rewrite(file, to: scratch, as: .mp4, metadata: [])
+        } catch {
+            throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
+        }
+        try attachMotion(to: id, clip: scratch, stillOffset: .microseconds(clip.durationMicroseconds / 2))
     }
 
     /// Imports one MP4 clip: copied into the library the way a recording is written (a hidden
@@ -166,7 +220,7 @@ extension PhotoLibrary {
                 try collectFiles(in: path, depth: depth + 1, into: &files, tooDeep: &tooDeep)
             } else {
                 let lower = entry.name.lowercased()
-                if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".mp4") {
+                if [".jpg", ".jpeg", ".mp4", ".mov"].contains(where: lower.hasSuffix) {
                     files.append(path)
                 }
             }

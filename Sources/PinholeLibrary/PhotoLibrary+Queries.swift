@@ -49,6 +49,13 @@ extension PhotoLibrary {
         try read { db in try Self.count(db, query) }
     }
 
+    /// The SELECT `count(_:)` runs for `query` (the maintained tally's when its filters allow,
+    /// else a count of the rows), so that a benchmark can time the same SQL.
+    @_spi(Benchmarks)
+    public func countStatement(for query: AssetQuery) -> (sql: String, arguments: StatementArguments) {
+        AssetTally.count(query) ?? QuerySQL(query).count()
+    }
+
     /// One page of `query`'s results (`pageSize` assets from `offset`, counted from its
     /// cursor if it has one) with the total count, both read from the same snapshot.
     ///
@@ -141,10 +148,7 @@ extension PhotoLibrary {
 
     /// Counts `query`'s matches inside a read: from the maintained tally when its filters allow.
     static func count(_ db: Database, _ query: AssetQuery) throws -> Int {
-        if let (text, arguments) = AssetTally.count(query) {
-            return try Int.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? 0
-        }
-        let (text, arguments) = QuerySQL(query).count()
+        let (text, arguments) = AssetTally.count(query) ?? QuerySQL(query).count()
         return try Int.fetchOne(db.cachedStatement(sql: text), arguments: arguments) ?? 0
     }
 

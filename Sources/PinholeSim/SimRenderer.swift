@@ -44,17 +44,25 @@ public enum SimRenderer {
         0.43 * sensitivity / max(reflectance, 0.01) / max(lux, 0.01)
     }
 
-    /// Renders `scene` at `size`, computing it at most `workingWidth` pixels across.
+    /// Renders `scene` at `size`, computing it at most `workingWidth` pixels across. With a
+    /// `cache`, the working planes of an earlier frame with the same scene, size and exposure
+    /// are reused (the picture is the same; only the frame's noise is its own).
     public static func render(
         _ scene: SimScene, size: PixelSize, exposure: SimExposure,
-        workingWidth: Int = 1014
+        workingWidth: Int = 1014, cache: SimRenderCache? = nil
     ) -> RawImage {
         let factor = max(1, (size.width + workingWidth - 1) / workingWidth)
         let workWidth = max(2, size.width / factor)
         let workHeight = max(2, size.height / factor)
-        var (luma, cb, cr) = renderWorking(scene, width: workWidth, height: workHeight, exposure: exposure)
+        let make = {
+            let (luma, cb, cr) = renderWorking(
+                scene, width: workWidth, height: workHeight, exposure: exposure)
+            return SimWorkingPlanes(luma: luma, cb: cb, cr: cr)
+        }
+        let key = SimWorkingKey(scene: scene, width: workWidth, height: workHeight, exposure: exposure)
+        let planes = cache?.planes(for: key, make: make) ?? make()
         return upscale(
-            luma: &luma, cb: &cb, cr: &cr, workWidth: workWidth, workHeight: workHeight,
+            planes, workWidth: workWidth, workHeight: workHeight,
             to: size, seed: exposure.noiseSeed, noise: 1.0 + 1.5 * exposure.gain.squareRoot())
     }
 
@@ -166,51 +174,85 @@ public enum SimRenderer {
         return UInt8(level < 0 ? 0 : level > 255 ? 255 : level)
     }
 
-    /// Scales the working planes up to `size`, one plane after the other, each working plane
-    /// freed as soon as its plane is made (a 12 MP frame is never beside all three).
+    /// Scales the working planes up to `size` (nearest neighbour) and adds the frame's sensor
+    /// noise to the luma. Each output row is made from its source row expanded once (whole
+    /// rows repeat when the factor is above one), in buffers that are written once each, so a
+    /// 12 MP frame costs little more than writing it.
     private static func upscale(
-        luma: inout [UInt8], cb: inout [UInt8], cr: inout [UInt8], workWidth: Int, workHeight: Int,
+        _ planes: SimWorkingPlanes, workWidth: Int, workHeight: Int,
         to size: PixelSize, seed: UInt64, noise: Double
     ) -> RawImage {
         var random = SplitMix64(seed: seed)
         let noiseTable: [Int16] = (0..<4096).map { _ in
             Int16((Double(random.next() % 2001) / 1000 - 1) * noise)
         }
-        return RawImage.yuv420(width: size.width, height: size.height) { plane, width, height, buffer in
-            var source: [UInt8] = []
-            switch plane {
-            case 0: swap(&source, &luma)
-            case 1: swap(&source, &cb)
-            default: swap(&source, &cr)
-            }
-            let xStep = Double(workWidth) / Double(width)
-            let yStep = Double(workHeight) / Double(height)
-            let sourceColumns = (0..<width).map { min(workWidth - 1, Int(Double($0) * xStep)) }
-            buffer.withUnsafeMutableBufferPointer { out in
-                source.withUnsafeBufferPointer { src in
-                    noiseTable.withUnsafeBufferPointer { noiseValues in
-                        for y in 0..<height {
-                            let row = min(workHeight - 1, Int(Double(y) * yStep)) * workWidth
-                            let noiseOffset =
-                                Int(truncatingIfNeeded: (UInt64(y) &* 2_654_435_761) >> 4) & 4095
-                            sourceColumns.withUnsafeBufferPointer { columns in
-                                if plane == 0 {
-                                    for x in 0..<width {
-                                        let n = Int(noiseValues[(x &+ noiseOffset) & 4095])
-                                        let level = Int(src[row + columns[x]]) + n
-                                        out[y * width + x] = UInt8(
-                                            truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
-                                    }
-                                } else {
-                                    for x in 0..<width {
-                                        out[y * width + x] = src[row + columns[x]]
-                                    }
+        let chromaWidth = (size.width + 1) / 2
+        let chromaHeight = (size.height + 1) / 2
+        let luma = upscalePlane(
+            planes.luma, workWidth: workWidth, workHeight: workHeight, width: size.width, height: size.height,
+            noise: noiseTable)
+        let cb = upscalePlane(
+            planes.cb, workWidth: workWidth, workHeight: workHeight, width: chromaWidth, height: chromaHeight,
+            noise: nil)
+        let cr = upscalePlane(
+            planes.cr, workWidth: workWidth, workHeight: workHeight, width: chromaWidth, height: chromaHeight,
+            noise: nil)
+        return RawImage(
+            format: .yuv420, width: size.width, height: size.height,
+            planes: [
+                ImagePlane(bytes: luma, stride: size.width), ImagePlane(bytes: cb, stride: chromaWidth),
+                ImagePlane(bytes: cr, stride: chromaWidth),
+            ])
+    }
+
+    /// One plane at `width` × `height` from `source` (`workWidth` × `workHeight`): output pixel
+    /// (x, y) is source pixel (x · workWidth / width, y · workHeight / height), plus
+    /// `noise[(x + offset(y)) mod 4096]` when noise is given, clamped to 0…255.
+    private static func upscalePlane(
+        _ source: [UInt8], workWidth: Int, workHeight: Int, width: Int, height: Int, noise: [Int16]?
+    ) -> [UInt8] {
+        let xStep = Double(workWidth) / Double(width)
+        let yStep = Double(workHeight) / Double(height)
+        let columns = (0..<width).map { min(workWidth - 1, Int(Double($0) * xStep)) }
+        // The noise table repeated past its end, so that a row reads it without wrapping.
+        let noiseRun: [Int16] = noise.map { table in (0..<(4096 + width)).map { table[$0 & 4095] } } ?? []
+        var expanded = [Int16](repeating: 0, count: width)
+        return [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            source.withUnsafeBufferPointer { src in
+                columns.withUnsafeBufferPointer { columns in
+                    noiseRun.withUnsafeBufferPointer { noiseRun in
+                        expanded.withUnsafeMutableBufferPointer { expanded in
+                            var expandedRow = -1
+                            for y in 0..<height {
+                                let sourceRow = min(workHeight - 1, Int(Double(y) * yStep))
+                                let row = out.baseAddress! + y * width
+                                if noise == nil, sourceRow == expandedRow, y > 0 {
+                                    // Same source row as the row above: the same bytes.
+                                    row.update(from: row - width, count: width)
+                                    continue
+                                }
+                                if sourceRow != expandedRow {
+                                    let base = sourceRow * workWidth
+                                    for x in 0..<width { expanded[x] = Int16(src[base + columns[x]]) }
+                                    expandedRow = sourceRow
+                                }
+                                if noise == nil {
+                                    for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: expanded[x]) }
+                                    continue
+                                }
+                                let offset = Int(truncatingIfNeeded: (UInt64(y) &* 2_654_435_761) >> 4) & 4095
+                                let noiseRow = noiseRun.baseAddress! + offset
+                                for x in 0..<width {
+                                    let level = expanded[x] &+ noiseRow[x]
+                                    row[x] = UInt8(
+                                        truncatingIfNeeded: level < 0 ? 0 : level > 255 ? 255 : level)
                                 }
                             }
                         }
                     }
                 }
             }
+            initialized = width * height
         }
     }
 }

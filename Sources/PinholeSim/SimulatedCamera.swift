@@ -30,6 +30,8 @@ public final class SimulatedCamera: CameraDevice {
     /// Times the camera was started.
     public private(set) var starts = 0
     private var closed = false
+    /// Working planes shared by this camera's frames (a still scene renders them once).
+    let renderCache = SimRenderCache()
     /// Whether a command of the session (`stop(then:)` …) is under way; later ones wait.
     var sessionBusy = false
     /// Commands waiting for the one under way, in order.
@@ -261,7 +263,7 @@ public final class SimulatedCamera: CameraDevice {
         let frame = SimulatedFrame(
             metadata: metadata, scene: scene.cropped(to: scalerCrop), exposure: render,
             stillSize: request.stillSize, viewfinderSize: request.viewfinderSize,
-            videoSize: request.video?.size
+            videoSize: request.video?.size, cache: renderCache
         ) { [weak self] in
             self?.outstanding -= 1
         }

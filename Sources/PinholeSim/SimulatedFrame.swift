@@ -14,13 +14,16 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
     private let stillSize: PixelSize
     private let viewfinderSize: PixelSize
     private let videoSize: PixelSize?
+    private let cache: SimRenderCache?
     private let onRelease: () -> Void
     private var released = false
 
     init(
         metadata: FrameMetadata, scene: SimScene, exposure: SimExposure, stillSize: PixelSize,
-        viewfinderSize: PixelSize, videoSize: PixelSize? = nil, onRelease: @escaping () -> Void
+        viewfinderSize: PixelSize, videoSize: PixelSize? = nil, cache: SimRenderCache? = nil,
+        onRelease: @escaping () -> Void
     ) {
+        self.cache = cache
         self.videoSize = videoSize
         self.metadata = metadata
         self.scene = scene
@@ -32,7 +35,7 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
 
     /// The full-resolution picture of this frame.
     public func stillImage() throws -> RawImage {
-        SimRenderer.render(scene, size: stillSize, exposure: exposure)
+        SimRenderer.render(scene, size: stillSize, exposure: exposure, cache: cache)
     }
 
     /// Computed at half resolution (a quarter of the work) and scaled up: a viewfinder frame is
@@ -40,13 +43,13 @@ public final class SimulatedFrame: CameraFrame, @unchecked Sendable {
     public func viewfinderImage() throws -> RawImage? {
         SimRenderer.render(
             scene, size: viewfinderSize, exposure: exposure,
-            workingWidth: max(160, viewfinderSize.width / 2))
+            workingWidth: max(160, viewfinderSize.width / 2), cache: cache)
     }
 
     /// The video stream's picture, rendered at the video size (never at the still size).
     public func videoImage() throws -> RawImage? {
         guard let videoSize else { return nil }
-        return SimRenderer.render(scene, size: videoSize, exposure: exposure)
+        return SimRenderer.render(scene, size: videoSize, exposure: exposure, cache: cache)
     }
 
     /// Gives the frame's buffers back to the camera.

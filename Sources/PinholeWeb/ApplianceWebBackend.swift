@@ -17,6 +17,7 @@ public final class ApplianceWebBackend: WebBackend {
     private let encoder = JPEGEncoder(quality: 70, threads: 1)
     private let subscribers = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
     private let nextSubscriber = Atomic<Int>(0)
+    private let pinChanges = Atomic<Int>(0)
     /// The library, read through the menu's protocol.
     public let library: any WebLibraryReading
 
@@ -26,6 +27,11 @@ public final class ApplianceWebBackend: WebBackend {
         self.console = LoopBound(console, loop: appliance.loop)
         self.appliance = LoopBound(appliance, loop: appliance.loop)
         self.library = library
+        console.onPINChange = { [weak self] in
+            guard let self else { return }
+            pinChanges.add(1, ordering: .relaxed)
+            publish("web: the PIN changed: every web session has ended")
+        }
         appliance.observe { [weak self, unowned appliance] event in
             guard let self, let text = LineModeConsole.eventText(event, appliance: appliance) else { return }
             self.publish(text)
@@ -74,6 +80,9 @@ public final class ApplianceWebBackend: WebBackend {
         }
     }
 
+    /// How many times the console's PIN changed since the backend was made.
+    public var pinGeneration: Int { pinChanges.load(ordering: .relaxed) }
+
     /// Whether the console has a PIN, read on the loop.
     public func hasPIN() async -> Bool {
         await withCheckedContinuation { continuation in
@@ -83,15 +92,21 @@ public final class ApplianceWebBackend: WebBackend {
 
     /// The newest frame's viewfinder image (taken on the loop), encoded off it.
     public func viewfinderFrame() async -> WebFrame? {
-        let picture: (RawImage, Int)? = await withCheckedContinuation { continuation in
+        let picture: (RawImage, Int, FrameMetadata?)? = await withCheckedContinuation { continuation in
             loop.post { [appliance] in
                 let engine = appliance.value.engine
                 continuation.resume(
-                    returning: engine.latestViewfinderImage().map { ($0, engine.currentMountRotation) })
+                    returning: engine.latestViewfinderImage().map {
+                        ($0, engine.currentMountRotation, engine.lastFrame)
+                    })
             }
         }
-        guard let (image, rotation) = picture, let jpeg = try? encoder.encode(image) else { return nil }
-        return WebFrame(jpeg: jpeg, rotation: rotation)
+        guard let (image, rotation, metadata) = picture, let jpeg = try? encoder.encode(image) else {
+            return nil
+        }
+        return WebFrame(
+            jpeg: jpeg, rotation: rotation, sequence: metadata?.sequence ?? 0,
+            exposureStart: metadata?.sensorTimestamp ?? .zero)
     }
 
     /// A new subscriber's stream of event lines (the newest 64 kept for a slow reader).

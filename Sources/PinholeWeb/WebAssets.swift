@@ -89,9 +89,9 @@ enum WebAssets {
               a.innerHTML = '<img alt="" src="/photo/' + m[1] + '/thumb">';
               grid.prepend(a);
             }
-            if (e.data.startsWith('status ')) {
-              const s = document.getElementById('status');
-              if (s) s.textContent = e.data.slice(7);
+            const s = document.getElementById('status');
+            if (s && e.data.startsWith('status ')) {
+              fetch('/status?sections=1').then(r => r.ok ? r.text() : '').then(h => { if (h) s.innerHTML = h; });
             }
           };
         }

@@ -20,11 +20,18 @@ public struct WebFrame: Sendable {
     public var jpeg: [UInt8]
     /// 0, 90, 180 or 270.
     public var rotation: Int
+    /// The camera's sequence number of the frame.
+    public var sequence: UInt64
+    /// The start of the frame's exposure on the loop's monotonic timeline (CLOCK_MONOTONIC on
+    /// a board), sent with each part so that a client on the same machine can tell its age.
+    public var exposureStart: Instant
 
     /// Creates a frame.
-    public init(jpeg: [UInt8], rotation: Int) {
+    public init(jpeg: [UInt8], rotation: Int, sequence: UInt64 = 0, exposureStart: Instant = .zero) {
         self.jpeg = jpeg
         self.rotation = rotation
+        self.sequence = sequence
+        self.exposureStart = exposureStart
     }
 }
 
@@ -39,6 +46,9 @@ public protocol WebBackend: Sendable {
     func login(pin: String) async -> WebLoginOutcome
     /// Whether the console has a PIN set (without one, a login needs no PIN).
     func hasPIN() async -> Bool
+    /// How many times the PIN was set, changed or cleared since the start (read from any
+    /// thread): a session opened under an older generation is over.
+    var pinGeneration: Int { get }
     /// The library, read through the menu's protocol (called on a worker thread).
     var library: any WebLibraryReading { get }
     /// The newest viewfinder frame as a JPEG (nil: no camera running).

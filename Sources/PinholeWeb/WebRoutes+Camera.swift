@@ -31,31 +31,44 @@ extension WebRoutes {
             return Self.text(answer, status: ok ? .ok : .conflict)
         }
         router.get("/events") { _, _ in events() }
-        router.get("/status") { _, context in
+        router.get("/status") { request, context in
             let session = try Self.session(context)
-            let (_, answer) = await command(StatusCommand())
-            let body = "<pre id=\"status\">\(HTML.escape(answer))</pre><h2>Events</h2><pre id=\"log\"></pre>"
+            let (_, json) = await command(StatusCommand(), json: true)
+            let (_, log) = await command(LogCommand())
+            let sections = StatusPage.sections(statusJSON: json, log: log)
+            // The page fetches its sections again each time an event is pushed.
+            if request.uri.queryParameters["sections"] != nil { return Self.html(sections) }
+            let body = "<div id=\"status\">\(sections)</div><h2>Events</h2><pre id=\"log\"></pre>"
             return Self.html(HTML.page(title: "Status", csrf: session.csrf, body: body))
         }
         router.get("/settings") { _, context in
             let session = try Self.session(context)
             let (_, answer) = await command(SettingsCommand())
-            let body = """
-                <pre>\(HTML.escape(answer))</pre>\
-                <form method="post" action="/settings">\(HTML.csrfField(session.csrf))\
-                <input name="key" placeholder="key, e.g. camera.ev" required>\
-                <input name="value" placeholder="value" required>\
-                <input name="confirm" placeholder="confirm word, if asked" autocomplete="off"><button>Set</button></form>
-                """
-            return Self.html(HTML.page(title: "Settings", csrf: session.csrf, body: body))
+            return Self.html(
+                HTML.page(
+                    title: "Settings", csrf: session.csrf,
+                    body: SettingsPage.render(settingsAnswer: answer, csrf: session.csrf, message: nil)))
         }
         router.post("/settings") { request, context in
             let form = try await Self.form(request, context: context)
             guard let key = form["key"], let value = form["value"], key.utf8.count <= 64,
                 value.utf8.count <= 256
             else { throw HTTPError(.badRequest, message: "a setting needs a key and a value") }
+            guard SetCommand.keys.contains(key) else {
+                throw HTTPError(.badRequest, message: "no setting '\(key)': the settings page lists them")
+            }
             let (ok, answer) = await command(SetCommand(key: key, value: value), form: form)
-            guard ok else { return Self.text(answer, status: .conflict) }
+            guard ok else {
+                // The page again, with the console's answer (a wrong value, or the word to type).
+                let session = try Self.session(context)
+                let (_, settings) = await command(SettingsCommand())
+                return Self.html(
+                    HTML.page(
+                        title: "Settings", csrf: session.csrf,
+                        body: SettingsPage.render(
+                            settingsAnswer: settings, csrf: session.csrf, message: answer)),
+                    status: .conflict)
+            }
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
     }
@@ -121,7 +134,9 @@ extension WebRoutes {
                 if let frame = await backend.viewfinderFrame() {
                     var part = ByteBuffer(
                         string:
-                            "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpeg.count)\r\n\r\n"
+                            "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpeg.count)\r\n"
+                            + "X-Frame-Sequence: \(frame.sequence)\r\n"
+                            + "X-Frame-Exposure-Start-Ns: \(frame.exposureStart.nanoseconds)\r\n\r\n"
                     )
                     part.writeBytes(frame.jpeg)
                     part.writeString("\r\n")

@@ -92,7 +92,8 @@ public final class WebServer: Sendable {
                 )
             }
         }
-        let sessions = WebSessions(lifetime: options.sessionLifetime, now: now)
+        let sessions = WebSessions(
+            lifetime: options.sessionLifetime, now: now, pinGeneration: { backend.pinGeneration })
         let routes = WebRoutes(
             backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 2)

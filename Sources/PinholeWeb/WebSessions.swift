@@ -11,6 +11,8 @@ public struct WebSession: Sendable, Hashable {
     public var csrf: String
     /// When it stops being valid.
     public var expires: Instant
+    /// The PIN generation it was opened under: a PIN change ends it.
+    public var pinGeneration: Int = 0
 }
 
 /// The server's sessions, in memory only (a restart logs everyone out). Bounded: the
@@ -22,18 +24,25 @@ public final class WebSessions: Sendable {
     /// Sessions kept at most.
     public let capacity: Int
     private let now: @Sendable () -> Instant
+    private let pinGeneration: @Sendable () -> Int
 
-    /// Sessions lasting `lifetime`, on the clock `now` (the appliance's, or a test's).
-    public init(lifetime: Duration, capacity: Int = 64, now: @escaping @Sendable () -> Instant) {
+    /// Sessions lasting `lifetime`, on the clock `now` (the appliance's, or a test's); a
+    /// session ends when `pinGeneration` (the PIN's changes so far) moves past its own.
+    public init(
+        lifetime: Duration, capacity: Int = 64, now: @escaping @Sendable () -> Instant,
+        pinGeneration: @escaping @Sendable () -> Int = { 0 }
+    ) {
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
         self.now = now
+        self.pinGeneration = pinGeneration
     }
 
     /// Starts a session.
     public func create() -> WebSession {
         let session = WebSession(
-            token: Self.randomToken(), csrf: Self.randomToken(), expires: now() + lifetime)
+            token: Self.randomToken(), csrf: Self.randomToken(), expires: now() + lifetime,
+            pinGeneration: pinGeneration())
         sessions.withLock { all in
             let time = now()
             all = all.filter { $0.value.expires > time }
@@ -45,13 +54,15 @@ public final class WebSessions: Sendable {
         return session
     }
 
-    /// The live session for a cookie value (nil: unknown or expired).
+    /// The live session for a cookie value (nil: unknown, expired, or opened before the PIN
+    /// last changed).
     public func session(token: String) -> WebSession? {
         guard token.utf8.count == 64 else { return nil }
         let time = now()
+        let generation = pinGeneration()
         return sessions.withLock { all in
             guard let session = all[token] else { return nil }
-            guard session.expires > time else {
+            guard session.expires > time, session.pinGeneration == generation else {
                 all.removeValue(forKey: token)
                 return nil
             }

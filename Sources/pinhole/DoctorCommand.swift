@@ -55,7 +55,10 @@ struct DoctorCommand: ParsableCommand {
             consoleDevice: settings.consoleDevice ?? profile.consoleDevice,
             gpsd: settings.gps.host.map { ($0, settings.gps.port) })
         print("board \(profile.name): \(note)")
-        let items = doctor.examine(LinuxDoctorProbe()) + [WebWiring.doctorItem(settings)]
+        let serviceInstalled = access("/lib/systemd/system/pinhole.service", F_OK) == 0
+        let items =
+            doctor.examine(LinuxDoctorProbe()) + [WebWiring.doctorItem(settings)]
+            + [WebWiring.unitItem(settings, serviceInstalled: serviceInstalled)].compactMap { $0 }
         for item in items {
             for line in item.lines { print(line) }
         }

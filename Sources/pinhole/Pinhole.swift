@@ -14,6 +14,6 @@ struct Pinhole: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, LibraryCommand.self, BoardCommand.self, ConsoleToolsCommand.self,
-            DoctorCommand.self,
+            DoctorCommand.self, WebToolsCommand.self,
         ])
 }

@@ -23,14 +23,7 @@ enum WebWiring {
         log: Logger
     ) throws -> WebServer? {
         let web = settings.web
-        guard let host = web.host else { return nil }
-        var options = WebServerOptions(host: host, port: web.port)
-        options.open = web.open
-        options.certificate = web.certificate
-        options.key = web.key
-        options.sessionLifetime = .seconds(web.sessionMinutes * 60)
-        options.liveFPS = web.liveFPS
-        options.source = "\(settings.file ?? Configuration.defaultFile):\(web.listenLine)"
+        guard let options = options(settings) else { return nil }
         let backend = ApplianceWebBackend(
             console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library))
         let server: WebServer
@@ -48,6 +41,41 @@ enum WebWiring {
             appliance.problem(warning)
         }
         return server
+    }
+
+    /// The server's options from `[web]` (nil: `listen` not set).
+    static func options(_ settings: Configuration) -> WebServerOptions? {
+        let web = settings.web
+        guard let host = web.host else { return nil }
+        var options = WebServerOptions(host: host, port: web.port)
+        options.open = web.open
+        options.certificate = web.certificate
+        options.key = web.key
+        options.sessionLifetime = .seconds(web.sessionMinutes * 60)
+        options.liveFPS = web.liveFPS
+        options.source = "\(settings.file ?? Configuration.defaultFile):\(web.listenLine)"
+        return options
+    }
+
+    /// `pinhole doctor`'s item for the service's drop-in: when the service is installed, the
+    /// drop-in must be the one `pinhole web files` makes from `[web]` now.
+    static func unitItem(_ settings: Configuration, serviceInstalled: Bool) -> DoctorItem? {
+        guard serviceInstalled, let options = options(settings) else { return nil }
+        let expected = WebUnitFiles.dropIn(options, hasPIN: settings.consolePINHash != nil)
+        let installed = FileSystem.readBytes(WebUnitFiles.dropInPath).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard installed == expected else {
+            return DoctorItem(
+                name: "web service", ok: false,
+                detail:
+                    "\(WebUnitFiles.dropInPath) \(installed == nil ? "is missing" : "does not match [web]"): "
+                    + "the service cannot serve [web] listen = \"\(options.host):\(options.port)\" as configured",
+                remedy:
+                    "sudo pinhole web files && sudo systemctl daemon-reload && sudo systemctl restart pinhole"
+            )
+        }
+        return DoctorItem(name: "web service", ok: true, detail: "\(WebUnitFiles.dropInPath) matches [web]")
     }
 
     /// `pinhole doctor`'s web item.

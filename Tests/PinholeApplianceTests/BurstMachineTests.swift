@@ -20,7 +20,7 @@ final class BurstMachineTests: XCTestCase {
     }
 
     func testABurstTakesThePressedFrameFromTheRingThenEveryFrameAfterIt() {
-        var machine = CaptureMachine(ringSize: 2)
+        var machine = CaptureMachine(ringSize: 2, maxInFlight: 4)
         XCTAssertEqual(arrive(&machine, 0), [])
         XCTAssertEqual(arrive(&machine, 1), [])
         // Pressed at 35 ms, while frame 1 (33–43 ms) was exposing: frame 0 goes back, frame 1 is
@@ -63,7 +63,7 @@ final class BurstMachineTests: XCTestCase {
     }
 
     func testAHeldShutterBurstRunsUntilStoppedAndASecondBurstIsRefused() {
-        var machine = CaptureMachine(ringSize: 2)
+        var machine = CaptureMachine(ringSize: 2, maxInFlight: 4)
         _ = machine.startBurst(press(atMs: 0), count: nil)
         // Nothing is saved meanwhile: four frames are taken (the bound), two skipped.
         for n in 0..<6 { _ = arrive(&machine, UInt64(n)) }

@@ -100,11 +100,13 @@ final class SettingsTests: XCTestCase {
         let store = ConsoleSettings(configuration: try Configuration.load(file: file), file: file)
         var applied: [Int] = []
         store.onChange = { applied.append($0.consoleIdleLockSeconds) }
+        var pinChanges = 0
         let harness = try ConsoleHarness(
             quietFocus: true,
             configure: { commands in
                 commands.settingsStore = store
                 commands.pinHashing = testHashing
+                commands.onPINChange = { pinChanges += 1 }
             })
         let ask = { (line: String) -> String in
             harness.commands.receive(line: line)
@@ -120,6 +122,7 @@ final class SettingsTests: XCTestCase {
         XCTAssertTrue(ask("set shutter.sound on").hasPrefix("error 64: no setting 'shutter.sound'"))
         XCTAssertEqual(ask("pin set 12"), "error 64: a PIN has 4 to 32 characters (this one has 2)")
         XCTAssertEqual(ask("pin set 5791"), "ok PIN changed and saved to \(file)")
+        XCTAssertEqual(pinChanges, 1, "the web server hears of it (it ends its sessions)")
         let saved = try Configuration.load(file: file)
         XCTAssertEqual(saved.jpegQuality, 80)
         XCTAssertEqual(saved.consolePINHash, "$test$1975$not-a-real-hash")
@@ -129,7 +132,9 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(ask("lock"), "ok locked")
         XCTAssertEqual(ask("set capture.quality 70"), "error 77: locked: unlock with the PIN first")
         XCTAssertTrue(ask("unlock 5791").hasPrefix("ok unlocked"))
+        XCTAssertEqual(pinChanges, 1, "a refused change is no change")
         XCTAssertTrue(ask("pin clear").hasPrefix("ok PIN removed"))
+        XCTAssertEqual(pinChanges, 2)
         XCTAssertNil(try Configuration.load(file: file).consolePINHash)
     }
 

@@ -134,7 +134,8 @@ final class MaintainedCountTests: LibraryTestCase {
                     DROP TRIGGER asset_tally_insert; DROP TRIGGER asset_tally_delete;
                     DROP TRIGGER asset_tally_update; DROP TABLE asset_tally;
                     DROP INDEX asset_by_added_visible; CREATE INDEX asset_by_added ON asset(added_ns);
-                    DELETE FROM grdb_migrations WHERE identifier = 'v6-maintained-counts';
+                    DELETE FROM grdb_migrations
+                        WHERE identifier IN ('v6-maintained-counts', 'v10-tally-by-media-type');
                     """)
         }
         try queue.close()
@@ -151,6 +152,53 @@ final class MaintainedCountTests: LibraryTestCase {
         XCTAssertEqual(try library.count(AssetQuery.all.filter(.favorite(true))), 1)
         XCTAssertEqual(try library.count(AssetQuery.all.filter(.camera("a"))), 4)
         try assertCountsAgree(library, Self.tallyQueries, "migration and adoption")
+    }
+
+    func testCountsByMediaTypeFollowTheMediaTypeAndTheMigrationFillsThem() throws {
+        let byType =
+            MediaType.allCases.flatMap { type in
+                [AssetQuery.all, AssetQuery.all.trash(.only), AssetQuery.all.includingHidden()].map {
+                    $0.filter(.mediaType(type))
+                }
+            } + [SmartAlbum.videos, .livePhotos].map { $0.query(now: clock.time, options: LibraryOptions()) }
+        do {
+            let library = try openLibrary()
+            var ids: [String] = []
+            for index in 0..<6 {
+                ids.append(
+                    try library.add(jpeg: TestJPEG.make(seed: index), metadata: testMetadata(camera: "a")).id)
+            }
+            // A clip's row as the clip store writes it: its media type set on its row.
+            func setType(_ type: MediaType, _ id: String) throws {
+                _ = try library.write { db, _ in
+                    try db.execute(
+                        sql: "UPDATE asset SET media_type = ? WHERE id = ?", arguments: [type.rawValue, id])
+                }
+            }
+            try setType(.video, ids[0])
+            try setType(.video, ids[1])
+            try setType(.live, ids[2])
+            try library.delete([ids[1]])
+            try assertCountsAgree(library, byType, "setting media types and a deletion")
+            XCTAssertEqual(try library.count(library.query(for: .videos)), 1)
+            XCTAssertEqual(try library.count(library.query(for: .livePhotos)), 1)
+            XCTAssertEqual(try library.count(AssetQuery.all.filter(.mediaType(.photo))), 3)
+            try setType(.photo, ids[2])
+            try assertCountsAgree(library, byType, "a media type changed back")
+        }
+        // A library from before v10: the tally as v6 made it, without the media type.
+        let queue = try DatabaseQueue(path: dir.join("library.sqlite"))
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER asset_tally_insert; DROP TRIGGER asset_tally_delete;
+                    DROP TRIGGER asset_tally_update; DROP TABLE asset_tally;
+                    """ + AssetTally.creationSQL)
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v10-tally-by-media-type'")
+            XCTAssertFalse(try db.columns(in: "asset_tally").contains { $0.name == "media" })
+        }
+        try queue.close()
+        try assertCountsAgree(try openLibrary(), byType, "the migration")
     }
 
     func testOtherFiltersCountTheRows() throws {

@@ -52,6 +52,10 @@ final class FakeWebBackend: WebBackend {
 
     func hasPIN() async -> Bool { pin != nil }
 
+    /// The PIN's changes so far (a test bumps it).
+    let pinChanges = Atomic<Int>(0)
+    var pinGeneration: Int { pinChanges.load(ordering: .relaxed) }
+
     func viewfinderFrame() async -> WebFrame? { frame }
 
     func events() -> AsyncStream<String> { eventLines }

@@ -13,12 +13,17 @@ import XCTest
 #endif
 
 final class WebServerStartTests: WebTestCase {
-    private func start(_ options: WebServerOptions, hasPIN: Bool = true) throws -> WebServer {
+    private func start(
+        _ options: WebServerOptions, hasPIN: Bool = true, backend: FakeWebBackend? = nil
+    ) throws -> WebServer {
         let clock = self.clock
         return try WebServer(
-            options: options, backend: FakeWebBackend(library: library), hasPIN: hasPIN, now: { clock.now },
-            logger: Logger(label: "test"))
+            options: options, backend: backend ?? FakeWebBackend(library: library), hasPIN: hasPIN,
+            now: { clock.now }, logger: Logger(label: "test"))
     }
+
+    /// The port of a started server.
+    private func port(_ server: WebServer) -> UInt16 { UInt16(server.address.split(separator: ":").last!)! }
 
     func testListenValuesAreCheckedWithTheFileLineAndKey() throws {
         for bad in [
@@ -82,6 +87,76 @@ final class WebServerStartTests: WebTestCase {
         defer { pinned.stop() }
         XCTAssertTrue(pinned.address.hasPrefix("0.0.0.0:"))
         XCTAssertNil(pinned.warning)
+    }
+
+    func testAPINChangeEndsEverySession() throws {
+        let backend = FakeWebBackend(library: library)
+        let server = try start(WebServerOptions(host: "127.0.0.1", port: 0), backend: backend)
+        defer { server.stop() }
+        let login = try RawClient(port: port(server))
+        try login.send(
+            "POST /login HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\n\r\npin=2468")
+        let answer = login.receiveAll()
+        let cookie = try XCTUnwrap(answer.firstMatch(of: /pinhole_session=[0-9a-f]{64}/)).output
+        func grid() throws -> String {
+            let client = try RawClient(port: port(server))
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: \(cookie)\r\n\r\n")
+            return String(client.receiveAll().prefix(12))
+        }
+        XCTAssertEqual(try grid(), "HTTP/1.1 200")
+        backend.pinChanges.add(1, ordering: .relaxed)  // `pin set` or `pin clear` on any console
+        XCTAssertEqual(try grid(), "HTTP/1.1 303")
+    }
+
+    func testHTTPSIsServedWithACertificateMadeAsTheDocsSay() throws {
+        // docs/WEB.md's command, for 127.0.0.1 instead of the board's mDNS name.
+        let folder = library.directory + "-tls"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days",
+                "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
+                folder + "/web.key",
+                "-out", folder + "/web.crt",
+            ])
+        XCTAssertEqual(made.status, 0, made.output)
+        var options = WebServerOptions(host: "127.0.0.1", port: 0)
+        options.certificate = folder + "/web.crt"
+        options.key = folder + "/web.key"
+        let server = try start(options)
+        defer { server.stop() }
+        // curl checks the certificate against the one made, and the cookie is Secure.
+        let fetched = try run(
+            "/usr/bin/curl",
+            [
+                "--silent", "--show-error", "--include", "--max-time", "30", "--cacert", folder + "/web.crt",
+                "--data", "pin=2468", "https://127.0.0.1:\(port(server))/login",
+            ])
+        XCTAssertEqual(fetched.status, 0, fetched.output)
+        XCTAssertTrue(fetched.output.hasPrefix("HTTP/1.1 303"), fetched.output)
+        XCTAssertTrue(fetched.output.contains("; Secure"), fetched.output)
+        let plain = try run(
+            "/usr/bin/curl", ["--silent", "--max-time", "30", "http://127.0.0.1:\(port(server))/login"])
+        XCTAssertNotEqual(
+            plain.status, 0, "plain HTTP on the HTTPS port must not be answered: \(plain.output)")
+    }
+
+    /// Runs a program to its end: its status and its output and errors.
+    private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     func testHugeHeadersAndAStalledClientDoNotStopOthersBeingServed() throws {

@@ -28,6 +28,9 @@ public struct SetCommand: ConsoleCommand {
         return SetCommand(key: words[0]!, value: words[1]!)
     }
 
+    /// Every key `set` takes: the configuration file's and the running camera's.
+    public static var keys: [String] { ConsoleSettings.help.map(\.key) + LineModeConsole.cameraSettingKeys }
+
     /// The menu asks for `save` first.
     public var confirmation: ConfirmationQuestion? {
         ConfirmationQuestion("Save \(key) = \(value) to the configuration file?", word: "save")

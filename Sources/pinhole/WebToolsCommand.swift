@@ -1,0 +1,70 @@
+// `pinhole web files`: writes the service drop-in and the avahi file that match [web] listen.
+
+import ArgumentParser
+import PinholeConfiguration
+import PinholeWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pinhole web …`: web gallery tools.
+struct WebToolsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web", abstract: "Web gallery tools.", subcommands: [Files.self])
+
+    /// Writes the systemd drop-in and the avahi service file made from `[web]`.
+    struct Files: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "files",
+            abstract: "Write the service's network drop-in and the mDNS file that match [web] listen.",
+            discussion: """
+                The drop-in lets pinhole.service bind exactly [web] listen's port and answer only
+                loopback (a loopback listen address, or no PIN without open = true) or loopback and
+                the local networks. The avahi file announces the gallery at NAME.local (none for
+                loopback). Run it again after changing [web] or setting the first PIN, then
+                `systemctl daemon-reload && systemctl restart pinhole`. `pinhole doctor` says when
+                the installed drop-in no longer matches.
+                """)
+
+        @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
+        var config: String?
+
+        @Option(help: "Where the drop-in goes.")
+        var dropIn = WebUnitFiles.dropInPath
+
+        @Option(help: "Where the avahi service file goes.")
+        var avahi = WebUnitFiles.avahiPath
+
+        func run() throws {
+            let settings: Configuration
+            do { settings = try Configuration.load(file: config) } catch {
+                throw ValidationError("\(error)")
+            }
+            guard let options = WebWiring.options(settings) else {
+                throw ValidationError("[web] listen is not set: the gallery is off, nothing to open")
+            }
+            let hasPIN = settings.consolePINHash != nil
+            try Self.write(WebUnitFiles.dropIn(options, hasPIN: hasPIN), to: dropIn)
+            print("wrote \(dropIn)")
+            if let service = WebUnitFiles.avahiService(options, hasPIN: hasPIN) {
+                try Self.write(service, to: avahi)
+                print("wrote \(avahi)")
+            } else if unlink(avahi) == 0 {
+                print("removed \(avahi): the gallery listens on loopback only")
+            }
+            print("then: systemctl daemon-reload && systemctl restart pinhole")
+        }
+
+        private static func write(_ text: String, to path: String) throws {
+            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            if !folder.isEmpty { mkdir(folder, 0o755) }
+            guard let file = fopen(path, "w") else {
+                throw ValidationError(
+                    "\(path) cannot be written: run as root, or choose another path")
+            }
+            fputs(text, file)
+            guard fclose(file) == 0 else { throw ValidationError("\(path) could not be written completely") }
+        }
+    }
+}
