@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "pinhole-bench", targets: ["PinholeBench"]),
         .executable(name: "pinhole-conformance", targets: ["pinhole-conformance"]),
         .executable(name: "pinhole-fuzz-commands", targets: ["pinhole-fuzz-commands"]),
+        // The libcamera backend's C++ shim as a shared object of its own (libPinholeCamera.so):
+        // `pinhole` loads it with dlopen only on a libcamera board (PinholeLinux/LibcameraShim.swift),
+        // so the simulated board maps none of libcamera. The .deb ships it in /usr/lib/pinhole.
+        .library(name: "PinholeCamera", type: .dynamic, targets: ["CameraShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -50,8 +54,16 @@ let package = Package(
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev"])]),
         // adjtimex(2) (libc; not in Swift's Glibc module): is the clock synchronized.
         .systemLibrary(name: "CTimex", path: "Sources/CTimex"),
-        // libcamera is C++ only: this target wraps it behind a plain C header.
-        .target(name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim"),
+        // libcamera is C++ only: this target wraps it behind a plain C header. Built only into
+        // the PinholeCamera shared object, never linked into an executable.
+        .target(
+            name: "CameraShim", dependencies: ["CLibcamera"], path: "Sources/CameraShim",
+            // No Swift in it: without Swift's startup object (which references the runtime), the
+            // .deb's static link puts no second Swift runtime into libPinholeCamera.so.
+            linkerSettings: [.unsafeFlags(["-nostartfiles"])]),
+        // The shim's header alone (its types and its function table), for the Swift side that
+        // loads the shared object: no code, no link.
+        .systemLibrary(name: "CameraShimInterface", path: "Sources/CameraShimInterface"),
         // libav's C API (macros, struct fields) behind a small plain C interface.
         .target(
             name: "VideoShim", dependencies: ["CLibav"], path: "Sources/VideoShim",
@@ -82,13 +94,15 @@ let package = Package(
         // faults): used by `pinhole run --board sim` and by the command fuzzer.
         .target(
             name: "PinholeSimBoard",
-            dependencies: ["PinholeAppliance", "PinholeConsole", "PinholeCore", "PinholeSim"],
+            dependencies: [
+                "PinholeAppliance", "PinholeBoard", "PinholeConsole", "PinholeCore", "PinholeSim",
+            ],
             swiftSettings: swift6),
         // Real hardware backends: libcamera, libgpiod v2, termios serial ports.
         .target(
             name: "PinholeLinux",
             dependencies: [
-                "PinholeCore", "PinholeSystem", "CameraShim", "CGpiod", "CCrypt", "CTimex",
+                "PinholeCore", "PinholeSystem", "CameraShimInterface", "CGpiod", "CCrypt", "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
@@ -120,20 +134,43 @@ let package = Package(
                 "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
-        // The appliance's behaviour: buttons, capture pipeline, focus, exposure, LEDs.
-        // Knows protocols only: no backend, no library store, no configuration file. Its own
-        // small state files (saved settings, timelapse progress) go through PinholeSystem.
+        // The board's own parts: its profile (buttons, LEDs, cameras, triggers), the button,
+        // chord and two-stage shutter state machines, LED patterns, tilt, and `pinhole doctor`.
+        .target(
+            name: "PinholeBoard", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+        // The camera at work: the capture engine and machine, focus, metering, exposure, flash,
+        // the photo and video pipelines, and camera standby and watchdog. Knows protocols only;
+        // its settings file goes through PinholeSystem.
+        .target(
+            name: "PinholeCapture",
+            dependencies: [
+                "PinholeBoard", "PinholeCore", "PinholeImaging", "PinholeSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
+        // Shooting in the field without a hand on the camera: timelapse, trigger inputs, GPS,
+        // clock trust and the storage policy, through the narrow UnattendedShooting seam.
+        .target(
+            name: "PinholeField",
+            dependencies: [
+                "PinholeBoard", "PinholeCapture", "PinholeCore", "PinholeImaging", "PinholeSystem",
+            ],
+            swiftSettings: swift6),
+        // The appliance: the composition of board, capture and field parts on the event loop,
+        // and its status. Knows protocols only: no backend, no library store, no configuration file.
         .target(
             name: "PinholeAppliance",
             dependencies: [
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeBoard", "PinholeCapture", "PinholeCore", "PinholeField", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The console: line mode and VT100 menu.
         .target(
             name: "PinholeConsole",
-            dependencies: ["PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeConfiguration"],
+            dependencies: [
+                "PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeBoard", "PinholeCapture",
+                "PinholeField", "PinholeConfiguration",
+            ],
             swiftSettings: swift6),
         // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
         // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
@@ -150,7 +187,7 @@ let package = Package(
         .target(
             name: "PinholeWeb",
             dependencies: [
-                "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeImaging",
+                "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeCapture", "PinholeImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -168,8 +205,8 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeLinux", "PinholeImaging",
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeConfiguration",
-                "PinholeAppliance", "PinholeConsole", "PinholeSystem", "PinholeSimBoard", "PinholeWeb",
-                "PinholeLibav",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeConsole",
+                "PinholeSystem", "PinholeSimBoard", "PinholeWeb", "PinholeLibav",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), "CTimex",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -206,8 +243,8 @@ let package = Package(
         .target(
             name: "PinholeCommandFuzz",
             dependencies: [
-                "PinholeConsole", "PinholeAppliance", "PinholeSim", "PinholeSimBoard", "PinholeCore",
-                "PinholeImaging",
+                "PinholeConsole", "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSim",
+                "PinholeSimBoard", "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         .executableTarget(
@@ -216,25 +253,27 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance", "PinholeSystem",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSystem",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/PinholeBench", swiftSettings: swift6),
 
+        // Runs the real tools (ffprobe, exiftool, djpeg, curl, the built pinhole) for the tests, one way.
+        .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",
             dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swift6),
         .testTarget(
-            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore"],
+            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore", "PinholeTestTools"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
-                "PinholeSystem",
+                "PinholeSystem", "PinholeTestTools",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The crash and process tests run the built `pinhole` (built first, never stale).
                 "pinhole",
@@ -243,8 +282,8 @@ let package = Package(
         .testTarget(
             name: "PinholeLibavTests",
             dependencies: [
-                "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeSim", "PinholeLibrary",
-                "PinholeImaging",
+                "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
+                "PinholeLibrary", "PinholeImaging", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -252,14 +291,16 @@ let package = Package(
         .testTarget(
             name: "PinholeApplianceTests",
             dependencies: [
-                "PinholeAppliance", "PinholeSim", "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim",
+                "PinholeCore", "PinholeImaging", "PinholeSystem", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeSim", "PinholeCore", "PinholeImaging",
+                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeCore",
+                "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).
@@ -270,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "PinholeWebTests",
             dependencies: [
-                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration",
+                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration", "PinholeTestTools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -280,13 +321,15 @@ let package = Package(
         // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
         // (and `swift test`) build it first, so these tests never run a stale binary.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            name: "EndToEndTests",
+            dependencies: ["PinholeImaging", "PinholeCommandFuzz", "PinholeTestTools", "pinhole"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [
-                "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeSim",
-                "PinholeImaging", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeBoard",
+                "PinholeCapture", "PinholeField", "PinholeSim", "PinholeImaging", "PinholeSystem",
+                "PinholeTestTools", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],

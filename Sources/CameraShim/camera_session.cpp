@@ -37,6 +37,8 @@ struct pinhole_lc_camera {
 	std::unique_ptr<CameraConfiguration> config;
 	Stream *still = nullptr;
 	Stream *viewfinder = nullptr;
+	Stream *video = nullptr;
+	int64_t frame_duration_us = 0; // set as FrameDurationLimits at start; 0: the camera's own rate
 	std::unique_ptr<FrameBufferAllocator> allocator;
 	std::vector<std::unique_ptr<Request>> requests;
 	std::map<const FrameBuffer *, std::vector<pinhole_lc_plane>> planes;
@@ -146,6 +148,14 @@ void pinhole_lc_camera::completed(Request *request)
 				frame.viewfinder[i] = vf_planes[i];
 		}
 	}
+	if (video) {
+		if (FrameBuffer *buffer = request->findBuffer(video)) {
+			const std::vector<pinhole_lc_plane> &video_planes = planes[buffer];
+			frame.video_planes = static_cast<int>(std::min<size_t>(3, video_planes.size()));
+			for (int i = 0; i < frame.video_planes; i++)
+				frame.video[i] = video_planes[i];
+		}
+	}
 	if (callback)
 		callback(context, &frame);
 }
@@ -190,31 +200,67 @@ void fill(const StreamConfiguration &stream, uint32_t &width, uint32_t &height, 
 
 } // namespace
 
+namespace {
+
+/** A set of roles to ask for, and which of them is the viewfinder and the video (-1: none). */
+struct Layout {
+	std::vector<StreamRole> roles;
+	int viewfinder;
+	int video;
+};
+
+void ask(StreamConfiguration &stream, uint32_t width, uint32_t height, const char *format, unsigned int buffers)
+{
+	stream.size = Size(width, height);
+	if (format[0] != '\0')
+		stream.pixelFormat = PixelFormat::fromString(format);
+	stream.bufferCount = buffers;
+}
+
+} // namespace
+
 extern "C" int pinhole_lc_configure(pinhole_lc_camera *handle, pinhole_lc_config *wanted, char *error,
 				    size_t error_size)
 {
 	Camera &camera = *handle->camera;
-	std::unique_ptr<CameraConfiguration> config =
-		camera.generateConfiguration({ StreamRole::StillCapture, StreamRole::Viewfinder });
-	if (!config || config->size() < 2)
-		config = camera.generateConfiguration({ StreamRole::StillCapture });
-	if (!config || config->empty()) {
-		copy_error(error, error_size, "the camera offers no still stream");
-		return -1;
+	const bool wants_video = wanted->video_width > 0 && wanted->video_height > 0;
+	std::vector<Layout> layouts;
+	if (wants_video) {
+		layouts.push_back({ { StreamRole::StillCapture, StreamRole::Viewfinder, StreamRole::VideoRecording }, 1, 2 });
+		layouts.push_back({ { StreamRole::StillCapture, StreamRole::VideoRecording }, -1, 1 });
 	}
-	StreamConfiguration &still = config->at(0);
-	still.size = Size(wanted->still_width, wanted->still_height);
-	still.pixelFormat = PixelFormat::fromString(wanted->still_format);
-	still.bufferCount = std::max(still.bufferCount, 4u);
-	if (config->size() > 1) {
-		StreamConfiguration &viewfinder = config->at(1);
-		viewfinder.size = Size(wanted->viewfinder_width, wanted->viewfinder_height);
-		viewfinder.pixelFormat = PixelFormat::fromString(wanted->viewfinder_format);
-		viewfinder.bufferCount = still.bufferCount;
+	layouts.push_back({ { StreamRole::StillCapture, StreamRole::Viewfinder }, 1, -1 });
+	layouts.push_back({ { StreamRole::StillCapture }, -1, -1 });
+	std::unique_ptr<CameraConfiguration> config;
+	CameraConfiguration::Status status = CameraConfiguration::Invalid;
+	Layout chosen;
+	bool offered = false;
+	for (const Layout &layout : layouts) {
+		std::unique_ptr<CameraConfiguration> candidate = camera.generateConfiguration(layout.roles);
+		if (!candidate || candidate->size() < layout.roles.size())
+			continue;
+		offered = true;
+		StreamConfiguration &still = candidate->at(0);
+		ask(still, wanted->still_width, wanted->still_height, wanted->still_format,
+		    std::max(still.bufferCount, 4u));
+		if (layout.viewfinder >= 0)
+			ask(candidate->at(layout.viewfinder), wanted->viewfinder_width, wanted->viewfinder_height,
+			    wanted->viewfinder_format, still.bufferCount);
+		if (layout.video >= 0)
+			ask(candidate->at(layout.video), wanted->video_width, wanted->video_height, wanted->video_format,
+			    still.bufferCount);
+		status = candidate->validate();
+		// A layout with video must keep every stream; without, a pipeline may drop the
+		// viewfinder (vimc has one stream) and the viewfinder is scaled from the still.
+		if (status == CameraConfiguration::Invalid || (layout.video >= 0 && candidate->size() < layout.roles.size()))
+			continue;
+		config = std::move(candidate);
+		chosen = layout;
+		break;
 	}
-	CameraConfiguration::Status status = config->validate();
-	if (status == CameraConfiguration::Invalid) {
-		copy_error(error, error_size, "libcamera rejected the stream configuration");
+	if (!config) {
+		copy_error(error, error_size,
+			   offered ? "libcamera rejected the stream configuration" : "the camera offers no still stream");
 		return -1;
 	}
 	handle->retire_buffers();
@@ -224,14 +270,27 @@ extern "C" int pinhole_lc_configure(pinhole_lc_camera *handle, pinhole_lc_config
 		return -1;
 	}
 	handle->config = std::move(config);
+	const auto stream_at = [&](int index) -> StreamConfiguration * {
+		return index >= 0 && static_cast<size_t>(index) < handle->config->size() ? &handle->config->at(index)
+											  : nullptr;
+	};
+	StreamConfiguration *viewfinder = stream_at(chosen.viewfinder);
+	StreamConfiguration *video = stream_at(chosen.video);
 	handle->still = handle->config->at(0).stream();
-	handle->viewfinder = handle->config->size() > 1 ? handle->config->at(1).stream() : nullptr;
+	handle->viewfinder = viewfinder ? viewfinder->stream() : nullptr;
+	handle->video = video ? video->stream() : nullptr;
 	fill(handle->config->at(0), wanted->still_width, wanted->still_height, wanted->still_format,
 	     wanted->still_stride);
-	wanted->streams = static_cast<int>(handle->config->size() > 1 ? 2 : 1);
-	if (handle->viewfinder)
-		fill(handle->config->at(1), wanted->viewfinder_width, wanted->viewfinder_height,
-		     wanted->viewfinder_format, wanted->viewfinder_stride);
+	wanted->streams = viewfinder ? 2 : 1;
+	if (viewfinder)
+		fill(*viewfinder, wanted->viewfinder_width, wanted->viewfinder_height, wanted->viewfinder_format,
+		     wanted->viewfinder_stride);
+	wanted->video = video ? 1 : 0;
+	if (video)
+		fill(*video, wanted->video_width, wanted->video_height, wanted->video_format, wanted->video_stride);
+	const bool has_limits = camera.controls().count(controls::FrameDurationLimits.id()) > 0;
+	wanted->frame_rate_set = wants_video && wanted->video_fps > 0 && has_limits ? 1 : 0;
+	handle->frame_duration_us = wanted->frame_rate_set ? 1000000 / wanted->video_fps : 0;
 	return status == CameraConfiguration::Adjusted ? 1 : 0;
 }
 
@@ -247,7 +306,7 @@ extern "C" int pinhole_lc_start_camera(pinhole_lc_camera *handle, pinhole_lc_fra
 	handle->allocator = std::make_unique<FrameBufferAllocator>(handle->camera);
 	std::string why;
 	size_t count = SIZE_MAX;
-	for (Stream *stream : { handle->still, handle->viewfinder }) {
+	for (Stream *stream : { handle->still, handle->viewfinder, handle->video }) {
 		if (!stream)
 			continue;
 		if (handle->allocator->allocate(stream) < 0) {
@@ -271,9 +330,10 @@ extern "C" int pinhole_lc_start_camera(pinhole_lc_camera *handle, pinhole_lc_fra
 			return -1;
 		}
 		request->addBuffer(handle->still, handle->allocator->buffers(handle->still)[index].get());
-		if (handle->viewfinder)
-			request->addBuffer(handle->viewfinder,
-					   handle->allocator->buffers(handle->viewfinder)[index].get());
+		for (Stream *stream : { handle->viewfinder, handle->video }) {
+			if (stream)
+				request->addBuffer(stream, handle->allocator->buffers(stream)[index].get());
+		}
 		handle->requests.push_back(std::move(request));
 	}
 	ControlList initial(camera.controls());
@@ -281,6 +341,10 @@ extern "C" int pinhole_lc_start_camera(pinhole_lc_camera *handle, pinhole_lc_fra
 		std::lock_guard<std::mutex> lock(handle->mutex);
 		initial = handle->pending;
 		handle->pending.clear();
+		if (handle->frame_duration_us > 0) {
+			const int64_t limits[2] = { handle->frame_duration_us, handle->frame_duration_us };
+			initial.set(controls::FrameDurationLimits, Span<const int64_t, 2>(limits));
+		}
 		handle->callback = callback;
 		handle->context = context;
 		handle->running = true;

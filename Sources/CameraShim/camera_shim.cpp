@@ -97,6 +97,17 @@ const char *type_name(ControlType type)
 	}
 }
 
+/** An integer control value, or the first of an integer array (FrameDurationLimits), or NaN. */
+double first_int64(const ControlValue &value)
+{
+	if (value.isNone() || value.type() != ControlTypeInteger64)
+		return std::numeric_limits<double>::quiet_NaN();
+	if (!value.isArray())
+		return static_cast<double>(value.get<int64_t>());
+	Span<const int64_t> values = value.get<Span<const int64_t>>();
+	return values.empty() ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(values[0]);
+}
+
 void describe_role(Camera &camera, StreamRole role, const char *tag, std::ostringstream &out)
 {
 	std::unique_ptr<CameraConfiguration> config = camera.generateConfiguration({ role });
@@ -141,6 +152,11 @@ extern "C" int pinhole_lc_describe(int index, char *out, size_t out_size)
 		text << "crop_max " << crop->x << " " << crop->y << " " << crop->width << " " << crop->height << "\n";
 	describe_role(camera, StreamRole::StillCapture, "still", text);
 	describe_role(camera, StreamRole::Viewfinder, "viewfinder", text);
+	describe_role(camera, StreamRole::VideoRecording, "video", text);
+	auto limits = camera.controls().find(controls::FrameDurationLimits.id());
+	if (limits != camera.controls().end())
+		text << "frame_duration " << first_int64(limits->second.min()) << " " << first_int64(limits->second.max())
+		     << "\n";
 	for (const auto &[id, info] : camera.controls()) {
 		text << "control " << id->name() << " " << type_name(id->type()) << " "
 		     << number_of(info.min()) << " " << number_of(info.max()) << " " << number_of(info.def()) << "\n";

@@ -1,5 +1,6 @@
 // Bursts at the camera's frame rate: `capture --burst N` and a held shutter.
 
+import PinholeCapture
 import PinholeCore
 
 extension Appliance {

@@ -1,5 +1,6 @@
 // What the appliance does with debounced button events: the two-stage shutter, burst, chords, tilt.
 
+import PinholeBoard
 import PinholeCore
 import PinholeImaging
 
@@ -30,6 +31,9 @@ extension Appliance {
         case .torch:
             guard case .pressed = event else { return }
             do { try setTorch(!torchOn) } catch { problem("\(error)") }
+        case .record:
+            guard case .pressed = event else { return }
+            toggleRecording()
         case .tiltA, .tiltB:
             switch event {
             case .pressed: tilt?.set(function, closed: true)

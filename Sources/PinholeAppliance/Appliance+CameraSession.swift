@@ -1,5 +1,6 @@
 // Reporting a camera whose command missed its deadline, and its answer: error LED, `problems`, `status`, log.
 
+import PinholeCapture
 import PinholeCore
 
 extension Appliance {

@@ -1,6 +1,7 @@
 // The appliance's unattended-operation parts: standby wake-ups and the field status fields.
 
 import PinholeCore
+import PinholeField
 
 extension Appliance {
     /// Marks the camera as used by `reason` (a button, a trigger, a timelapse slot, the

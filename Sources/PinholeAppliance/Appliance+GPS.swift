@@ -1,6 +1,8 @@
 // GPS place and clock trust on the appliance: per-photo metadata, status and log lines.
 
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeImaging
 
 extension Appliance {

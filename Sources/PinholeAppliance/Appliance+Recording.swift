@@ -1,5 +1,6 @@
 // Recording on the appliance: the recorder fed by the engine, clip metadata from the photo's, events.
 
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 
@@ -28,7 +29,14 @@ extension Appliance {
             guard let recorder, recorder.isRecording else { return }
             try? recorder.stop(cutShort: reason) { _ in }
         }
-        recorder.onEvent = { [weak self] event in self?.emit(.recording(event)) }
+        recorder.onEvent = { [weak self, weak recorder] event in
+            guard let self, let recorder else { return }
+            switch event {
+            case .started: self.indicator.show(.recording(true))
+            case .saved, .failed: self.indicator.show(.recording(recorder.isRecording))
+            }
+            self.emit(.recording(event))
+        }
         // A camera already running was configured without the video stream: restart it.
         if let camera = engine.current, !camera.videoSizes.isEmpty {
             do {
@@ -50,16 +58,51 @@ extension Appliance {
     public func startRecording(maxSeconds: Double? = nil, preSeconds: Double = 0) throws(RecordingError)
         -> Int
     {
+        let (recorder, camera) = try recordingCamera()
+        return try recorder.start(
+            maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+    }
+
+    /// The record button: stops the clip under way, else starts one (`max_duration_s` long);
+    /// a refusal is reported as a problem (the log, `status`).
+    func toggleRecording() {
+        do {
+            if let recorder, recorder.isRecording {
+                try recorder.stop { _ in }
+            } else {
+                try startRecording()
+            }
+        } catch {
+            problem("record button: \(error)")
+        }
+    }
+
+    /// A trigger's clip: from `preSeconds` before `edge` (at most what the ring keeps) to
+    /// `postSeconds` after it, or the clip under way extended.
+    public func triggerClip(at edge: Instant, preSeconds: Double, postSeconds: Double) throws(RecordingError)
+        -> TriggerClipOutcome
+    {
+        let (recorder, camera) = try recordingCamera()
+        return try recorder.trigger(
+            at: edge, preSeconds: min(max(0, preSeconds), recorder.ringSeconds), postSeconds: postSeconds,
+            metadata: clipMetadata(camera))
+    }
+
+    /// The recorder and the camera it records from; refused when either is missing or the
+    /// camera's video stream is not the one asked for.
+    private func recordingCamera() throws(RecordingError) -> (ClipRecorder, CameraInfo) {
         guard let recorder else { throw .unavailable("recording is not set up on this board") }
         guard let camera = engine.current else { throw .unavailable("no camera is running") }
         guard !camera.videoSizes.isEmpty else {
             throw .unavailable("camera \(camera.model) delivers no video stream")
         }
         if case .adjusted(let request, _)? = engine.configuration, request.video != recorder.videoStream {
-            throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
+            guard request.video?.size == recorder.settings.size else {
+                throw .settings(.sizeNotOffered(recorder.settings.size, offered: camera.videoSizes))
+            }
+            throw .settings(.badRate(recorder.settings.fps, offered: camera.videoFrameRates))
         }
-        return try recorder.start(
-            maxSeconds: maxSeconds, preSeconds: preSeconds, metadata: clipMetadata(camera))
+        return (recorder, camera)
     }
 
     /// The movie's metadata, from what a photo taken now would carry (make, model, GPS, clock

@@ -1,5 +1,6 @@
 // Snapshots of the appliance for `status` and `gpio status`.
 
+import PinholeBoard
 import PinholeCore
 
 extension Appliance {
@@ -35,6 +36,7 @@ extension Appliance {
             frames: engine.framesReceived,
             problems: problems)
         status.cameraMissing = cameraMissing
+        status.recording = recorder?.status.map { RecordingSummary($0, now: loop.now) }
         engine.fillStatus(&status)
         fillFieldStatus(&status)
         fillGPSStatus(&status)
@@ -49,7 +51,7 @@ extension Appliance {
                 bias: wiring.bias.rawValue,
                 debounceMs: Int(wiring.debounce.milliseconds),
                 kernelDebounceMs: Int(wiring.inputConfig.debounce.milliseconds),
-                active: self.inputs[function].flatMap { try? $0.read() }, pressed: isPressed(function))
+                active: buttons.level(function), pressed: isPressed(function))
         }
         let outputs = board.outputs.sorted { $0.key.rawValue < $1.key.rawValue }.map { function, wiring in
             let controller = self.outputs[function]

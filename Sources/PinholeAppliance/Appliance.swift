@@ -1,6 +1,9 @@
 // The appliance: buttons, LEDs and the capture engine wired together on the event loop.
 
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeImaging
 
 /// The camera appliance's behaviour. Knows only protocols: any GPIO backend, any camera
@@ -14,8 +17,8 @@ public final class Appliance {
     public let engine: CaptureEngine
     let gpio: any GPIOBackend
     let store: any PhotoStore
-    var inputs: [ButtonFunction: any InputLine] = [:]
-    var interpreters: [ButtonFunction: ButtonInterpreter] = [:]
+    /// The board's buttons: requested lines and their interpreters.
+    let buttons = ButtonPanel()
     /// Output controllers by function.
     public private(set) var outputs: [OutputFunction: LEDController] = [:]
     /// The named status patterns shown on the outputs.
@@ -170,23 +173,12 @@ public final class Appliance {
     }
 
     private func requestButtons() throws {
-        for (function, wiring) in board.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let interpreter = ButtonInterpreter(
-                loop: loop, debounce: wiring.debounce, holdTime: wiring.holdTime,
-                repeatInterval: wiring.repeatInterval
-            ) { [weak self] event in
-                self?.buttonEvent(function, event)
-            }
-            let line = try gpio.requestInput(wiring.inputConfig) { edge in interpreter.edge(edge) }
-            interpreter.readLevel = { [weak line] in try? line?.read() }
-            inputs[function] = line
-            interpreters[function] = interpreter
-            // A button already down is not a press; a tilt switch already closed is a state.
-            if (try? line.read()) == true {
-                interpreter.seed(pressed: true)
-                tilt?.set(function, closed: true)
-            }
+        let active = try buttons.request(board.buttons, gpio: gpio, loop: loop) {
+            [weak self] function, event in
+            self?.buttonEvent(function, event)
         }
+        // A tilt switch already closed is a state, not a press.
+        for function in active { tilt?.set(function, closed: true) }
     }
 
     /// Turns every output off, stops the camera and releases the lines. Safe to call twice.
@@ -197,14 +189,11 @@ public final class Appliance {
         triggers = nil
         engine.stop()
         chords?.reset()
-        for interpreter in interpreters.values { interpreter.reset() }
-        for line in inputs.values { line.release() }
+        buttons.release()
         for controller in outputs.values {
             controller.shutdown()
             controller.line.release()
         }
-        inputs.removeAll()
-        interpreters.removeAll()
         outputs.removeAll()
         indicator = StatusIndicator(outputs: [:])
         shutter = TwoStageShutter()
@@ -214,11 +203,11 @@ public final class Appliance {
 
     /// Whether a button is settling or a capture is in progress.
     public var isBusy: Bool {
-        engine.isBusy || capturesInFlight > 0 || interpreters.values.contains { $0.isSettling }
+        engine.isBusy || capturesInFlight > 0 || buttons.isSettling
     }
 
     /// Whether a button is currently held down (debounced).
-    public func isPressed(_ function: ButtonFunction) -> Bool { interpreters[function]?.isPressed ?? false }
+    public func isPressed(_ function: ButtonFunction) -> Bool { buttons.isPressed(function) }
 
     // MARK: Actions
 

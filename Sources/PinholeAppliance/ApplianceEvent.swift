@@ -1,5 +1,7 @@
 // Events the appliance reports to its observers (the console, logs, tests).
 
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 
 /// Something that happened on the appliance.

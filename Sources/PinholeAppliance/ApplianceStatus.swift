@@ -1,4 +1,5 @@
 // A snapshot of the appliance's state, as `status --json` reports it.
+import PinholeField
 
 /// The appliance's state.
 public struct ApplianceStatus: Codable, Sendable {
@@ -86,6 +87,8 @@ public struct ApplianceStatus: Codable, Sendable {
     public var cameraRestarts: Int? = nil
     /// How the stream configuration was validated: "valid", or "adjusted: what changed".
     public var configuration: String? = nil
+    /// The recording under way (nil: idle).
+    public var recording: RecordingSummary? = nil
     /// The timelapse, when one runs or ran.
     public var timelapse: TimelapseStatus? = nil
     /// Whether the camera is in standby (not streaming).

@@ -14,42 +14,17 @@ enum ApplianceMemoryBenchmark {
             print("appliance.memory  skipped: \(binary.path) is not built (make bench builds it)")
             return
         }
-        let library = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pinhole-bench-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: library) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch {
-            print("appliance.memory  failed to start pinhole: \(error)")
-            return
-        }
-        let reader = output.fileHandleForReading
-        func ask(_ line: String) -> String {
-            input.fileHandleForWriting.write(Data((line + "\n").utf8))
-            var answer = Data()
-            while true {
-                let byte = reader.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data([10]) { break }
-                answer.append(byte)
-            }
-            return String(decoding: answer, as: UTF8.self)
-        }
+        guard let child = ApplianceChild(binary: binary) else { return }
+        let ask = child.ask
         _ = ask("status")  // started and idle
-        let pid = process.processIdentifier
+        let pid = child.pid
         let idle = statusField(pid, "VmRSS")
         let idlePrivate = statusField(pid, "RssAnon")
         let idlePeak = statusField(pid, "VmHWM")
         let answer = ask("capture")
         let peak = statusField(pid, "VmHWM")
         let shared = statusField(pid, "RssFile") ?? 0
-        _ = ask("quit")
-        process.waitUntilExit()
+        child.stop()
         guard let idle, let peak, answer.hasPrefix("ok saved") else {
             print("appliance.memory  failed: \(answer)")
             return
@@ -67,6 +42,33 @@ enum ApplianceMemoryBenchmark {
         print(
             "appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak"
         )
+        idleWithTheCameraShimMapped(binary: binary, idle: idle)
+    }
+
+    /// The reference for loading libcamera only on a libcamera board: the same binary with the
+    /// camera shim (and so libcamera and its dependencies) mapped at start by LD_PRELOAD, as they
+    /// were when the shim was linked into `pinhole`.
+    private static func idleWithTheCameraShimMapped(binary: URL, idle: Int) {
+        let shim = binary.deletingLastPathComponent().appendingPathComponent("libPinholeCamera.so")
+        guard let child = ApplianceChild(binary: binary, environment: ["LD_PRELOAD": shim.path]) else {
+            return
+        }
+        _ = child.ask("status")
+        let mapped = statusField(child.pid, "VmRSS")
+        // Read to the end: /proc files have no size, a one-shot read would stop at a page.
+        let maps = FileHandle(forReadingAtPath: "/proc/\(child.pid)/maps")?.readDataToEndOfFile() ?? Data()
+        let libcamera = String(decoding: maps, as: UTF8.self).contains("/libcamera.so")
+        child.stop()
+        guard let mapped, libcamera else {
+            print("appliance.memory.idle.shim  failed: libcamera was not mapped with LD_PRELOAD=\(shim.path)")
+            return
+        }
+        print(
+            String(
+                format:
+                    "appliance.memory.idle.shim   %.1f MB with libcamera mapped at start (linked, as before); "
+                    + "loaded only on a libcamera board: %.1f MB less, %.2fx", Double(mapped) / 1024,
+                Double(mapped - idle) / 1024, Double(idle) / Double(mapped)))
     }
 
     /// A `kB` field of /proc/PID/status.
@@ -78,5 +80,49 @@ enum ApplianceMemoryBenchmark {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         }
         return nil
+    }
+}
+
+/// `pinhole run --board sim` as a child process answering line-mode commands.
+private struct ApplianceChild {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    let library: URL
+
+    init?(binary: URL, environment: [String: String] = [:]) {
+        library = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-bench-\(getpid())-\(environment.count)")
+        process.executableURL = binary
+        process.arguments = ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch {
+            print("appliance.memory  failed to start pinhole: \(error)")
+            return nil
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends one line and reads the one-line answer.
+    func ask(_ line: String) -> String {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        var answer = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([10]) { break }
+            answer.append(byte)
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// Quits, waits, and removes the library.
+    func stop() {
+        _ = ask("quit")
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: library)
     }
 }

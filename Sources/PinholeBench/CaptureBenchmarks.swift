@@ -4,6 +4,8 @@
     import Glibc
 #endif
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import PinholeLibrary

@@ -2,6 +2,8 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeConsole
 import PinholeCore
 import PinholeSim

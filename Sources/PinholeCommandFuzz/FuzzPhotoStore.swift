@@ -1,6 +1,7 @@
 // The fuzzer's photo store and encoder: counts photos in memory, encodes nothing.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import Synchronization

@@ -1,6 +1,7 @@
 // The JSON answer of `capture --burst N --json`: the photos and how the burst went.
 
 import PinholeAppliance
+import PinholeCapture
 
 /// `capture --burst N --json`: every saved photo (as `capture --json` gives one), and the
 /// burst's report: shots taken, how many at the frame rate, frames skipped while storage was

@@ -1,4 +1,4 @@
-// The Capture page: shutter, self-timer, burst.
+// The Capture page: shutter, self-timer, burst, timelapse, record and stop.
 
 /// Capture: take a photo now, after a delay, or several in a row.
 enum CapturePage {
@@ -24,6 +24,12 @@ enum CapturePage {
                         .words(before: ["timelapse", "start", "--every"]), initial: "10s"))),
             MenuItem(
                 "Stop timelapse", value: "end the running timelapse", action: .run(TimelapseCommand.stop)),
+            MenuItem(
+                "Record",
+                value: menu.snapshot.status?.recording.map { $0.line(bytes: StatusLine.bytes) }
+                    ?? "start a clip (H.264 MP4, no sound)",
+                action: .run(RecordCommand.start(max: nil, pre: 0))),
+            MenuItem("Stop recording", value: "end the clip and save it", action: .run(RecordCommand.stop)),
         ]
         if let last = menu.snapshot.status?.lastCapture {
             items.append(.info(""))

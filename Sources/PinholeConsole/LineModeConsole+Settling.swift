@@ -1,6 +1,7 @@
 // When a simulated press, hold, release, tilt or trigger has been dealt with: answers wait for the appliance to settle.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 
 extension LineModeConsole {

@@ -1,6 +1,7 @@
 // What the console may ask of a simulated board (scripted presses, scene changes, faults).
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 
 /// Scripting hooks offered by the simulated board; absent on real hardware.

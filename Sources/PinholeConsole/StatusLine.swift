@@ -1,5 +1,5 @@
-// The one-line status summary at the top of the menu: camera, AF, exposure, torch, flash,
-// photos, storage, last capture.
+// The one-line status summary at the top of the menu: recording, camera, AF, exposure, torch,
+// flash, photos, storage, last capture.
 
 import PinholeAppliance
 
@@ -20,6 +20,7 @@ public enum StatusLine {
 
     private static func parts(_ status: ApplianceStatus, compact: Bool) -> [String] {
         var parts: [String] = []
+        if let recording = status.recording { parts.append(recording.line(bytes: bytes)) }
         if let camera = status.camera {
             parts.append(compact ? camera.model : "\(camera.model) \(camera.position)")
         } else {

@@ -1,6 +1,7 @@
 // The System page: storage, board and GPIO diagnostics, logs, safe shutdown.
 
 import PinholeAppliance
+import PinholeBoard
 
 /// System information and maintenance.
 enum SystemPage {

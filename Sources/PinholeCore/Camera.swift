@@ -204,6 +204,9 @@ public protocol CameraFrame: AnyObject, Sendable {
     /// The video stream's image of this frame (planar YUV 4:2:0 at the configured video size),
     /// nil when no video stream is configured. May be called from the recording's thread.
     func videoImage() throws -> RawImage?
+    /// Keeps the frame's buffers readable (for `videoImage()` on the recorder's lane) until the
+    /// returned closure runs on the loop, even if `release()` comes first.
+    func keep() -> () -> Void
     /// Gives the buffers back to the camera.
     func release()
 }
@@ -211,6 +214,9 @@ public protocol CameraFrame: AnyObject, Sendable {
 extension CameraFrame {
     /// No video stream: backends that deliver one override this.
     public func videoImage() throws -> RawImage? { nil }
+
+    /// The frame owns its pixels (nothing to give back early): nothing to keep.
+    public func keep() -> () -> Void { {} }
 }
 
 /// Streams asked of a camera.

@@ -12,8 +12,14 @@ final class ChangeTracker {
     private var collections: [String] = []
     private var collectionSet: Set<String> = []
 
-    init(observers: [(key: UInt64, observer: ObserverRegistry.Observer)]) {
+    private let policy: ChangeRecording.Policy
+
+    init(
+        observers: [(key: UInt64, observer: ObserverRegistry.Observer)],
+        policy: ChangeRecording.Policy = ChangeRecording.defaultPolicy
+    ) {
         self.observers = observers
+        self.policy = policy
     }
 
     /// Declares that `ids` are about to change; call before modifying them.
@@ -31,9 +37,14 @@ final class ChangeTracker {
         for id in ids where collectionSet.insert(id).inserted { collections.append(id) }
     }
 
-    /// The change details of each observer, computed after the changes (still inside the transaction).
+    /// The change details of each observer, computed after the changes (still inside the
+    /// transaction). First checks that every asset the transaction changed was announced
+    /// (`ChangeRecording`); one that was not fails the write, or, in release builds, is
+    /// reported to every observer as changed.
     func finish(_ db: Database) throws -> [(key: UInt64, details: ChangeDetails)] {
-        guard !touched.isEmpty || !collections.isEmpty else { return [] }
+        let unannounced = try ChangeRecording.takeChanged(db).subtracting(touchedSet).sorted()
+        if !unannounced.isEmpty, policy == .fail { throw LibraryError.unannouncedChange(ids: unannounced) }
+        guard !touched.isEmpty || !collections.isEmpty || !unannounced.isEmpty else { return [] }
         var result: [(UInt64, ChangeDetails)] = []
         for (key, observer) in observers {
             let after = touched.isEmpty ? [] : try Self.members(db, observer.query, touched)
@@ -42,7 +53,7 @@ final class ChangeTracker {
                 query: observer.query,
                 insertedIDs: touched.filter { after.contains($0) && !old.contains($0) },
                 removedIDs: touched.filter { old.contains($0) && !after.contains($0) },
-                changedIDs: touched.filter { old.contains($0) && after.contains($0) },
+                changedIDs: touched.filter { old.contains($0) && after.contains($0) } + unannounced,
                 collectionIDs: collections)
             if !details.isEmpty || !collections.isEmpty { result.append((key, details)) }
         }

@@ -40,6 +40,8 @@ enum LibraryDatabase {
             throw LibraryError.schemaTooNew(path: layout.database)
         }
         try migrator.migrate(pool)
+        // Every asset a write changes is recorded, to check it was announced (ChangeTracker).
+        try pool.writeWithoutTransaction { db in try ChangeRecording.install(db) }
         return pool
     }
 

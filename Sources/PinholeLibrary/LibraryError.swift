@@ -26,6 +26,9 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     case invalidRequest(String)
     /// The operation was cancelled.
     case cancelled
+    /// A write changed photos it did not announce to the observers (`ChangeTracker.willChange`):
+    /// a bug in that write path, found by `ChangeRecording` (debug builds; nothing was written).
+    case unannouncedChange(ids: [String])
 
     /// A readable form, for messages and logs.
     public var description: String {
@@ -57,6 +60,10 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
             return message
         case .cancelled:
             return "cancelled"
+        case let .unannouncedChange(ids):
+            return "internal error: a library write changed photos it did not announce to its observers ("
+                + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
+                + "); nothing was written. Please report this bug"
         }
     }
 }

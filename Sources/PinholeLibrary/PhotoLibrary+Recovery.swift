@@ -82,7 +82,8 @@ extension PhotoLibrary {
             quarantine(relative, into: &report)
         }
         if !adopted.isEmpty {
-            _ = try write { db, _ in
+            _ = try write { db, tracker in
+                try tracker.willChange(db, assets: adopted.map(\.id))
                 for asset in adopted {
                     try asset.insert(db)
                 }

@@ -257,9 +257,14 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Runs `body` in one write transaction with a change tracker; returns its result and the
-    /// observers' change details (deliver them with `deliver` after the call).
-    func write<T>(_ body: (Database, ChangeTracker) throws -> T) throws -> (T, [(UInt64, ChangeDetails)]) {
-        let tracker = ChangeTracker(observers: observers.snapshot)
+    /// observers' change details (deliver them with `deliver` after the call). `body` announces
+    /// each asset before changing it (`willChange`); `policy` says what becomes of a change it
+    /// did not announce (`ChangeRecording`).
+    func write<T>(
+        policy: ChangeRecording.Policy = ChangeRecording.defaultPolicy,
+        _ body: (Database, ChangeTracker) throws -> T
+    ) throws -> (T, [(UInt64, ChangeDetails)]) {
+        let tracker = ChangeTracker(observers: observers.snapshot, policy: policy)
         do {
             return try pool.write { db in
                 let result = try body(db, tracker)

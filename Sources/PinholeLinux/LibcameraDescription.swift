@@ -32,6 +32,12 @@ struct LibcameraDescription {
     var stillFormats: [LibcameraFormat: [PixelSize]]
     /// Viewfinder formats offered that Pinhole handles.
     var viewfinderFormats: [LibcameraFormat: [PixelSize]]
+    /// Video (VideoRecording role) formats offered that Pinhole handles.
+    var videoFormats: [LibcameraFormat: [PixelSize]]
+
+    /// Frame rates Pinhole offers for video: those of these the camera's FrameDurationLimits
+    /// allow; all of them where it reports no limits (it then runs at its own rate).
+    static let standardFrameRates = [5, 10, 15, 24, 25, 30, 50, 60]
 
     /// Parses the shim's description (see camera_shim.h, pinhole_lc_describe).
     init(text: String) {
@@ -41,7 +47,9 @@ struct LibcameraDescription {
         var pixelArray: PixelSize?
         var stills: [LibcameraFormat: [PixelSize]] = [:]
         var viewfinders: [LibcameraFormat: [PixelSize]] = [:]
+        var videos: [LibcameraFormat: [PixelSize]] = [:]
         var controls: [String: ControlRange] = [:]
+        var frameDurations: ControlRange?
         var recommendedStill: PixelSize?
         var recommendedViewfinder: PixelSize?
         for line in text.split(separator: "\n") {
@@ -55,17 +63,23 @@ struct LibcameraDescription {
                 position = ["0": .front, "1": .back].first { $0.key == rest.first }?.value ?? .external
             case "pixel_array":
                 if let size = Self.size(Array(rest)) { pixelArray = size }
+            case "video_default": continue
+            case "frame_duration":
+                guard rest.count == 2, let min = Self.number(words[1]), let max = Self.number(words[2]),
+                    min > 0
+                else { continue }
+                frameDurations = ControlRange(min: min, max: Swift.max(min, max))
             case "still_default", "viewfinder_default":
                 guard rest.count == 3, let size = Self.size(Array(rest.dropFirst())) else { continue }
                 if key == "still_default" { recommendedStill = size } else { recommendedViewfinder = size }
-            case "still", "viewfinder":
+            case "still", "viewfinder", "video":
                 guard rest.count == 3, let format = LibcameraFormat.named(words[1]),
                     let size = Self.size(Array(rest.dropFirst()))
                 else { continue }
-                if key == "still" {
-                    stills[format, default: []].append(size)
-                } else {
-                    viewfinders[format, default: []].append(size)
+                switch key {
+                case "still": stills[format, default: []].append(size)
+                case "viewfinder": viewfinders[format, default: []].append(size)
+                default: videos[format, default: []].append(size)
                 }
             case "control":
                 guard words.count == 6 else { continue }
@@ -98,13 +112,25 @@ struct LibcameraDescription {
         let formats = LibcameraFormat.supported.filter { stills[$0] != nil }.map(\.pixelFormat)
         var uniqueFormats: [PixelFormat] = []
         for format in formats where !uniqueFormats.contains(format) { uniqueFormats.append(format) }
+        let videoSizes = Array(Set(videos.values.joined())).sorted(by: byArea)
         info = CameraInfo(
             id: id, model: model ?? id, position: position,
             pixelArraySize: pixelArray ?? stillSizes.max(by: byArea) ?? PixelSize(width: 0, height: 0),
             stillSizes: stillSizes, viewfinderSizes: viewfinderSizes, stillFormats: uniqueFormats,
-            controls: controls)
+            controls: controls, videoSizes: videoSizes,
+            videoFrameRates: videoSizes.isEmpty ? [] : Self.frameRates(limits: frameDurations))
         stillFormats = stills
         viewfinderFormats = viewfinders
+        videoFormats = videos
+    }
+
+    /// The standard rates whose frame duration (µs) lies within FrameDurationLimits.
+    static func frameRates(limits: ControlRange?) -> [Int] {
+        guard let limits else { return standardFrameRates }
+        return standardFrameRates.filter { rate in
+            let duration = 1_000_000 / Double(rate)
+            return duration >= limits.min && duration <= limits.max
+        }
     }
 
     /// The zoom ScalerCrop allows: its largest crop over its smallest, where the camera lists a

@@ -1,6 +1,6 @@
 // One libcamera camera: configuration, streaming with frames handed to the loop, controls by name.
 
-import CameraShim
+import CameraShimInterface
 import PinholeCore
 
 /// A camera opened through libcamera (the C++ shim).
@@ -12,6 +12,7 @@ import PinholeCore
 final class LibcameraDevice: CameraDevice {
     let description: LibcameraDescription
     let loop: EventLoop
+    private let shim: LibcameraShim
     private var handle: OpaquePointer?
     private var onFrame: ((any CameraFrame) -> Void)?
     private var running = false
@@ -20,6 +21,10 @@ final class LibcameraDevice: CameraDevice {
     private var outstanding: [Int32: Int] = [:]
     private var stillFormat = LibcameraFormat.supported[0]
     private var viewfinderFormat: LibcameraFormat?
+    private var videoFormat: LibcameraFormat?
+    /// The video stream asked for: its frames come from the camera's video stream, or are
+    /// scaled from the still stream where the camera has no separate one.
+    private var videoSize: PixelSize?
     private var config = pinhole_lc_config()
     private var callbackBox: Unmanaged<CallbackBox>?
     /// Called once the camera is really released (after close and the last frame).
@@ -40,20 +45,22 @@ final class LibcameraDevice: CameraDevice {
     }
 
     /// Wraps a camera `acquire` returned.
-    init(description: LibcameraDescription, loop: EventLoop, handle: OpaquePointer) {
+    init(description: LibcameraDescription, loop: EventLoop, camera: AcquiredCamera) {
         self.description = description
         self.loop = loop
-        self.handle = handle
+        self.shim = camera.shim
+        self.handle = camera.handle
     }
 
     /// Acquires the camera `id` for this process (any thread; it can block on a camera that
     /// does not answer).
-    static func acquire(_ id: String) throws -> OpaquePointer {
+    static func acquire(_ id: String) throws -> AcquiredCamera {
+        let shim = try LibcameraShim.shared()
         var error = [CChar](repeating: 0, count: 512)
-        guard let opened = pinhole_lc_open(id, &error, error.count) else {
+        guard let opened = shim.open(id, &error) else {
             throw CameraError.failed(shimText(error))
         }
-        return opened
+        return AcquiredCamera(handle: opened, shim: shim)
     }
 
     var info: CameraInfo { description.info }
@@ -84,8 +91,15 @@ final class LibcameraDevice: CameraDevice {
         config.viewfinder_width = UInt32(wanted.viewfinderSize.width)
         config.viewfinder_height = UInt32(wanted.viewfinderSize.height)
         Self.setName(&config.viewfinder_format, (viewfinder ?? still).name)
+        if let video = wanted.video {
+            config.video_width = UInt32(max(0, video.size.width))
+            config.video_height = UInt32(max(0, video.size.height))
+            config.video_fps = Int32(clamping: video.fps)
+            let format = LibcameraFormat.supported.first { description.videoFormats[$0] != nil }
+            Self.setName(&config.video_format, (format ?? still).name)
+        }
         var error = [CChar](repeating: 0, count: 512)
-        let status = pinhole_lc_configure(handle, &config, &error, error.count)
+        let status = shim.configure(handle, &config, &error)
         guard status >= 0 else { throw CameraError.invalidConfiguration(shimText(error)) }
         guard let usedStill = LibcameraFormat.named(Self.name(config.still_format)) else {
             throw CameraError.invalidConfiguration(
@@ -115,7 +129,39 @@ final class LibcameraDevice: CameraDevice {
         if used.viewfinderSize != wanted.viewfinderSize {
             notes.append("viewfinder size \(wanted.viewfinderSize) → \(used.viewfinderSize)")
         }
+        notes += configureVideo(wanted.video, config: config, used: &used)
         return notes.isEmpty && status == 0 ? .valid(used) : .adjusted(used, notes: notes)
+    }
+
+    /// Records how video frames will be made and what changed: the video stream's size where
+    /// libcamera adjusted it; the still stream scaled where the camera runs no video stream
+    /// beside it (vimc has one stream); a rate the camera does not let Pinhole set.
+    private func configureVideo(
+        _ wanted: VideoStreamRequest?, config: pinhole_lc_config, used: inout StreamRequest
+    ) -> [String] {
+        videoFormat = nil
+        videoSize = wanted?.size
+        guard let wanted else { return [] }
+        var notes: [String] = []
+        if config.video != 0, let format = LibcameraFormat.named(Self.name(config.video_format)) {
+            videoFormat = format
+            let size = PixelSize(width: Int(config.video_width), height: Int(config.video_height))
+            if size != wanted.size {
+                // The encoder takes the asked size: libcamera's is scaled to it.
+                notes.append(
+                    "video stream \(wanted.size) → \(size), scaled to \(wanted.size) for the encoder")
+            }
+        } else {
+            notes.append(
+                "no video stream beside the still stream: video frames are scaled from the still stream")
+        }
+        if config.frame_rate_set == 0 {
+            notes.append(
+                "the camera does not report FrameDurationLimits: it runs at its own rate, the clip's times follow its frames"
+            )
+        }
+        used.video = wanted
+        return notes
     }
 
     func start(onFrame: @escaping (any CameraFrame) -> Void) throws {
@@ -125,13 +171,13 @@ final class LibcameraDevice: CameraDevice {
         let box = preparedBox ?? Unmanaged.passRetained(CallbackBox(loop: loop, device: self))
         preparedBox = nil
         var error = [CChar](repeating: 0, count: 512)
-        let result = pinhole_lc_start_camera(
+        let result = shim.startCamera(
             handle,
             { context, frame in
                 guard let context, let frame else { return }
                 let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
                 box.completed(CompletedRequest(frame.pointee))
-            }, box.toOpaque(), &error, error.count)
+            }, box.toOpaque(), &error)
         guard result == 0 else {
             box.release()
             throw CameraError.failed(shimText(error))
@@ -142,7 +188,7 @@ final class LibcameraDevice: CameraDevice {
         self.onFrame = onFrame
         running = true
         if previous > 0, outstanding[previous, default: 0] == 0 {
-            pinhole_lc_release_generation(handle, previous)
+            shim.releaseGeneration(handle, previous)
         }
     }
 
@@ -150,7 +196,7 @@ final class LibcameraDevice: CameraDevice {
         guard let handle, running else { return }
         running = false
         onFrame = nil
-        pinhole_lc_stop_camera(handle)
+        shim.stopCamera(handle)
     }
 
     func close() {
@@ -173,10 +219,9 @@ final class LibcameraDevice: CameraDevice {
                 (kind, numbers) = (3, rects.flatMap { [$0.x, $0.y, $0.width, $0.height] })
             }
             var error = [CChar](repeating: 0, count: 512)
-            guard
-                pinhole_lc_set_control(handle, name, kind, numbers, Int32(numbers.count), &error, error.count)
-                    == 0
-            else { throw CameraError.failed(shimText(error)) }
+            guard shim.setControl(handle, name, kind, numbers, &error) == 0 else {
+                throw CameraError.failed(shimText(error))
+            }
         }
     }
 
@@ -193,7 +238,13 @@ final class LibcameraDevice: CameraDevice {
             viewfinderSize: PixelSize(
                 width: Int(config.viewfinder_width),
                 height: Int(config.viewfinder_height)),
-            viewfinderStride: Int(config.viewfinder_stride))
+            viewfinderStride: Int(config.viewfinder_stride),
+            video: videoSize.map {
+                LibcameraFrame.VideoSource(
+                    format: videoFormat,
+                    streamSize: PixelSize(width: Int(config.video_width), height: Int(config.video_height)),
+                    stride: Int(config.video_stride), size: $0)
+            })
         onFrame(frame)
     }
 
@@ -209,16 +260,16 @@ final class LibcameraDevice: CameraDevice {
         if left <= 0 { outstanding[frameGeneration] = nil }
         guard let handle else { return }
         if frameGeneration == generation && running {
-            pinhole_lc_requeue(handle, request)
+            shim.requeue(handle, request)
         } else if frameGeneration != generation && left <= 0 {
-            pinhole_lc_release_generation(handle, frameGeneration)
+            shim.releaseGeneration(handle, frameGeneration)
         }
         finishClosingIfIdle()
     }
 
     private func finishClosingIfIdle() {
         guard closing, outstanding.isEmpty, let handle else { return }
-        pinhole_lc_close(handle)
+        shim.close(handle)
         self.handle = nil
         callbackBox?.release()
         callbackBox = nil
@@ -256,6 +307,7 @@ struct CompletedRequest: Sendable {
     var metadata: FrameMetadata
     var still: [MappedPlane]
     var viewfinder: [MappedPlane]
+    var video: [MappedPlane]
 
     init(_ frame: pinhole_lc_frame) {
         request = frame.request
@@ -279,6 +331,8 @@ struct CompletedRequest: Sendable {
         still = planes.prefix(Int(frame.still_planes)).map(MappedPlane.init)
         let vf = [frame.viewfinder.0, frame.viewfinder.1, frame.viewfinder.2]
         viewfinder = vf.prefix(Int(frame.viewfinder_planes)).map(MappedPlane.init)
+        let videoPlanes = [frame.video.0, frame.video.1, frame.video.2]
+        video = videoPlanes.prefix(Int(frame.video_planes)).map(MappedPlane.init)
     }
 }
 

@@ -13,12 +13,27 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
     private let viewfinder: LibcameraFormat?
     private let viewfinderSize: PixelSize
     private let viewfinderStride: Int
+    private let video: VideoSource?
     private var released = false
+
+    /// Where the video frames come from: the video stream (`format` set), else the still stream.
+    struct VideoSource {
+        /// The video stream's format; nil: no video stream, the still stream is scaled.
+        var format: LibcameraFormat?
+        /// The video stream's size as configured.
+        var streamSize: PixelSize
+        /// Its stride.
+        var stride: Int
+        /// The size the encoder takes.
+        var size: PixelSize
+    }
 
     init(
         device: LibcameraDevice, request: CompletedRequest, still: LibcameraFormat, stillSize: PixelSize,
-        stillStride: Int, viewfinder: LibcameraFormat?, viewfinderSize: PixelSize, viewfinderStride: Int
+        stillStride: Int, viewfinder: LibcameraFormat?, viewfinderSize: PixelSize, viewfinderStride: Int,
+        video: VideoSource? = nil
     ) {
+        self.video = video
         self.device = device
         self.request = request
         self.metadata = request.metadata
@@ -39,14 +54,45 @@ final class LibcameraFrame: CameraFrame, @unchecked Sendable {
             return try Self.copy(
                 request.viewfinder, format: viewfinder, size: viewfinderSize, stride: viewfinderStride)
         }
-        // One stream only (e.g. vimc): scale the still down.
-        let image = try stillImage()
+        // No viewfinder stream: scale the video stream down where there is one, else the still.
+        let image = try videoStreamImage() ?? stillImage()
         return image.subsampled(toWidthAtMost: 640)
+    }
+
+    /// The video stream's image as the encoder takes it (YUV 4:2:0 at the video size), from the
+    /// video stream or, where the camera runs none beside the still stream, from the still.
+    /// Called on the recorder's lane while the frame is held.
+    func videoImage() throws -> RawImage? {
+        guard let video else { return nil }
+        return try (videoStreamImage() ?? stillImage()).videoFrame(size: video.size)
+    }
+
+    private func videoStreamImage() throws -> RawImage? {
+        guard let video, let format = video.format, !request.video.isEmpty else { return nil }
+        return try Self.copy(request.video, format: format, size: video.streamSize, stride: video.stride)
+    }
+
+    /// Holders besides the capture machine (the recorder's lane reading the video stream).
+    private var keepers = 0
+
+    func keep() -> () -> Void {
+        keepers += 1
+        var done = false
+        return { [self] in
+            guard !done else { return }
+            done = true
+            keepers -= 1
+            if released, keepers == 0 { giveBack() }
+        }
     }
 
     func release() {
         guard !released else { return }
         released = true
+        if keepers == 0 { giveBack() }
+    }
+
+    private func giveBack() {
         device.released(request: request.request, generation: request.generation)
     }
 

@@ -1,6 +1,5 @@
 // Cameras through libcamera: discovery with the process's one CameraManager, and opening.
 
-import CameraShim
 import PinholeCore
 import PinholeSystem
 
@@ -17,8 +16,10 @@ public final class LibcameraProvider: CameraProvider {
     /// Creates a provider delivering frames on `loop`.
     public init(loop: EventLoop) { self.loop = loop }
 
-    /// The libcamera version in use.
-    public static var version: String { String(cString: pinhole_libcamera_version()) }
+    /// The libcamera version in use (loads the camera shim), or why it cannot be loaded.
+    public static var version: String {
+        do { return try LibcameraShim.shared().version } catch { return "unavailable: \(error)" }
+    }
 
     /// The cameras present now, as they describe themselves.
     public func cameras() throws -> [CameraInfo] {
@@ -33,17 +34,18 @@ public final class LibcameraProvider: CameraProvider {
 
     /// Starts the shared camera manager (once) and describes every camera (any thread).
     private static func discover() throws -> [LibcameraDescription] {
+        let shim = try LibcameraShim.shared()
         var error = [CChar](repeating: 0, count: 512)
-        let count = pinhole_lc_start(&error, error.count)
+        let count = shim.start(&error)
         guard count >= 0 else {
             throw CameraError.noCamera(detail: shimText(error))
         }
         var found: [LibcameraDescription] = []
         for index in 0..<Int(count) {
-            let needed = pinhole_lc_describe(Int32(index), nil, 0)
+            let needed = shim.describe(Int32(index), nil, 0)
             guard needed >= 0 else { continue }
             var text = [CChar](repeating: 0, count: Int(needed) + 1)
-            _ = pinhole_lc_describe(Int32(index), &text, text.count)
+            _ = shim.describe(Int32(index), &text, text.count)
             found.append(LibcameraDescription(text: shimText(text)))
         }
         return found
@@ -76,9 +78,9 @@ public final class LibcameraProvider: CameraProvider {
         let done = LoopBound(completion, loop: loop)
         let provider = LoopBound(self, loop: loop)
         SystemThread.detach {
-            let handle = Result { try OpenedHandle(LibcameraDevice.acquire(description.info.id)) }
+            let camera = Result { try LibcameraDevice.acquire(description.info.id) }
             loop.post {
-                done.value(handle.map { provider.value.adopt($0.pointer, description: description) })
+                done.value(camera.map { provider.value.adopt($0, description: description) })
             }
         }
     }
@@ -100,19 +102,19 @@ public final class LibcameraProvider: CameraProvider {
     }
 
     /// Wraps an acquired camera in its device and keeps it until it is closed.
-    private func adopt(_ handle: OpaquePointer, description: LibcameraDescription) -> LibcameraDevice {
+    private func adopt(_ camera: AcquiredCamera, description: LibcameraDescription) -> LibcameraDevice {
         let id = description.info.id
-        let device = LibcameraDevice(description: description, loop: loop, handle: handle)
+        let device = LibcameraDevice(description: description, loop: loop, camera: camera)
         device.onClosed = { [weak self] in self?.devices[id] = nil }
         devices[id] = device
         return device
     }
 }
 
-/// An acquired shim camera carried from the opening thread to the loop.
-private struct OpenedHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+/// A camera the shim acquired, carried from the opening thread to the loop.
+struct AcquiredCamera: @unchecked Sendable {
+    let handle: OpaquePointer
+    let shim: LibcameraShim
 }
 
 /// The text of a NUL-terminated buffer the shim filled in.

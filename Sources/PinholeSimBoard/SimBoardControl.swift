@@ -1,6 +1,7 @@
 // The simulated board's scripting hooks (`sim …` commands), over the simulated GPIO chip and world.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeConsole
 import PinholeCore
 import PinholeSim

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PinholeAppliance
+import PinholeCapture
 import PinholeConsole
 import PinholeImaging
 import Synchronization

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeBoard
 import PinholeConfiguration
 import PinholeCore
 import PinholeLinux

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import PinholeAppliance
+import PinholeBoard
 import PinholeConfiguration
 import PinholeCore
 
@@ -59,6 +60,7 @@ struct DoctorCommand: ParsableCommand {
         let items =
             doctor.examine(LinuxDoctorProbe()) + [WebWiring.doctorItem(settings)]
             + [WebWiring.unitItem(settings, serviceInstalled: serviceInstalled)].compactMap { $0 }
+            + [RunCommand.encoderDoctorItem(settings.video)]
         for item in items {
             for line in item.lines { print(line) }
         }

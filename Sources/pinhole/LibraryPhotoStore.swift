@@ -1,7 +1,9 @@
 // Adapts the photo library to the capture pipeline's store protocol, and the encoder likewise.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeImaging
 import PinholeLibrary
 

@@ -2,6 +2,7 @@
 
 import CTimex
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeLinux
 import PinholeSystem

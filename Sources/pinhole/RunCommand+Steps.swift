@@ -3,9 +3,12 @@
 import ArgumentParser
 import Logging
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeConfiguration
 import PinholeConsole
 import PinholeCore
+import PinholeField
 import PinholeImaging
 import PinholeLibrary
 import PinholeLibraryCommandLine

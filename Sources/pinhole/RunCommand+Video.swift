@@ -2,6 +2,8 @@
 
 import Logging
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeLibav
 import PinholeLibrary
@@ -21,12 +23,39 @@ extension RunCommand {
             log.warning("recording is off: \(error)")
             return
         }
-        log.info("recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason))")
+        // The ring reaches back as far as [video] pre_roll_s and every trigger clip's pre_s.
+        let ringSeconds =
+            ([video.preRollSeconds] + appliance.board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+        log.info(
+            "recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason)), pre-roll ring \(ringSeconds) s"
+        )
         appliance.attachRecorder(
             ClipRecorder(
                 loop: appliance.loop, backend: backend, store: LibraryClipStore(library: library),
                 settings: video,
-                pick: pick, ringSeconds: video.preRollSeconds))
+                pick: pick, ringSeconds: ringSeconds))
+    }
+
+    /// `pinhole doctor`'s line: which encoder a recording will use on this board, and why; a
+    /// problem (recording stays off) when `[video] encoder` asks for one that is not here.
+    static func encoderDoctorItem(_ video: VideoSettings) -> DoctorItem {
+        let backend = LibavVideoBackend()
+        do {
+            let pick = try video.pickEncoder(
+                hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
+            return DoctorItem(
+                name: "video encoder",
+                ok: true,
+                detail:
+                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps"
+            )
+        } catch {
+            return DoctorItem(
+                name: "video encoder", ok: false, detail: "recording is off: \(error)",
+                remedy:
+                    "set encoder = \"auto\" in [video], or install FFmpeg's libavcodec with libx264 (tools/setup)"
+            )
+        }
     }
 
     /// Whether the board has the Pi 4's V4L2 memory-to-memory H.264 encoder (bcm2835-codec's

@@ -3,6 +3,7 @@
 
 import Logging
 import PinholeAppliance
+import PinholeBoard
 import PinholeConfiguration
 import PinholeConsole
 import PinholeCore

@@ -36,6 +36,10 @@ final class DoctorCommandTests: XCTestCase {
             }, run.output)
         XCTAssertTrue(
             lines.contains { $0.hasPrefix("problem uart: /dev/ttyAMA0 does not exist") }, run.output)
+        XCTAssertTrue(
+            lines.contains(
+                "ok video encoder: recordings use libx264 (auto: no V4L2 H.264 encoder on this board (Pi 5, x86): software libx264); 1920x1080 at 30 fps"
+            ), run.output)
         // Every problem comes with its fix on the next line.
         for (index, line) in lines.enumerated() where line.hasPrefix("problem ") {
             XCTAssertTrue(

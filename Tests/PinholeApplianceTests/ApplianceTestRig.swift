@@ -1,6 +1,8 @@
 // A simulated board, small simulated cameras, and an in-memory store for appliance tests.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import PinholeSim

@@ -1,6 +1,7 @@
 // Tests of the board profiles: the shipped ones parse, mistakes name file, line and reason, `auto` picks by model.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import XCTest
 

@@ -4,6 +4,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeAppliance
+@testable import PinholeCapture
 
 final class BurstMachineTests: XCTestCase {
     private let ticket = CaptureTicket(7)

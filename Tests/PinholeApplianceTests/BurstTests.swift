@@ -6,6 +6,7 @@ import PinholeSim
 import XCTest
 
 @testable import PinholeAppliance
+@testable import PinholeCapture
 
 #if canImport(Glibc)
     import Glibc

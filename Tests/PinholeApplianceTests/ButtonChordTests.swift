@@ -1,6 +1,7 @@
 // Tests of chords: torch + shutter held 5 s shuts down safely; letting go early does nothing.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeSim
 import XCTest

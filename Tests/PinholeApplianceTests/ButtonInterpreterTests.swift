@@ -1,6 +1,7 @@
 // Tests of button interpretation: debounce, first-edge timestamps, hold and repeat.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeSim
 import XCTest

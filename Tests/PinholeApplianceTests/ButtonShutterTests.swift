@@ -1,6 +1,8 @@
 // Tests of the physical shutter on the simulated board: bounce, two stages, burst on hold.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -1,6 +1,7 @@
 // Tests of the tilt sensor: two tilt switches give the body rotation, written as EXIF orientation.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeImaging
 import PinholeSim

@@ -1,6 +1,8 @@
 // Opening the camera at start with a deadline, on virtual time: a camera hung at open, a failed open retried.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -4,6 +4,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeAppliance
+@testable import PinholeCapture
 
 /// A frame with fixed metadata that records its release.
 final class FakeFrame: CameraFrame, @unchecked Sendable {

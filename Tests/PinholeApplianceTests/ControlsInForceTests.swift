@@ -6,6 +6,7 @@ import PinholeSim
 import XCTest
 
 @testable import PinholeAppliance
+@testable import PinholeCapture
 
 final class ControlsInForceTests: XCTestCase {
     func testAManualExposureThenAnImmediatePressGivesTheNewExposure() throws {

@@ -1,6 +1,7 @@
 // `pinhole doctor` on an injected board: a healthy Pi 5 is all OK; each fault names its remedy.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import XCTest
 

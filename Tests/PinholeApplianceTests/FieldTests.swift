@@ -2,6 +2,7 @@
 
 import PinholeAppliance
 import PinholeCore
+import PinholeField
 import PinholeImaging
 import PinholeSim
 import Synchronization

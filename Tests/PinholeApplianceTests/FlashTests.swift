@@ -1,6 +1,7 @@
 // Flash on the simulated board: the torch LED fires in the dark, not in daylight, and covers the frame.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import PinholeSim

@@ -1,6 +1,7 @@
 // Focus on the simulated cameras: contrast AF and the camera's own AF, points, timeouts, scene changes.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -1,6 +1,7 @@
 // Values that once crashed the process, and their neighbours: huge, infinite, NaN, zero and negative.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import PinholeSim

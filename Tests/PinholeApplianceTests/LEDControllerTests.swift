@@ -1,6 +1,7 @@
 // Tests of LED patterns: one-shot flash, counted blinks, steady state restored, shutdown.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeSim
 import XCTest

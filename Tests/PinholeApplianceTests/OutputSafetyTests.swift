@@ -1,6 +1,7 @@
 // Tests that every output is off after shutdown and after a crash at the next start.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 import PinholeSim
 import XCTest

@@ -6,6 +6,7 @@ import PinholeSim
 import XCTest
 
 @testable import PinholeAppliance
+@testable import PinholeCapture
 
 final class PictureFrameTests: XCTestCase {
     /// Where the picture's top-left corner region lies on the sensor for each rotation.

@@ -1,6 +1,7 @@
 // The pre-roll ring: starts at a keyframe, reaches back its span, stays within its bytes.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import XCTest
 
@@ -22,6 +23,20 @@ final class PreRollRingTests: XCTestCase {
         let clip = ring.packets(from: 7_400_000 - 2_000_000)
         XCTAssertEqual(clip.first?.presentationMicroseconds, 5_000_000)
         XCTAssertEqual(clip.count, 25)
+    }
+
+    func testAWindowStartsAtTheKeyframeBeforeItAndEndsAtItsEnd() {
+        var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
+        for index in 0..<60 { ring.append(packet(index)) }
+        // 3.5 s … 4.5 s: from the keyframe at 3.0 s to the packet at 4.5 s.
+        let window = ring.packets(from: 3_500_000, through: 4_500_000)
+        XCTAssertEqual(window.first?.presentationMicroseconds, 3_000_000)
+        XCTAssertTrue(window.first?.isKeyframe ?? false)
+        XCTAssertEqual(window.last?.presentationMicroseconds, 4_500_000)
+        XCTAssertEqual(window.count, 16)
+        XCTAssertEqual(
+            ring.packets(from: 500_000, through: 900_000), [], "the ring no longer reaches back to 0.5 s")
+        XCTAssertEqual(ring.packets(from: 4_000_000, through: 3_000_000), [], "an empty window")
     }
 
     func testPacketsBeforeTheFirstKeyframeAreNeverKept() {

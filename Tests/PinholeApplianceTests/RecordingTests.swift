@@ -1,6 +1,7 @@
 // Recording from the simulated camera's video stream through the fake video backend, on virtual time.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest

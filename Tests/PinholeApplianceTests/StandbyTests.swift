@@ -1,7 +1,9 @@
 // Camera standby on virtual time: idle → not streaming; presses, slots and the viewfinder wake it.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeSim
 import XCTest
 

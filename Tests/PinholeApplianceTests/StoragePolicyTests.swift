@@ -1,7 +1,9 @@
 // The storage policy on the appliance: low-storage warning, recycle asks the store to make room, stop does not.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeImaging
 import XCTest
 

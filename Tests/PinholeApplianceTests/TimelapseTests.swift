@@ -1,7 +1,9 @@
 // Timelapse on virtual time: the wall-clock grid, no drift, durable resume, missed slots, lock, window.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeSim
 import PinholeSystem
 import XCTest

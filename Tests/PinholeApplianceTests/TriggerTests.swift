@@ -2,7 +2,10 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
+import PinholeField
 import PinholeSim
 import XCTest
 

@@ -1,6 +1,7 @@
 // The watchdog and a camera that delivers frames in bursts with long gaps (vimc under emulation).
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import XCTest
 

@@ -60,8 +60,12 @@ final class CameraCommandsTests: XCTestCase {
             XCTAssertTrue(
                 camera.hasSuffix(" zoom to 8.0x"), "the simulated cameras' ScalerCrop limit: \(camera)")
         }
+        XCTAssertTrue(
+            cameras.contains { $0.contains(" video 320x240,160x96 at 10,15,24,25,30 fps ") },
+            "video sizes and rates: \(list)")
         let json = run(harness, "camera list --json")
         XCTAssertTrue(json.contains("\"zoomLimit\":8"), json)
+        XCTAssertTrue(json.contains("\"videoFrameRates\":[10,15,24,25,30]"), json)
         XCTAssertEqual(run(harness, "zoom 8"), "ok zoom 8.0", "the limit listed is one zoom accepts")
         XCTAssertTrue(run(harness, "zoom 8.5").hasPrefix("error "), "and nothing above it")
     }

@@ -1,6 +1,7 @@
 // The line-mode console answers while the camera hangs at open, and says the camera is missing.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeConsole
 import PinholeCore
 import PinholeSim

@@ -1,8 +1,11 @@
 // A camera whose stop hangs for 15 s never holds the loop: buttons, LEDs, the console and a timelapse go on; the camera is reported and restarted.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeConsole
 import PinholeCore
+import PinholeField
 import PinholeSim
 import XCTest
 

@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeCapture
 import PinholeConsole
 import PinholeCore
 import XCTest

@@ -1,6 +1,8 @@
 // A simulated appliance on a virtual clock with an interactive console, for menu tests.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeConsole
 import PinholeCore
 import PinholeImaging

@@ -3,6 +3,7 @@
 import PinholeAppliance
 import PinholeConsole
 import PinholeCore
+import PinholeField
 import XCTest
 
 final class LineModeAnswersTests: XCTestCase {

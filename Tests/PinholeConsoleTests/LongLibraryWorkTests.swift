@@ -3,6 +3,7 @@
 
 import Dispatch
 import PinholeAppliance
+import PinholeCapture
 import PinholeConsole
 import PinholeCore
 import XCTest

@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeBoard
 import PinholeConfiguration
 import XCTest
 

@@ -1,6 +1,8 @@
 // Line-mode `record` commands: start, status (text and JSON), stop with the saved clip, events, and bad input.
 
 import PinholeAppliance
+import PinholeCapture
+import PinholeConsole
 import PinholeCore
 import PinholeSim
 import XCTest
@@ -87,5 +89,29 @@ final class RecordCommandsTests: XCTestCase {
     func testWithoutARecorderRecordingIsUnavailable() throws {
         let harness = try ConsoleHarness(quietFocus: true)
         XCTAssertTrue(ask(harness, "record start").hasPrefix("error 69: recording is not set up"))
+    }
+
+    func testWhileRecordingTheStatusLineShowsElapsedTimeAndSizeAndTheCaptureLEDBlinks() throws {
+        let harness = try harness()
+        XCTAssertFalse(StatusLine.format(harness.appliance.status(), width: 200).contains("REC"))
+        _ = ask(harness, "record start")
+        _ = ask(harness, "sim wait 12000", wait: .seconds(12))
+        let status = harness.appliance.status()
+        let line = StatusLine.format(status, width: 200)
+        let recording = try XCTUnwrap(status.recording)
+        XCTAssertEqual(recording.elapsedSeconds, 12.1, accuracy: 0.001)
+        XCTAssertTrue(line.hasPrefix("REC 0:12 \(StatusLine.bytes(recording.bytes)) | "), line)
+        XCTAssertGreaterThan(recording.bytes, 0)
+        XCTAssertEqual(harness.appliance.outputs[.capture]?.showing, "recording")
+        var snapshot = MenuSnapshot()
+        snapshot.status = status
+        var menu = ConsoleMenu()
+        _ = menu.handle(.snapshot(snapshot))
+        let items = menu.items(for: .capture)
+        XCTAssertEqual(items.first { $0.label == "Record" }?.value, recording.line(bytes: StatusLine.bytes))
+        XCTAssertNotNil(items.first { $0.label == "Stop recording" })
+        _ = ask(harness, "record stop")
+        XCTAssertNil(harness.appliance.status().recording)
+        XCTAssertEqual(harness.appliance.outputs[.capture]?.showing, "off", "the pattern ends with the clip")
     }
 }

@@ -2,6 +2,7 @@
 
 import PinholeAppliance
 import PinholeCore
+import PinholeField
 import XCTest
 
 final class TimelapseCommandsTests: XCTestCase {

@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeLibav
 import PinholeSim

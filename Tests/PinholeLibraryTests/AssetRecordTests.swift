@@ -56,9 +56,7 @@ final class AssetRecordTests: LibraryTestCase {
         return asset
     }
 
-    private func insert(_ assets: [Asset]) throws {
-        _ = try library.write { db, _ in for asset in assets { try asset.insert(db) } }
-    }
+    private func insert(_ assets: [Asset]) throws { try library.insertRows(assets) }
 
     /// The sample really sets every field: a field added to `Asset` and left out here fails.
     func testTheSampleSetsEveryField() {

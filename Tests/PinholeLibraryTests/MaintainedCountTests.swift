@@ -170,7 +170,8 @@ final class MaintainedCountTests: LibraryTestCase {
             }
             // A clip's row as the clip store writes it: its media type set on its row.
             func setType(_ type: MediaType, _ id: String) throws {
-                _ = try library.write { db, _ in
+                _ = try library.write { db, tracker in
+                    try tracker.willChange(db, assets: [id])
                     try db.execute(
                         sql: "UPDATE asset SET media_type = ? WHERE id = ?", arguments: [type.rawValue, id])
                 }

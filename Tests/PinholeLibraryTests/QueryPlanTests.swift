@@ -61,7 +61,7 @@ final class QueryPlanTests: LibraryTestCase {
                 checksum: "crc32:00000000", favorite: index % 100 == 0, hidden: index % 500 == 1,
                 deleted: index % 700 == 2 ? start : nil, editRevision: index % 250 == 3 ? 1 : 0)
         }
-        _ = try library.write { db, _ in for asset in assets { try asset.insert(db) } }
+        try library.insertRows(assets)
         let album = try library.performChanges { batch in
             let album = batch.createAlbum(title: "Bench")
             batch.addAssets(assets.suffix(300).map(\.id), to: album)

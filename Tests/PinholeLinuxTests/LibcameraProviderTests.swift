@@ -1,6 +1,8 @@
 // The libcamera backend: discovery parsing, and a clean "no camera" where there is none.
 
 import PinholeAppliance
+import PinholeBoard
+import PinholeCapture
 import PinholeCore
 import PinholeImaging
 @testable import PinholeLinux
@@ -83,6 +85,72 @@ final class LibcameraProviderTests: XCTestCase {
         XCTAssertEqual(LibcameraDescription.zoomLimit(smallest: 1152, largest: 4608), 4)
         XCTAssertEqual(LibcameraDescription.zoomLimit(smallest: nil, largest: nil), 8)
         XCTAssertNil(info.controls["FrameDurationLimits"], "array controls Pinhole does not set are left out")
+    }
+
+    func testVideoSizesAndRatesComeFromTheVideoRoleAndFrameDurationLimits() {
+        let text = """
+            id /base/soc/i2c0mux/i2c@1/imx708@1a
+            model imx708
+            still YUV420 4608 2592
+            video_default YUV420 1920 1080
+            video YUV420 1920 1080
+            video YUV420 1280 720
+            video NV12 640 480
+            video SRGGB10_CSI2P 1920 1080
+            frame_duration 33333 120000
+            """
+        let description = LibcameraDescription(text: text)
+        XCTAssertEqual(
+            description.info.videoSizes,
+            [
+                PixelSize(width: 1920, height: 1080), PixelSize(width: 1280, height: 720),
+                PixelSize(width: 640, height: 480),
+            ],
+            "largest first; raw formats are not offered")
+        XCTAssertEqual(
+            description.info.videoFrameRates, [10, 15, 24, 25, 30], "within 33,333–120,000 µs a frame")
+        XCTAssertEqual(
+            description.videoFormats[LibcameraFormat.named("NV12")!], [PixelSize(width: 640, height: 480)])
+        let noLimits = LibcameraDescription(text: "id vimc\nstill BGR888 1920 1080\nvideo BGR888 640 480\n")
+        XCTAssertEqual(
+            noLimits.info.videoFrameRates, LibcameraDescription.standardFrameRates,
+            "no FrameDurationLimits (vimc): the camera runs at its own rate, every standard rate is accepted")
+        XCTAssertEqual(
+            LibcameraDescription(text: "id x\nstill YUV420 640 480\n").info.videoSizes, [], "no video role")
+    }
+
+    func testVideoFramesAreMadeFromAnyCameraFormatAtTheVideoSize() {
+        // A red RGB frame (R, G, B in memory) of 8×4 becomes 4×2 YUV 4:2:0 with BT.601 values.
+        let red = RawImage(
+            format: .rgb888, width: 8, height: 4,
+            planes: [ImagePlane(bytes: (0..<32).flatMap { _ in [UInt8(255), 0, 0] }, stride: 24)])
+        let video = red.videoFrame(size: PixelSize(width: 4, height: 2))
+        XCTAssertEqual(video.format, .yuv420)
+        XCTAssertEqual([video.width, video.height], [4, 2])
+        XCTAssertEqual(video.planes.map(\.bytes.count), [8, 2, 2])
+        XCTAssertEqual(Set(video.planes[0].bytes), [82], "Y of pure red")
+        XCTAssertEqual(Set(video.planes[1].bytes), [90], "U of pure red")
+        XCTAssertEqual(Set(video.planes[2].bytes), [240], "V of pure red")
+        // XRGB8888 is B, G, R, X in memory: the same red.
+        let xrgb = RawImage(
+            format: .xrgb8888, width: 2, height: 2,
+            planes: [ImagePlane(bytes: (0..<4).flatMap { _ in [UInt8(0), 0, 255, 0] }, stride: 8)])
+        XCTAssertEqual(xrgb.videoFrame(size: PixelSize(width: 2, height: 2)).planes[2].bytes, [240])
+        // NV12 splits its interleaved chroma; columns are sampled by nearest neighbour.
+        let nv12 = RawImage(
+            format: .nv12, width: 4, height: 2,
+            planes: [
+                ImagePlane(bytes: [10, 20, 30, 40, 50, 60, 70, 80], stride: 4),
+                ImagePlane(bytes: [1, 2, 3, 4], stride: 4),
+            ])
+        let planar = nv12.videoFrame(size: PixelSize(width: 2, height: 2))
+        XCTAssertEqual(planar.planes[0].bytes, [10, 30, 50, 70])
+        XCTAssertEqual(planar.planes[1].bytes, [1])
+        XCTAssertEqual(planar.planes[2].bytes, [2])
+        let same = RawImage.yuv420(width: 4, height: 2) { _, _, _, _ in }
+        XCTAssertEqual(
+            same.videoFrame(size: PixelSize(width: 4, height: 2)).planes[0].stride, 4,
+            "already right: as it is")
     }
 
     func testSingleStreamFramesScaleTheStillForTheViewfinder() {

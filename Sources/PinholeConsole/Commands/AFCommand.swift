@@ -1,6 +1,7 @@
 // `af`: the autofocus mode, point, range and speed, and a scan now.
 
 import PinholeAppliance
+import PinholeCapture
 
 /// `af mode MODE` (also `af MODE`), `af point X Y`, `af trigger`, `af range R`, `af speed S`.
 public enum AFCommand: ConsoleCommand {

@@ -1,6 +1,7 @@
 // `awb`: the white-balance mode, and holding the balance AWB has chosen.
 
 import PinholeAppliance
+import PinholeCapture
 
 /// `awb MODE`, `awb lock|unlock`.
 public enum AWBCommand: ConsoleCommand {

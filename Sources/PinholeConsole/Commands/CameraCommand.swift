@@ -1,6 +1,7 @@
 // `camera`: list the cameras, switch to the next one, select one, choose the still size.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 
 /// `camera list [--json]`, `camera switch`, `camera select ID`, `camera size WxH`.

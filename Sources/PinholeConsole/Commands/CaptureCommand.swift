@@ -1,6 +1,7 @@
 // `capture`: a photo now, after a self-timer, or a burst; answers when the photos are saved.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 
 /// `capture [--json]`, `capture --timer S`, `capture --burst N`.

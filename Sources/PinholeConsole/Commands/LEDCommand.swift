@@ -1,6 +1,7 @@
 // `led test NAME`: blink one output three times.
 
 import PinholeAppliance
+import PinholeBoard
 
 /// `led test NAME`.
 public struct LEDCommand: ConsoleCommand {

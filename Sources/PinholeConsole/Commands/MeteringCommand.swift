@@ -1,6 +1,7 @@
 // `metering centre|spot|matrix`: the metering mode of auto exposure.
 
 import PinholeAppliance
+import PinholeCapture
 
 /// `metering centre|spot|matrix` (also `center`).
 public struct MeteringCommand: ConsoleCommand {

@@ -1,6 +1,7 @@
 // `record`: start a clip (with pre-roll from the ring), stop it, or ask how it is going.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 
 /// `record start [--max S] [--pre S]`, `record stop`, `record status [--json]`.

@@ -1,6 +1,7 @@
 // `sim …`: the simulated board's buttons, tilt, triggers, scene, faults and time.
 
 import PinholeAppliance
+import PinholeBoard
 import PinholeCore
 
 /// The simulated board's commands: each answers once what it set off has finished.

@@ -2,6 +2,7 @@
 
 import PinholeAppliance
 import PinholeCore
+import PinholeField
 
 /// `timelapse start …`, `timelapse stop`, `timelapse status [--json]`.
 public enum TimelapseCommand: ConsoleCommand {

@@ -12,6 +12,21 @@ public enum TriggerEdge: String, Sendable, Hashable, CaseIterable {
     case both
 }
 
+/// A trigger's clip: from `preSeconds` before the trigger edge (from the pre-roll ring) to
+/// `postSeconds` after it; a new edge during the post time moves the end.
+public struct TriggerClip: Sendable, Hashable {
+    /// Seconds before the edge.
+    public var preSeconds: Double
+    /// Seconds after the (last) edge.
+    public var postSeconds: Double
+
+    /// Creates a clip plan.
+    public init(preSeconds: Double, postSeconds: Double) {
+        self.preSeconds = preSeconds
+        self.postSeconds = postSeconds
+    }
+}
+
 /// A trigger line's wiring and behaviour.
 public struct TriggerWiring: Sendable, Hashable {
     /// The trigger's name (`[triggers.NAME]`).
@@ -32,13 +47,16 @@ public struct TriggerWiring: Sendable, Hashable {
     public var interval: Duration
     /// Album the photos go into.
     public var album: String?
+    /// The clip each trigger records (`clip = { pre_s = 3, post_s = 10 }`); nil: photos only.
+    public var clip: TriggerClip?
 
     /// Creates a wiring.
     public init(
         name: String, line: String, edge: TriggerEdge = .rising, bias: LineBias = .pullDown,
         debounce: Duration = .milliseconds(20), holdOff: Duration = .seconds(10), shots: Int = 1,
-        interval: Duration = .milliseconds(500), album: String? = nil
+        interval: Duration = .milliseconds(500), album: String? = nil, clip: TriggerClip? = nil
     ) {
+        self.clip = clip
         self.name = name
         self.line = line
         self.edge = edge
@@ -59,6 +77,16 @@ public struct TriggerWiring: Sendable, Hashable {
 }
 
 extension BoardProfile {
+    /// Reads a trigger's `clip = { pre_s = 3, post_s = 10 }` (pre_s 0…30, post_s 1…3600).
+    static func parseClip(_ r: inout TableReader, entry: TOMLTable, file: String) throws -> TriggerClip? {
+        guard let table = try r.table("clip") else { return nil }
+        var clip = TableReader(table: table, file: file, context: "clip")
+        let pre = try clip.number("pre_s", in: 0...VideoSettings.longestPreRollSeconds) ?? 3
+        let post = try clip.number("post_s", in: 1...3600) ?? 10
+        try clip.rejectUnknown()
+        return TriggerClip(preSeconds: pre, postSeconds: post)
+    }
+
     /// Reads `[triggers.NAME]` tables.
     static func parseTriggers(_ table: TOMLTable?, file: String) throws -> [TriggerWiring] {
         var triggers: [TriggerWiring] = []
@@ -94,7 +122,7 @@ extension BoardProfile {
                     holdOff: .seconds(try r.integer("holdoff_s", in: 0...86_400) ?? 10),
                     shots: try r.integer("shots", in: 1...20) ?? 1,
                     interval: .milliseconds(try r.integer("interval_ms", in: 100...60_000) ?? 500),
-                    album: album))
+                    album: album, clip: try parseClip(&r, entry: entry, file: file)))
             try r.rejectUnknown()
         }
         return triggers.sorted { $0.name < $1.name }

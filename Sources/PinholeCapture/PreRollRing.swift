@@ -65,6 +65,15 @@ public struct PreRollRing: Sendable {
         return groups.dropFirst(index).flatMap { $0 }
     }
 
+    /// The packets from the last keyframe at or before `start` to the last packet presented at
+    /// or before `end` (a time window, e.g. around a Live Photo's still); empty when the ring
+    /// holds nothing that early or `end` is before `start`.
+    public func packets(from start: Int64, through end: Int64) -> [EncodedPacket] {
+        guard end >= start, let first = groups.lastIndex(where: { $0[0].presentationMicroseconds <= start })
+        else { return [] }
+        return groups.dropFirst(first).flatMap { $0 }.filter { $0.presentationMicroseconds <= end }
+    }
+
     /// Empties the ring (a new encoder starts a new stream).
     public mutating func removeAll() {
         groups.removeAll()

@@ -1,5 +1,6 @@
 // What the timelapse and the trigger inputs need of the appliance: a narrow seam, held weakly.
 
+import PinholeCapture
 import PinholeCore
 
 /// The part of the appliance that a controller shooting on its own (timelapse slots, trigger
@@ -17,16 +18,12 @@ public protocol UnattendedShooting: AnyObject {
     func noteActivity(wakeFor reason: String)
     /// Takes a photo of the frame exposing at `pressedAt` through the normal capture path.
     func capture(pressedAt: Instant?, completion: ((Result<CaptureResult, Error>) -> Void)?)
+    /// Starts a trigger clip from `preSeconds` before `edge` to `postSeconds` after it, or
+    /// extends the one under way (`ClipRecorder.trigger`).
+    func triggerClip(at edge: Instant, preSeconds: Double, postSeconds: Double) throws(RecordingError)
+        -> TriggerClipOutcome
     /// Records a problem for `log` and the status.
     func problem(_ message: String)
     /// Reports something worth a log line.
     func notice(_ message: String)
-}
-
-extension Appliance: UnattendedShooting {
-    /// The store's album filing, when it has one.
-    public var albumFiling: (any AlbumFiling)? { store as? any AlbumFiling }
-
-    /// Reports `message` to observers as a notice.
-    public func notice(_ message: String) { emit(.notice(message)) }
 }

@@ -1,5 +1,6 @@
 // Runs the current camera, keeps a ring of recent frames, and turns presses into saved photos.
 
+import PinholeBoard
 import PinholeCore
 import PinholeImaging
 

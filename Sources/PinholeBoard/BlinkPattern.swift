@@ -64,6 +64,9 @@ public struct BlinkPattern: Sendable, Hashable {
     /// Fast blink until replaced (busy).
     public static let busy = BlinkPattern(
         name: "busy", on: .milliseconds(100), off: .milliseconds(100), count: nil)
+    /// One second on, one off, until replaced (recording, on the capture LED).
+    public static let recording = BlinkPattern(
+        name: "recording", on: .milliseconds(1000), off: .milliseconds(1000), count: nil)
     /// Slow blink until replaced (low storage).
     public static let slow = BlinkPattern(
         name: "low-storage", on: .milliseconds(500), off: .milliseconds(1500),

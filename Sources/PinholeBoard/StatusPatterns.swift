@@ -30,6 +30,8 @@ public enum StatusSignal: Sendable, Hashable {
     case lowStorage(Bool)
     /// Focus and exposure are locked by a half press (capture LED steady on) or released.
     case focusLocked(Bool)
+    /// A clip is being recorded (capture LED one second on, one off) or ended.
+    case recording(Bool)
 }
 
 /// Shows status signals on the status, capture, error and buzzer outputs, whichever the
@@ -41,6 +43,9 @@ public final class StatusIndicator {
     /// Whether storage is low.
     public private(set) var lowStorage = false
     private var persistentError: StatusErrorCode?
+    private var focusLocked = false
+    /// Whether a clip is being recorded.
+    public private(set) var recording = false
     /// Whether the buzzer sounds (click on saved, alarm on error); the LEDs always show.
     public var buzzerFeedback = true
 
@@ -81,7 +86,12 @@ public final class StatusIndicator {
         case .lowStorage(let low):
             lowStorage = low
         case .focusLocked(let locked):
-            outputs[.capture]?.setSteady(locked ? .on : .off)
+            focusLocked = locked
+            outputs[.capture]?.setSteady(captureState)
+            return
+        case .recording(let on):
+            recording = on
+            outputs[.capture]?.setSteady(captureState)
             return
         }
         refreshStatusLED()
@@ -92,6 +102,13 @@ public final class StatusIndicator {
         if busyCount > 0 { return .pattern(.busy) }
         if !cameraReady { return .off }
         return lowStorage ? .pattern(.slow) : .on
+    }
+
+    /// What the capture LED shows between flashes: on while focus is locked, the recording
+    /// pattern while recording, else off.
+    public var captureState: LEDState {
+        if focusLocked { return .on }
+        return recording ? .pattern(.recording) : .off
     }
 
     private func refreshStatusLED() {

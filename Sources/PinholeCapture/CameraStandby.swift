@@ -8,9 +8,9 @@ public final class CameraStandby {
     private let loop: EventLoop
     private let engine: CaptureEngine
     /// Whether the appliance has work under way (no standby then).
-    var isBusy: () -> Bool = { false }
+    package var isBusy: () -> Bool = { false }
     /// Called when the camera goes to standby or wakes ("standby", "wake timelapse 180 ms" …).
-    var onChange: ((String) -> Void)?
+    package var onChange: ((String) -> Void)?
     /// Time without use before standby; nil: never.
     public var after: Duration? {
         didSet { rearm() }
@@ -23,7 +23,7 @@ public final class CameraStandby {
     public private(set) var sleeps = 0
     private var timer: TimerID?
 
-    init(loop: EventLoop, engine: CaptureEngine) {
+    package init(loop: EventLoop, engine: CaptureEngine) {
         self.loop = loop
         self.engine = engine
         lastUse = loop.now
@@ -46,7 +46,7 @@ public final class CameraStandby {
     }
 
     /// Stops the idle timer (appliance shutdown).
-    func cancel() {
+    package func cancel() {
         if let timer { loop.cancel(timer) }
         timer = nil
     }

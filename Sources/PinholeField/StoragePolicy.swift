@@ -20,11 +20,11 @@ public final class StoragePolicy {
     /// The policy in force.
     public var whenFull = WhenFull.stop
     /// Photos removed to make room since start.
-    public internal(set) var recycled = 0
+    public package(set) var recycled = 0
     /// Whether a recycling pass is under way.
-    var recycling = false
+    package var recycling = false
     /// Whether the last pass found nothing more to remove (reported once).
-    var exhausted = false
+    package var exhausted = false
 
-    init() {}
+    package init() {}
 }

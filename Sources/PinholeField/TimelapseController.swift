@@ -1,5 +1,6 @@
 // Runs a timelapse on the appliance: wall-clock slots, durable progress, missed slots, per-shot AF or a lock.
 
+import PinholeCapture
 import PinholeCore
 import PinholeSystem
 

@@ -8,6 +8,9 @@ extension CaptureEngine {
     /// While a command is still under way the stall is left to it.
     func cameraStalled(_ silence: Duration) {
         guard let camera = current, let stalled = device, !session.isBusy else { return }
+        // A clip under way is closed and kept first: what was recorded is not held hostage
+        // to a camera that may never come back.
+        onStreamStopping?("the camera stopped sending frames")
         focus.detach()
         perform(machine.streamRestarted())
         session.run("stop", camera: camera.model) { done in stalled.stop(then: done) }

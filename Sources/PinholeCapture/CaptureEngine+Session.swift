@@ -29,7 +29,7 @@ extension CaptureEngine {
     /// started, each through the session (never on the loop). Throws at once while the
     /// camera is opening or busy; `completion` runs on the loop once `camera` streams, or
     /// with the error (then no camera runs).
-    func run(_ camera: CameraInfo, then completion: @escaping ((any Error)?) -> Void) throws {
+    package func run(_ camera: CameraInfo, then completion: @escaping ((any Error)?) -> Void) throws {
         if isOpening {
             throw CameraError.failed("the camera is still opening: try again once `status` shows it")
         }

@@ -127,6 +127,11 @@ final class VideoPipeline: @unchecked Sendable {
         return Result { try open.recording.complete(facts) }
     }
 
+    /// The ring's packets between two times (µs); see `PreRollRing.packets(from:through:)`.
+    func ringWindow(from start: Int64, through end: Int64) -> [EncodedPacket] {
+        ring.packets(from: start, through: end)
+    }
+
     /// Whether a clip is open.
     var isOpen: Bool { clip != nil }
 

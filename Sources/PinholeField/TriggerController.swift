@@ -1,5 +1,6 @@
 // Trigger inputs: debounced edges with hold-off fire a number of shots, waking the camera from standby.
 
+import PinholeBoard
 import PinholeCore
 
 /// Watches the board's trigger lines and takes photos when they fire.
@@ -25,6 +26,10 @@ public final class TriggerController {
     public private(set) var glitches: [String: Int] = [:]
     /// Photos saved for triggers, by name.
     public private(set) var shotsTaken: [String: Int] = [:]
+    /// Clips started for triggers, by name.
+    public private(set) var clipsStarted: [String: Int] = [:]
+    /// Triggers that extended a clip under way, by name.
+    public private(set) var clipsExtended: [String: Int] = [:]
     /// The wall time each trigger last fired, by name.
     private var lastFiredWall: [String: WallTime] = [:]
 
@@ -57,8 +62,10 @@ public final class TriggerController {
         triggers.map { trigger in
             TriggerStatus(
                 name: trigger.name, line: trigger.line, fired: fired[trigger.name] ?? 0,
-                shots: shotsTaken[trigger.name] ?? 0, ignoredHoldOff: suppressed[trigger.name] ?? 0,
-                ignoredDebounce: glitches[trigger.name] ?? 0, lastFired: lastFiredWall[trigger.name]?.iso8601)
+                shots: shotsTaken[trigger.name] ?? 0,
+                clips: clipsStarted[trigger.name] ?? 0, clipExtensions: clipsExtended[trigger.name] ?? 0,
+                ignoredHoldOff: suppressed[trigger.name] ?? 0, ignoredDebounce: glitches[trigger.name] ?? 0,
+                lastFired: lastFiredWall[trigger.name]?.iso8601)
         }
     }
 
@@ -87,6 +94,8 @@ public final class TriggerController {
             glitches[trigger.name, default: 0] += 1
             return
         }
+        // A clip is re-triggerable: an edge in its post time extends it, hold-off or not.
+        if let clip = trigger.clip { record(trigger, clip, edge: first) }
         if let last = lastFired[trigger.name], first < last + trigger.holdOff {
             suppressed[trigger.name, default: 0] += 1
             return
@@ -98,6 +107,23 @@ public final class TriggerController {
             "trigger \(trigger.name) fired: \(trigger.shots) shot\(trigger.shots == 1 ? "" : "s")")
         appliance?.noteActivity(wakeFor: "trigger \(trigger.name)")
         shoot(trigger, at: first, remaining: trigger.shots)
+    }
+
+    private func record(_ trigger: TriggerWiring, _ clip: TriggerClip, edge: Instant) {
+        guard let appliance else { return }
+        do {
+            switch try appliance.triggerClip(
+                at: edge, preSeconds: clip.preSeconds, postSeconds: clip.postSeconds)
+            {
+            case .started: clipsStarted[trigger.name, default: 0] += 1
+            case .extended: clipsExtended[trigger.name, default: 0] += 1
+            case .alreadyRecording(let id):
+                appliance.notice(
+                    "trigger \(trigger.name): recording \(id) (record start) runs on; no trigger clip")
+            }
+        } catch {
+            appliance.problem("trigger \(trigger.name): no clip: \(error)")
+        }
     }
 
     private func shoot(_ trigger: TriggerWiring, at instant: Instant, remaining: Int) {

@@ -49,6 +49,16 @@ public struct RecordingStatus: Sendable, Hashable {
     public var encoder: VideoEncoderKind
 }
 
+/// What a trigger did to recording.
+public enum TriggerClipOutcome: Sendable, Hashable {
+    /// A trigger clip started.
+    case started(id: Int)
+    /// The trigger clip under way now ends at `until`.
+    case extended(id: Int, until: Instant)
+    /// A recording started by `record start` runs on; the trigger did not change it.
+    case alreadyRecording(id: Int)
+}
+
 /// What happened to a recording, for line mode (`event recording …`) and the LEDs.
 public enum RecordingEvent: Sendable, Hashable {
     /// The clip's file is open; frames go in.
@@ -82,6 +92,8 @@ public final class ClipRecorder {
     private var current: RecordingStatus?
     private var stopping = false
     private var nextID = 1
+    /// A trigger clip's end (its last trigger edge + post time) and the timer that stops it.
+    private var triggerEnd: (at: Instant, timer: TimerID)?
 
     /// Creates a recorder. `ringSeconds` > 0 keeps the encoder running for pre-roll.
     public init(
@@ -123,6 +135,7 @@ public final class ClipRecorder {
         }
         inFlight += 1
         let pipeline = self.pipeline
+        let kept = frame.keep()
         let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
         loop.offload(
             on: lane,
@@ -139,6 +152,7 @@ public final class ClipRecorder {
                 }
             },
             then: { [weak self] result in
+                kept()
                 guard let self else { return }
                 self.inFlight -= 1
                 switch result {
@@ -158,12 +172,24 @@ public final class ClipRecorder {
             })
     }
 
+    /// The pre-roll ring's packets from the last keyframe at or before `start` to the last
+    /// presented at or before `end` (for a Live Photo's clip), read on the recorder's lane and
+    /// handed to `completion` on the loop; empty when the ring does not reach back that far.
+    public func ringWindow(
+        from start: Instant, through end: Instant, completion: @escaping ([EncodedPacket]) -> Void
+    ) {
+        loop.preconditionInLoop("ClipRecorder.ringWindow")
+        let pipeline = self.pipeline
+        let (from, through) = (start.nanoseconds / 1000, end.nanoseconds / 1000)
+        loop.offload(on: lane, { pipeline.ringWindow(from: from, through: through) }, then: completion)
+    }
+
     /// Starts a clip now, with up to `preSeconds` before now from the ring and at most
     /// `maxSeconds` long (default: `max_duration_s`). Returns the recording's number; the
     /// `.started` event follows once its file is open.
     @discardableResult
     public func start(
-        maxSeconds: Double? = nil, preSeconds: Double = 0, metadata: ClipMetadata
+        maxSeconds: Double? = nil, preSeconds: Double = 0, triggerAt: Instant? = nil, metadata: ClipMetadata
     ) throws(RecordingError) -> Int {
         loop.preconditionInLoop("ClipRecorder.start")
         if let current { throw .alreadyRecording(id: current.id) }
@@ -179,7 +205,7 @@ public final class ClipRecorder {
         nextID += 1
         current = RecordingStatus(
             id: id, startedAt: loop.now, maxSeconds: limit, preRollSeconds: preSeconds, encoder: pick.kind)
-        let trigger = loop.now.nanoseconds / 1000
+        let trigger = min(triggerAt ?? loop.now, loop.now).nanoseconds / 1000
         let from = trigger - Int64(preSeconds * 1_000_000)
         let limitMicroseconds = Int64(limit * 1_000_000)
         let wall = metadata.creationTime
@@ -208,6 +234,40 @@ public final class ClipRecorder {
         return id
     }
 
+    /// A trigger edge at `edge`: starts a clip from `preSeconds` before it that runs until
+    /// `postSeconds` after it, or, while a trigger clip runs, moves its end to `postSeconds`
+    /// after this edge (re-triggerable; the clip still ends at its maximum duration). A
+    /// recording started by `record start` runs on untouched.
+    public func trigger(
+        at edge: Instant, preSeconds: Double, postSeconds: Double, metadata: ClipMetadata
+    ) throws(RecordingError) -> TriggerClipOutcome {
+        loop.preconditionInLoop("ClipRecorder.trigger")
+        guard postSeconds.isFinite, postSeconds >= 0, postSeconds <= VideoSettings.longestClipSeconds else {
+            throw .settings(.badMaxDuration(postSeconds))
+        }
+        let end = edge + .microseconds(Int64(postSeconds * 1_000_000))
+        if let current {
+            guard let running = triggerEnd, !stopping else { return .alreadyRecording(id: current.id) }
+            guard end > running.at else { return .extended(id: current.id, until: running.at) }
+            loop.cancel(running.timer)
+            triggerEnd = (end, scheduleTriggerStop(at: end, id: current.id))
+            return .extended(id: current.id, until: end)
+        }
+        let id = try start(preSeconds: preSeconds, triggerAt: edge, metadata: metadata)
+        triggerEnd = (end, scheduleTriggerStop(at: end, id: id))
+        return .started(id: id)
+    }
+
+    /// Stops the clip one frame period after `end`, so that the frame exposing at `end` is in it.
+    private func scheduleTriggerStop(at end: Instant, id: Int) -> TimerID {
+        let frame = Duration.microseconds(Int64(1_000_000 / max(1, settings.fps)))
+        return loop.schedule(at: max(loop.now, end + frame)) { [weak self] in
+            guard let self, self.current?.id == id, !self.stopping else { return }
+            self.triggerEnd = nil
+            self.finish(cutShort: nil) { _ in }
+        }
+    }
+
     /// Stops the recording: the clip is closed, named and indexed; `completion` gets it.
     public func stop(
         cutShort reason: String? = nil, completion: @escaping (Result<SavedClip, any Error>) -> Void
@@ -222,6 +282,10 @@ public final class ClipRecorder {
     ) {
         guard let recording = current else { return }
         stopping = true
+        if let running = triggerEnd {
+            loop.cancel(running.timer)
+            triggerEnd = nil
+        }
         let pipeline = self.pipeline
         loop.offload(
             on: lane,

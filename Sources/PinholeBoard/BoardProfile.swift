@@ -16,6 +16,8 @@ public enum ButtonFunction: String, Sendable, CaseIterable, Codable {
     case tiltA = "tilt_a"
     /// Second tilt switch of the optional tilt sensor.
     case tiltB = "tilt_b"
+    /// Starts a clip, or stops the one under way (`record start` / `record stop`).
+    case record
 }
 
 /// The functions an output line can have.
