@@ -34,7 +34,7 @@ public enum SimCommand: ConsoleCommand {
 
     /// The `sim` verb.
     public static let definition = CommandDefinition(
-        "sim",
+        "sim", group: .appliance,
         forms: [
             form(
                 "sim press BUTTON [--hold MS] [--bounce N]",

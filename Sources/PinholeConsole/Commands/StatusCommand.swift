@@ -9,7 +9,7 @@ public struct StatusCommand: ConsoleCommand {
 
     /// The `status` verb.
     public static let definition = CommandDefinition(
-        "status",
+        "status", group: .appliance,
         forms: [form("status [--json]", "camera, exposure, torch, photos, storage, last capture", "status")]
     ) { words in
         try words.finish(usage: "status [--json]")
