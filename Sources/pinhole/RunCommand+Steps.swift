@@ -89,7 +89,11 @@ extension RunCommand {
         }
         Self.scheduleMaintenance(of: photoLibrary, on: setup.loop, log: log)
         let watch = LibraryWatch(library: photoLibrary, loop: setup.loop)
-        watch.start()
+        if let failure = watch.start() {
+            log.warning(
+                "cannot watch \(path) for other processes' changes (\(failure)): looking every second instead"
+            )
+        }
         return RunLibrary(
             library: photoLibrary, path: path, watch: watch, settingsFile: settingsFile,
             timelapseStateFile: timelapseStateFile, accessStateFile: accessStateFile)
