@@ -171,7 +171,9 @@ let package = Package(
                 "PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeBoard", "PinholeCapture",
                 "PinholeField", "PinholeConfiguration",
             ],
-            swiftSettings: swift6),
+            swiftSettings: swift6, plugins: ["PinholeCommandList"]),
+        // Lists the console's command types from Sources/PinholeConsole/Commands (tools/command-list).
+        .plugin(name: "PinholeCommandList", capability: .buildTool()),
         // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
         // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
         // vimc in the VM test) by `pinhole-conformance`. Not part of `pinhole`.
@@ -299,8 +301,8 @@ let package = Package(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeCore",
-                "PinholeImaging",
+                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeSimBoard",
+                "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).
