@@ -301,8 +301,8 @@ let package = Package(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeCore",
-                "PinholeImaging",
+                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeSimBoard",
+                "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).

@@ -74,6 +74,9 @@ extension RunCommand {
             throw StartFailure(message: "cannot open the photo library at \(path): \(error)")
         }
         log.info("board \(setup.profile.name) (\(setup.note)), library \(path)")
+        // A cleanup that failed after a change that succeeded (a leftover file, a thumbnail
+        // not cached) is logged from the thread that did the work.
+        photoLibrary.reportCleanupFailures { text in log.warning("library: \(text)") }
         let settingsFile = Self.settingsFile(configuration: setup.settings.file, library: path)
         let timelapseStateFile = path + "/timelapse-state.toml"
         let accessStateFile = path + "/console-access.toml"
@@ -86,7 +89,11 @@ extension RunCommand {
         }
         Self.scheduleMaintenance(of: photoLibrary, on: setup.loop, log: log)
         let watch = LibraryWatch(library: photoLibrary, loop: setup.loop)
-        watch.start()
+        if let failure = watch.start() {
+            log.warning(
+                "cannot watch \(path) for other processes' changes (\(failure)): looking every second instead"
+            )
+        }
         return RunLibrary(
             library: photoLibrary, path: path, watch: watch, settingsFile: settingsFile,
             timelapseStateFile: timelapseStateFile, accessStateFile: accessStateFile)
