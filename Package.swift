@@ -171,7 +171,9 @@ let package = Package(
                 "PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeBoard", "PinholeCapture",
                 "PinholeField", "PinholeConfiguration",
             ],
-            swiftSettings: swift6),
+            swiftSettings: swift6, plugins: ["PinholeCommandList"]),
+        // Lists the console's command types from Sources/PinholeConsole/Commands (tools/command-list).
+        .plugin(name: "PinholeCommandList", capability: .buildTool()),
         // The contract suites every backend must pass (GPIO, camera), over harnesses: run against
         // the simulated backends by PinholeConformanceTests and against the real drivers (gpio-sim,
         // vimc in the VM test) by `pinhole-conformance`. Not part of `pinhole`.
@@ -259,19 +261,21 @@ let package = Package(
             ],
             path: "Sources/PinholeBench", swiftSettings: swift6),
 
+        // Runs the real tools (ffprobe, exiftool, djpeg, curl, the built pinhole) for the tests, one way.
+        .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
         .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",
             dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swift6),
         .testTarget(
-            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore"],
+            name: "PinholeImagingTests", dependencies: ["PinholeImaging", "PinholeCore", "PinholeTestTools"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
-                "PinholeSystem",
+                "PinholeSystem", "PinholeTestTools",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The crash and process tests run the built `pinhole` (built first, never stale).
                 "pinhole",
@@ -281,7 +285,7 @@ let package = Package(
             name: "PinholeLibavTests",
             dependencies: [
                 "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
-                "PinholeLibrary", "PinholeImaging",
+                "PinholeLibrary", "PinholeImaging", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -290,15 +294,15 @@ let package = Package(
             name: "PinholeApplianceTests",
             dependencies: [
                 "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim",
-                "PinholeCore", "PinholeImaging", "PinholeSystem",
+                "PinholeCore", "PinholeImaging", "PinholeSystem", "PinholeTestTools",
             ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeConsoleTests",
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
-                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeCore",
-                "PinholeImaging",
+                "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeSimBoard",
+                "PinholeCore", "PinholeImaging",
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).
@@ -309,7 +313,7 @@ let package = Package(
         .testTarget(
             name: "PinholeWebTests",
             dependencies: [
-                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration",
+                "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration", "PinholeTestTools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -319,14 +323,15 @@ let package = Package(
         // Runs the built `pinhole`: depending on the executable makes `swift build --build-tests`
         // (and `swift test`) build it first, so these tests never run a stale binary.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["PinholeImaging", "PinholeCommandFuzz", "pinhole"],
+            name: "EndToEndTests",
+            dependencies: ["PinholeImaging", "PinholeCommandFuzz", "PinholeTestTools", "pinhole"],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeLinuxTests",
             dependencies: [
                 "PinholeLinux", "PinholeConformance", "PinholeCore", "PinholeAppliance", "PinholeBoard",
                 "PinholeCapture", "PinholeField", "PinholeSim", "PinholeImaging", "PinholeSystem",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeTestTools", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
     ],

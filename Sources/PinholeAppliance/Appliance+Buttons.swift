@@ -1,4 +1,5 @@
-// What the appliance does with debounced button events: the two-stage shutter, burst, chords, tilt.
+// What the appliance does with debounced button events: the two-stage shutter, burst, chords, tilt,
+// the record button and the mode switch.
 
 import PinholeBoard
 import PinholeCore
@@ -22,7 +23,7 @@ extension Appliance {
         }
         switch function {
         case .shutter:
-            perform(shutter.fullPress(event))
+            if captureMode == .video { videoShutter(event) } else { perform(shutter.fullPress(event)) }
         case .halfPress:
             perform(shutter.halfPress(event))
         case .switch:
@@ -34,6 +35,8 @@ extension Appliance {
         case .record:
             guard case .pressed = event else { return }
             toggleRecording()
+        case .mode:
+            modeSwitched(event)
         case .tiltA, .tiltB:
             switch event {
             case .pressed: tilt?.set(function, closed: true)
@@ -43,7 +46,7 @@ extension Appliance {
         }
     }
 
-    private func perform(_ actions: [TwoStageShutter.Action]) {
+    func perform(_ actions: [TwoStageShutter.Action]) {
         for action in actions {
             switch action {
             case .lock:

@@ -37,6 +37,7 @@ extension Appliance {
             problems: problems)
         status.cameraMissing = cameraMissing
         status.recording = recorder?.status.map { RecordingSummary($0, now: loop.now) }
+        if board.buttons[.mode] != nil { status.mode = captureMode.rawValue }
         engine.fillStatus(&status)
         fillFieldStatus(&status)
         fillGPSStatus(&status)

@@ -89,6 +89,8 @@ public struct ApplianceStatus: Codable, Sendable {
     public var configuration: String? = nil
     /// The recording under way (nil: idle).
     public var recording: RecordingSummary? = nil
+    /// The mode switch's position, "photo" or "video" (nil: the board has no mode switch).
+    public var mode: String? = nil
     /// The timelapse, when one runs or ran.
     public var timelapse: TimelapseStatus? = nil
     /// Whether the camera is in standby (not streaming).

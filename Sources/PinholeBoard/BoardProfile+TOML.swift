@@ -61,7 +61,8 @@ extension BoardProfile {
             // The shutter's press time feeds zero shutter lag: software debounce only by default.
             let kernel = try r.bool("kernel_debounce") ?? (function != .shutter)
             let hold = try r.integer("hold_ms", in: 10...60_000) ?? 800
-            let repeatMs = try r.integer("repeat_ms", in: 0...60_000) ?? 250
+            // A mode switch stays closed: it holds, but never repeats.
+            let repeatMs = try r.integer("repeat_ms", in: 0...60_000) ?? (function == .mode ? 0 : 250)
             try r.rejectUnknown()
             buttons[function] = ButtonWiring(
                 line: lineName, activeLow: activeLow, bias: bias, debounce: .milliseconds(debounce),

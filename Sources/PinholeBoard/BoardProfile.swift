@@ -18,6 +18,9 @@ public enum ButtonFunction: String, Sendable, CaseIterable, Codable {
     case tiltB = "tilt_b"
     /// Starts a clip, or stops the one under way (`record start` / `record stop`).
     case record
+    /// The photo/video mode switch (a latching switch): closed is video mode, where the shutter
+    /// starts and stops recording instead of taking photos; open is photo mode.
+    case mode
 }
 
 /// The functions an output line can have.

@@ -10,7 +10,7 @@ public enum BuiltInBoards {
         # Line names follow the Raspberry Pi header (BCM numbering) so scripts carry over.
 
         [board]
-        name = "Simulated board (two cameras, two-stage shutter, switch, torch, tilt sensor, LEDs, buzzer)"
+        name = "Simulated board (two cameras, two-stage shutter, mode switch, tilt sensor, LEDs, buzzer)"
         make = "Pinhole"
 
         # Two-stage shutter: half press focuses and locks exposure, full press captures,
@@ -40,6 +40,21 @@ public enum BuiltInBoards {
         active_low = true
         bias = "pull-up"
         debounce_ms = 10
+
+        # Record button: a press starts a clip, the next stops and saves it.
+        [buttons.record]
+        line = "GPIO19"
+        active_low = true
+        bias = "pull-up"
+        debounce_ms = 10
+
+        # Photo/video mode switch (latching, closed = video): in video mode the shutter starts and
+        # stops recording instead of taking photos. `sim hold mode` / `sim release mode` flip it.
+        [buttons.mode]
+        line = "GPIO18"
+        active_low = true
+        bias = "pull-up"
+        debounce_ms = 20
 
         # Tilt sensor: two tilt switches to ground; they chatter, so debounce longer.
         [buttons.tilt_a]

@@ -9,21 +9,13 @@
 /// The console language. `parse` turns a line (or words) into a `ConsoleInvocation`;
 /// `help` and `helpJSON` are generated from the same definitions, and so is every usage
 /// error. Each verb's definition lives with its command type (`Commands/VerbCommand.swift`);
-/// this list only says which verbs there are, in help order.
+/// the list of those types, `commandTypes`, is generated from the folder at build time
+/// (tools/command-list), so a new command is its file and nothing else.
 public enum CommandCatalog {
-    /// The verbs, in help order.
-    public static let definitions: [CommandDefinition] = [
-        CaptureCommand.definition, CameraCommand.definition, TorchCommand.definition,
-        TimelapseCommand.definition, RecordCommand.definition,
-        LensCommand.definition, AFCommand.definition, MeteringCommand.definition, AWBCommand.definition,
-        AlbumCommand.definition, AECommand.definition, ZoomCommand.definition, FlashCommand.definition,
-        ExposureCommand.definition, EVCommand.definition,
-        StatusCommand.definition, LibraryWordsCommand.definition, GPIOCommand.definition,
-        LEDCommand.definition, LogCommand.definition, ShutdownCommand.definition, MenuCommand.definition,
-        SettingsCommand.definition, SetCommand.definition, HelpCommand.definition, QuitCommand.definition,
-        SimCommand.definition,
-        PINCommand.definition, UnlockCommand.definition, LockCommand.definition,
-    ]
+    /// The verbs, in help order: by group, then by name.
+    public static let definitions: [CommandDefinition] = commandTypes.map { $0.definition }.sorted {
+        ($0.group, $0.verb) < ($1.group, $1.verb)
+    }
 
     /// The words that come before a secret (`unlock PIN`, `pin set NEW_PIN`): what follows
     /// them is masked on screen and keeps the line out of the menu's history.

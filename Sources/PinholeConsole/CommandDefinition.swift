@@ -3,8 +3,26 @@
 /// One verb of the console language (`capture`, `af`, `sim` …): the forms shown by `help`
 /// and `help --json`, the usage line of its errors, the access rule, and the parser that
 /// turns its words into its command type's value. Each command type holds its own
-/// (`ConsoleCommand.definition`); `CommandCatalog.definitions` lists them in help order.
+/// (`ConsoleCommand.definition`); `CommandCatalog.definitions` lists them in help order: by
+/// `group`, then by verb.
 public struct CommandDefinition: Sendable {
+    /// Where a verb stands in `help`: the groups in this order, the verbs of a group by name.
+    public enum Group: Int, Comparable, Sendable, CaseIterable {
+        /// Taking photos and clips: `capture`, `record`, `timelapse`.
+        case shooting
+        /// The camera's controls: focus, exposure, white balance, flash, torch, zoom.
+        case camera
+        /// The photo library: `library`, `album`.
+        case library
+        /// The appliance: status, GPIO, LEDs, logs, settings, shutdown, the simulated board.
+        case appliance
+        /// The console itself: `menu`, `help`, `quit`, the PIN.
+        case console
+
+        /// Groups in help order.
+        public static func < (lhs: Group, rhs: Group) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
     /// One form of the verb as `help` shows it.
     public struct Form: Sendable {
         /// The syntax, e.g. `capture --timer SECONDS`.
@@ -19,6 +37,8 @@ public struct CommandDefinition: Sendable {
     public var verb: String
     /// Other first words meaning the same (`?` for `help`).
     public var aliases: [String]
+    /// Where the verb stands in `help`.
+    public var group: Group
     /// Who may run the verb's commands (a command type may refine it per command).
     public var access: CommandAccess
     /// Whether the parser gets the words exactly as typed, `--json` included (`library`,
@@ -30,10 +50,12 @@ public struct CommandDefinition: Sendable {
     let parse: @Sendable (inout CommandWords) throws -> any ConsoleCommand
 
     init(
-        _ verb: String, aliases: [String] = [], access: CommandAccess = .open, wordsAsTyped: Bool = false,
-        forms: [Form], parse: @escaping @Sendable (inout CommandWords) throws -> any ConsoleCommand
+        _ verb: String, group: Group, aliases: [String] = [], access: CommandAccess = .open,
+        wordsAsTyped: Bool = false, forms: [Form],
+        parse: @escaping @Sendable (inout CommandWords) throws -> any ConsoleCommand
     ) {
         self.verb = verb
+        self.group = group
         self.aliases = aliases
         self.access = access
         self.wordsAsTyped = wordsAsTyped

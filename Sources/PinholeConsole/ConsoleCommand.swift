@@ -29,8 +29,9 @@ public struct ConfirmationQuestion: Hashable, Sendable {
 /// prompt's answer) and carried as a value from there on. Text exists only at the wire.
 ///
 /// Each verb has one type, in `Commands/VerbCommand.swift`, that holds everything about it:
-/// its `definition` (the forms `help` shows, the parser from words, the access rule), the
-/// typed-word confirmation the menu asks for, and `run`, which carries it out and answers.
+/// its `definition` (the forms `help` shows, the parser from words, the access rule), its
+/// items on the menu's pages (`menuEntries`), the typed-word confirmation the menu asks for,
+/// and `run`, which carries it out and answers.
 /// `CommandCatalog` finds the definition from the verb; docs/ARCHITECTURE.md says how to add one.
 public protocol ConsoleCommand: Hashable, Sendable {
     /// The verb's definition: its forms for help, the parser from words, the access rule.
@@ -41,6 +42,8 @@ public protocol ConsoleCommand: Hashable, Sendable {
     var confirmation: ConfirmationQuestion? { get }
     /// Whether the command carries a secret that must not be shown or logged.
     var isSecret: Bool { get }
+    /// The verb's items on the menu's pages (by default none).
+    static var menuEntries: [MenuEntry] { get }
     /// Carries the command out on `console`; the answer goes to `reply`, now or when done
     /// (a thrown error is answered as `error STATUS: reason`).
     func run(on console: LineModeConsole, json: Bool, reply: @escaping CommandReply) throws
@@ -53,6 +56,8 @@ extension ConsoleCommand {
     public var confirmation: ConfirmationQuestion? { nil }
     /// No secret.
     public var isSecret: Bool { false }
+    /// No menu items.
+    public static var menuEntries: [MenuEntry] { [] }
     /// Whether the command needs the PIN (when one is set).
     public var needsPIN: Bool { access == .pin }
     /// The verb the command belongs to.

@@ -19,27 +19,8 @@ enum MainPage {
             MenuItem(
                 "Command line", value: "any console command, with history",
                 action: .ask(Prompt("pinhole", .line))))
-        let access = menu.snapshot.access
-        if access.pinConfigured {
-            if access.unlocked {
-                items.append(
-                    MenuItem(
-                        "Lock", value: "library and settings need the PIN again", action: .run(LockCommand()))
-                )
-            } else {
-                items.append(
-                    MenuItem(
-                        "Unlock", value: "enter the PIN",
-                        action: .ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true))))
-            }
-        }
-        if menu.snapshot.canSwitchToLineMode {
-            items.append(
-                MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode))
-        }
-        if menu.snapshot.canQuit {
-            items.append(MenuItem("Quit", value: "stop Pinhole", action: .run(QuitCommand())))
-        }
+        // Lock or unlock, line mode, quit: the commands' own entries.
+        items += CommandCatalog.menuItems(on: .main, menu)
         return items
     }
 }

@@ -1,5 +1,5 @@
-// The one-line status summary at the top of the menu: recording, camera, AF, exposure, torch,
-// flash, photos, storage, last capture.
+// The one-line status summary at the top of the menu: recording, video mode, camera, AF, exposure,
+// torch, flash, photos, storage, last capture.
 
 import PinholeAppliance
 
@@ -21,6 +21,8 @@ public enum StatusLine {
     private static func parts(_ status: ApplianceStatus, compact: Bool) -> [String] {
         var parts: [String] = []
         if let recording = status.recording { parts.append(recording.line(bytes: bytes)) }
+        // The mode switch in video mode (the shutter records); photo mode is the line as ever.
+        if status.mode == CaptureMode.video.rawValue { parts.append(compact ? "VID" : "VIDEO") }
         if let camera = status.camera {
             parts.append(compact ? camera.model : "\(camera.model) \(camera.position)")
         } else {

@@ -15,16 +15,7 @@ enum SystemPage {
             MenuItem(
                 "Board and GPIO diagnostics", value: "live buttons, LED test", action: .open(.diagnostics)),
             MenuItem("Logs", value: "problems and events", action: .open(.logs)),
-            MenuItem(
-                "Check the library", value: "fsck", action: .run(LibraryWordsCommand(["fsck"])),
-                needsPIN: true),
-            MenuItem(
-                "Safe shutdown", value: "stop the camera and close the library",
-                action: .run(ShutdownCommand(powerOff: false))),
-            MenuItem(
-                "Power off", value: "safe shutdown, then power the board off",
-                action: .run(ShutdownCommand(powerOff: true))),
-        ]
+        ] + CommandCatalog.menuItems(on: .system, menu)  // fsck, safe shutdown, power off
     }
 
     static func diagnostics(_ menu: ConsoleMenu) -> [MenuItem] {
@@ -34,12 +25,7 @@ enum SystemPage {
             items.append(.info("  \(button.name)", button.pressed ? "PRESSED" : "up"))
         }
         items.append(.info("Outputs"))
-        for output in menu.snapshot.outputs {
-            items.append(
-                MenuItem(
-                    "  Test \(output.name)", value: output.on ? "on" : "off",
-                    action: OutputFunction(rawValue: output.name).map { .run(LEDCommand(test: $0)) }))
-        }
+        items += CommandCatalog.menuItems(on: .diagnostics, menu)  // LEDCommand's test items
         return items
     }
 

@@ -3,6 +3,6 @@
 /// The live preview page; the picture itself is drawn by the screen layout.
 enum ViewfinderPage {
     static func items(_ menu: ConsoleMenu) -> [MenuItem] {
-        [MenuItem("Shutter", action: .run(CaptureCommand.now))]
+        CommandCatalog.menuItems(on: .viewfinder, menu)
     }
 }

@@ -45,12 +45,14 @@ enum LibraryScanner {
     /// `quarantine/`. Directories of originals whose state equals `verified` (same
     /// modification time, no subdirectories) are not listed: their entries cannot have
     /// changed, since adding, renaming or removing a file changes its directory's time.
+    /// With `originals` false, `originals/` is left out (a caller that walks it directory by
+    /// directory with `forEachOriginalsDirectory`).
     static func scan(
         _ layout: LibraryLayout, skipping verified: [String: DirectoryState] = [:],
-        full: Bool = false
+        full: Bool = false, originals: Bool = true
     ) throws -> DiskScan {
         var scan = DiskScan()
-        try walkOriginals(layout.root, "originals", verified: verified, into: &scan)
+        if originals { try walkOriginals(layout.root, "originals", verified: verified, into: &scan) }
         try walk(layout.root, "renders") { relative, name in
             if isTemp(name) { scan.tempFiles.append(relative); return }
             let parts = relative.split(separator: "/")
@@ -112,23 +114,48 @@ enum LibraryScanner {
             let child = relative + "/" + entry.name
             if entry.isDirectory {
                 subdirectories.append(child)
-            } else if isTemp(entry.name) {
+                continue
+            }
+            switch OriginalsEntry(entry.name) {
+            case .temp:
                 scan.tempFiles.append(child)
                 scan.untidy.insert(relative)
-            } else if let id = identifier(ofRecording: entry.name) {
+            case .recording(let id):
                 scan.recordings[id] = child
                 scan.untidy.insert(relative)
-            } else if let id = identifier(ofMotion: entry.name) {
+            case .motion(let id):
                 scan.motions[id] = child
-            } else if let id = identifier(ofOriginal: entry.name), scan.originals[id] == nil {
+            case .original(let id) where scan.originals[id] == nil:
                 scan.originals[id] = child
-            } else {
+            case .original, .foreign:
                 scan.foreignFiles.append(child)
                 scan.untidy.insert(relative)
             }
         }
         scan.listed[relative] = DirectoryState(mtime: mtime, hasSubdirectories: !subdirectories.isEmpty)
         for child in subdirectories { try walkOriginals(root, child, verified: verified, into: &scan) }
+    }
+
+    /// Calls `visit(directory, files)` for `originals/` and each directory under it, one
+    /// directory at a time (library-relative path, names of its files): only one directory's
+    /// listing is in memory at once, however big the library.
+    static func forEachOriginalsDirectory(
+        _ root: String, _ relative: String = "originals", _ visit: (String, [String]) throws -> Void
+    ) throws {
+        let absolute = root + "/" + relative
+        guard POSIXFiles.isDirectory(absolute) else { return }
+        var subdirectories: [String] = []
+        var files: [String] = []
+        for entry in try POSIXFiles.list(absolute) {
+            if entry.isDirectory {
+                subdirectories.append(relative + "/" + entry.name)
+            } else {
+                files.append(entry.name)
+            }
+        }
+        try visit(relative, files)
+        files = []
+        for child in subdirectories.sorted() { try forEachOriginalsDirectory(root, child, visit) }
     }
 
     /// Calls `visit(relativePath, fileName)` for every file under `root/relative` (recursively).

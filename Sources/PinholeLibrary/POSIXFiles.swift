@@ -171,6 +171,12 @@ enum POSIXFiles {
         return lstat(path, &info) == 0
     }
 
+    /// Whether `path` is a regular file (following a symlink).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether `path` is a directory.
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()

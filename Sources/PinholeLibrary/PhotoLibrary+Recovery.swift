@@ -242,16 +242,6 @@ extension PhotoLibrary {
         _ = try write { db, _ in try db.execute(sql: "ANALYZE") }
     }
 
-    /// Identifier → relative path of every indexed asset.
-    func indexedPaths() throws -> [String: String] {
-        try read { db in
-            var result: [String: String] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path FROM asset")
-            while let row = try rows.next() { result[row[0]] = row[1] }
-            return result
-        }
-    }
-
     /// The record for an unindexed original, or nil when it is not a complete JPEG or a clip
     /// libavformat reads.
     private func adoptable(id: String, relative: String) -> Asset? {

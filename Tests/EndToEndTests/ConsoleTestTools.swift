@@ -2,6 +2,7 @@
 // pairs (socat), and waiting for a screen to show something.
 
 import Foundation
+import PinholeTestTools
 import XCTest
 
 /// A program running in the background for the length of a test.
@@ -29,38 +30,16 @@ final class BackgroundProcess {
 }
 
 enum ConsoleTestTools {
-    /// The path of a tool, or a skip when it is missing (tools/setup installs them all).
+    /// The path of a tool; a failure when it is missing (tools/setup installs them all).
     static func tool(_ name: String) throws -> String {
-        for directory in ["/usr/bin", "/bin", "/usr/local/bin"] {
-            let path = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw XCTSkip("\(name) is not installed: run tools/setup")
+        try ExternalTool.locate(name)
     }
 
-    /// Runs a command to completion and returns its standard output. Spawned directly with
-    /// its output in a temporary file, not a pipe: tmux hands a client's descriptors to its
-    /// server, which would hold a pipe open (and Foundation's Process has been seen waiting
-    /// forever on such a client).
+    /// Runs a command to completion and returns its standard output (ExternalTool: its output
+    /// goes to a temporary file, not a pipe, which a tmux client would hand to its server).
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], capture: Bool = true) throws -> String {
-        let outputPath = capture ? NSTemporaryDirectory() + "pinhole-run-\(UUID().uuidString)" : "/dev/null"
-        defer { if capture { unlink(outputPath) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for arg in argv { free(arg) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw POSIXError(.init(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard capture else { return "" }
-        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        try ExternalTool.run(executable, arguments, captureOutput: capture).outputText
     }
 
     /// Checks `condition` each time one of `watching` (files, or folders for files still to
@@ -152,14 +131,31 @@ final class TmuxPane {
         }
     }
 
-    /// Sends one key and waits until the screen (attributes included) shows its effect: the
-    /// next key then comes after the program has taken this one, as a person's would.
+    /// Sends a key that moves the menu's selection (Up, Down) and waits until the selected
+    /// item is another one: the next key then comes after the program has taken this one, as
+    /// a person's would. Not any change of the screen: the status line redraws on its own, and
+    /// a key sent on such a change could reach the program within the noise gate's 20 ms of
+    /// the one before, which it rightly takes for line noise (seen under load).
     func press(_ key: String) throws {
-        let before = styledScreen
+        let before = selectedItem
         try send(key)
-        try ConsoleTestTools.wait(for: "the screen to change after \(key):\n\(screen)", watching: [output]) {
-            styledScreen != before
+        try ConsoleTestTools.wait(
+            for: "the selection to move from \(before ?? "nothing") after \(key):\n\(screen)",
+            watching: [output]
+        ) {
+            let now = selectedItem
+            return now != nil && now != before
         }
+    }
+
+    /// The text of the menu item drawn in reverse video (the selection), nil when none is.
+    var selectedItem: String? {
+        for line in styledScreen.split(separator: "\n") {
+            guard line.contains(/\x1B\[(?:[0-9]+;)*7(?:;[0-9]+)*m/) else { continue }
+            let text = line.replacing(/\x1B\[[0-9;]*[A-Za-z]/, with: "")
+            if text.contains(/^\s*[0-9]+\s{2}/) { return text.trimmingCharacters(in: .whitespaces) }
+        }
+        return nil
     }
 
     var isAlive: Bool {

@@ -1,6 +1,7 @@
 // Runs the built `pinhole` binary with piped standard input, for end-to-end tests.
 
 import Foundation
+import PinholeTestTools
 import XCTest
 
 /// The result of one run of the binary.
@@ -37,36 +38,10 @@ enum PinholeProcess {
         _ arguments: [String], input: String = "", environment: [String: String] = [:],
         bytes: [UInt8]? = nil, directory: URL? = nil
     ) throws -> ProcessResult {
-        let process = Process()
-        if let directory { process.currentDirectoryURL = directory }
-        process.executableURL = try binary()
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(bytes ?? Array(input.utf8)))
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        let result = try ExternalTool.run(
+            try binary().path, arguments, input: bytes ?? Array(input.utf8), environment: environment,
+            directory: directory?.path)
+        return ProcessResult(status: result.status, output: result.outputText, error: result.errorText)
     }
 
     /// A fresh temporary directory.

@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeImaging
+import PinholeTestTools
 import XCTest
 
 final class WalkingSkeletonTests: XCTestCase {
@@ -50,10 +51,7 @@ final class WalkingSkeletonTests: XCTestCase {
     }
 
     func testExternalValidatorsAcceptTheSavedPhoto() throws {
-        let exiftool = "/usr/bin/exiftool"
-        guard FileManager.default.isExecutableFile(atPath: exiftool) else {
-            throw XCTSkip("exiftool is not installed (tools/setup installs it)")
-        }
+        let exiftool = try ExternalTool.locate("/usr/bin/exiftool")
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
         let run = try PinholeProcess.run(

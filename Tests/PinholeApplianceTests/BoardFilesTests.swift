@@ -4,30 +4,15 @@ import Foundation
 import PinholeAppliance
 import PinholeBoard
 import PinholeCore
+import PinholeTestTools
 import XCTest
 
-/// Runs a tool and returns its status and output.
+/// Runs a tool and returns its status and output (fails the test when the tool is missing).
 private func runTool(_ path: String, _ arguments: [String]) throws -> (
     status: Int32, output: String, error: String
 ) {
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-        throw XCTSkip("\(path) is not installed (tools/setup installs it): skipping")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: output, as: UTF8.self),
-        String(decoding: error, as: UTF8.self)
-    )
+    let result = try ExternalTool.run(path, arguments)
+    return (result.status, result.outputText, result.errorText)
 }
 
 final class BoardOverlayTests: XCTestCase {
@@ -271,12 +256,7 @@ final class BoardServiceFilesTests: XCTestCase {
         let user = try XCTUnwrap(try unitKeys()["User"]?.first)
         XCTAssertTrue(text.contains("subject.user == \"\(user)\""))
         XCTAssertTrue(text.contains("org.freedesktop.login1.power-off"))
-        let node = ["/usr/bin/node", "/usr/bin/nodejs"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-        guard let node else {
-            throw XCTSkip("node is not installed: the rule's JavaScript syntax is not checked")
-        }
+        let node = try ExternalTool.locate("node")
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pinhole-polkit-\(UUID().uuidString).js"
         ).path

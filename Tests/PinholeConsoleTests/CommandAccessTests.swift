@@ -35,6 +35,7 @@ final class CommandAccessTests: XCTestCase {
         "set capture.quality 90": .pin, "help": .open, "help --json": .open, "quit": .open,
         "sim press shutter": .open, "sim press half_press --hold 500 --bounce 3": .open,
         "sim press trigger": .open, "sim press trigger pir": .open, "sim hold shutter": .open,
+        "sim hold mode": .open,
         "sim release shutter --bounce 2": .open, "sim tilt 90": .open, "sim scene lux 20": .open,
         "sim scene change": .open, "sim fault camera-timeout": .open, "sim fault camera-dead": .open,
         "sim fault camera-alive": .open, "sim wait 100": .open,

@@ -33,6 +33,23 @@ final class CommandCatalogTests: XCTestCase {
         XCTAssertEqual(json?.first?["command"], "capture [--json]")
     }
 
+    /// The catalog is generated from the folder (tools/command-list): one verb per file
+    /// `Commands/VerbCommand.swift`, each verb once, in help order by group then name.
+    func testTheCatalogHasOneVerbPerCommandFileInHelpOrder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/PinholeConsole/Commands").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix("Command.swift") }
+        XCTAssertGreaterThan(files.count, 25)
+        XCTAssertEqual(CommandCatalog.definitions.count, files.count, "one verb per command file")
+        let verbs = CommandCatalog.definitions.map(\.verb)
+        XCTAssertEqual(Set(verbs).count, verbs.count, "each verb once: \(verbs)")
+        let order = CommandCatalog.definitions.map { ($0.group.rawValue, $0.verb) }
+        XCTAssertTrue(zip(order, order.dropFirst()).allSatisfy { $0 < $1 }, "help order: \(verbs)")
+        XCTAssertEqual(CommandCatalog.definitions.first?.group, .shooting)
+        XCTAssertEqual(CommandCatalog.definitions.last?.group, .console)
+    }
+
     /// Found by `tools/fuzz commands`: `sim tilt 90 --bounce 9223372036854775807` overflowed
     /// when the chatter's duration was computed. Sizes are bounded where they are parsed.
     func testSimulatedChatterHoldAndWaitAreBounded() throws {

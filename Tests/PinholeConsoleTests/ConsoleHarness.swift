@@ -7,6 +7,7 @@ import PinholeConsole
 import PinholeCore
 import PinholeImaging
 import PinholeSim
+import PinholeSimBoard
 import XCTest
 
 /// Stores photos in memory (called from the loop's worker thread, so guarded by a mutex).
@@ -63,7 +64,7 @@ final class ConsoleHarness {
     init(
         quietFocus: Bool = false, colour: Bool = false,
         library: (@Sendable ([String]) throws -> String)? = nil,
-        reader: LibraryReading? = nil,
+        reader: LibraryReading? = nil, simulated: Bool = false,
         configure: (LineModeConsole) -> Void = { _ in }
     ) throws {
         let board = try BuiltInBoards.simulated()
@@ -74,13 +75,16 @@ final class ConsoleHarness {
         back.pixelArraySize = PixelSize(width: 320, height: 240)
         var front = SimCameraSpec.front
         front.pixelArraySize = PixelSize(width: 320, height: 240)
-        let cameras = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [back, front])
+        let world = SimWorld()
+        let cameras = SimulatedCameraProvider(loop: loop, world: world, specs: [back, front])
         appliance = Appliance(
             loop: loop, board: board, gpio: gpio, cameras: cameras, encoder: NullEncoder(),
             store: MemoryStore())
         try appliance.start()
         let lines = self.lines
-        commands = LineModeConsole(appliance: appliance, simulation: nil, library: library) {
+        // `simulated`: the `sim …` commands drive the board's simulated lines.
+        let simulation = simulated ? SimBoardControl(gpio: gpio, world: world, board: board, loop: loop) : nil
+        commands = LineModeConsole(appliance: appliance, simulation: simulation, library: library) {
             lines.items.append($0)
         }
         configure(commands)

@@ -19,7 +19,7 @@ final class RecordCommandsTests: XCTestCase {
 
     /// A console whose appliance records 160x96 at 10 fps through the fake backend.
     private func harness(preRoll: Double = 0) throws -> ConsoleHarness {
-        let harness = try ConsoleHarness(quietFocus: true)
+        let harness = try ConsoleHarness(quietFocus: true, simulated: true)
         var settings = VideoSettings()
         settings.size = PixelSize(width: 160, height: 96)
         settings.fps = 10
@@ -113,5 +113,36 @@ final class RecordCommandsTests: XCTestCase {
         _ = ask(harness, "record stop")
         XCTAssertNil(harness.appliance.status().recording)
         XCTAssertEqual(harness.appliance.outputs[.capture]?.showing, "off", "the pattern ends with the clip")
+    }
+
+    func testTheSimBoardRecordsFromItsRecordButtonAndFromTheShutterInVideoMode() throws {
+        let harness = try harness()
+        let photos = try XCTUnwrap(harness.appliance.status().photos)
+        let photoStatus = ask(harness, "status", wait: .seconds(1))
+        XCTAssertTrue(photoStatus.contains(", mode photo, "), photoStatus)
+        XCTAssertFalse(StatusLine.format(harness.appliance.status(), width: 200).contains("VIDEO"))
+        let started = ask(harness, "sim press record", wait: .seconds(1))
+        XCTAssertTrue(started.hasSuffix("; recording started 1"), started)
+        let saved = ask(harness, "sim press record", wait: .seconds(1))
+        XCTAssertTrue(saved.hasSuffix("; recording saved 1 /clips/clip0.mp4"), saved)
+        XCTAssertEqual(
+            ask(harness, "sim hold mode", wait: .seconds(1)),
+            "ok holding mode\nevent mode video: the shutter starts and stops recording")
+        let videoStatus = ask(harness, "status")
+        XCTAssertTrue(videoStatus.contains(", mode video, "), videoStatus)
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("VIDEO | imx477 "))
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 60).hasPrefix("VID|imx477|"))
+        let first = ask(harness, "sim press shutter", wait: .seconds(2))
+        XCTAssertTrue(first.hasSuffix("; recording started 2"), first)
+        XCTAssertTrue(
+            StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("REC 0:0"),
+            StatusLine.format(harness.appliance.status(), width: 200))
+        let second = ask(harness, "sim press shutter", wait: .seconds(1))
+        XCTAssertTrue(second.hasSuffix("; recording saved 2 /clips/clip1.mp4"), second)
+        XCTAssertEqual(store.clips.count, 2)
+        XCTAssertEqual(harness.appliance.status().photos, photos, "no photo in video mode")
+        let photo = ask(harness, "sim release mode", wait: .seconds(1))
+        XCTAssertEqual(photo, "ok released mode; mode photo: the shutter takes photos")
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("imx477 "))
     }
 }

@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 import PinholeCore
+import PinholeTestTools
 @testable import PinholeImaging
 
 enum TestImages {
@@ -112,21 +113,10 @@ enum TestImages {
         return url
     }
 
-    /// Runs a tool, returning its standard output and exit status; nil when it is not installed.
-    static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, status: Int32)? {
-        guard
-            let path = ["/usr/bin/", "/usr/local/bin/", "/bin/"].map({ $0 + tool })
-                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (data, process.terminationStatus)
+    /// Runs a tool, returning its standard output and exit status (fails the test when the
+    /// tool is missing: tools/setup installs every one).
+    static func run(_ tool: String, _ arguments: [String]) throws -> (output: Data, status: Int32) {
+        let result = try ExternalTool.run(tool, arguments)
+        return (Data(result.output), result.status)
     }
 }

@@ -1,6 +1,7 @@
 // Test support: synthetic YUV frames, a file sink that records its fragment boundaries, ffprobe and exiftool.
 
 import Foundation
+import PinholeTestTools
 import PinholeCore
 import XCTest
 
@@ -58,25 +59,8 @@ enum ClipTools {
     static func run(_ tool: String, _ arguments: [String]) throws -> (
         output: String, errors: String, status: Int32
     ) {
-        let path = "/usr/bin/" + tool
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ClipToolMissing(tool: tool)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
-            process.terminationStatus
-        )
+        let result = try ExternalTool.run(tool, arguments)
+        return (result.outputText, result.errorText, result.status)
     }
 
     /// ffprobe's JSON for the file: stream (counted frames, side data) and format (tags, duration).
@@ -97,11 +81,4 @@ enum ClipTools {
         let result = try run("ffmpeg", ["-v", "error", "-xerror", "-i", path, "-f", "null", "-"])
         return result.status == 0 ? result.errors : "status \(result.status): \(result.errors)"
     }
-}
-
-/// A tool the clip tests need is not installed (tools/setup installs it).
-struct ClipToolMissing: Error, CustomStringConvertible {
-    /// The tool's name.
-    let tool: String
-    var description: String { "\(tool) is not installed: run tools/setup, which installs it" }
 }

@@ -1,5 +1,6 @@
 // Tests of the CRC-32 checksum against known values.
 
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
@@ -16,10 +17,7 @@ final class ChecksumTests: LibraryTestCase {
         let jpeg = TestJPEG.make(width: 61, height: 37, seed: 3)  // an odd length exercises the tail loop
         let path = dir.join("x.jpg")
         writeFile(path, contents: Data(jpeg))
-        let python = "/usr/bin/python3"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw XCTSkip("python3 (for zlib.crc32) not installed")
-        }
+        let python = try ExternalTool.locate("/usr/bin/python3")
         let script = "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))"
         let output = String(decoding: TestJPEG.run(python, ["-c", script, path], input: []), as: UTF8.self)
         XCTAssertEqual("crc32:" + output.prefix(8), Checksum.string(for: jpeg))

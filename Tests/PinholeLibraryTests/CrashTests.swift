@@ -4,6 +4,7 @@ import Foundation
 import PinholeCore
 import PinholeImaging
 import Synchronization
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
@@ -192,9 +193,7 @@ enum SystemCallKill {
 
     /// The process (not started) of `binary arguments` killed at call `count`.
     static func process(killedAt count: Int, _ binary: URL, _ arguments: [String]) throws -> Process {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
-            throw XCTSkip("strace is not installed (Debian: strace; tools/setup)")
-        }
+        _ = try ExternalTool.locate("/usr/bin/strace")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         process.arguments =

@@ -4,6 +4,7 @@ import Foundation
 import PinholeCore
 import PinholeImaging
 import PinholeLibraryCommandLine
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
@@ -13,9 +14,7 @@ final class RedatedRenderTests: LibraryTestCase {
 
     /// exiftool's DateTimeOriginal, CreateDate and ModifyDate of `path`.
     private func exifDates(_ path: String) throws -> [String] {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else {
-            throw XCTSkip("exiftool is not installed (Debian: libimage-exiftool-perl)")
-        }
+        _ = try ExternalTool.locate("/usr/bin/exiftool")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         process.arguments = ["-s3", "-DateTimeOriginal", "-CreateDate", "-ModifyDate", path]

@@ -3,6 +3,7 @@
 import Foundation
 import PinholeCore
 import PinholeImaging
+import PinholeTestTools
 import Synchronization
 import XCTest
 
@@ -97,37 +98,12 @@ enum TestJPEG {
     static func run(_ tool: String, _ arguments: [String], input: [UInt8], allowFailure: Bool = false)
         -> [UInt8]
     {
-        let inputPath = NSTemporaryDirectory() + "/pinhole-tool-input-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input))
-        defer { try? FileManager.default.removeItem(atPath: inputPath) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let stdout = Pipe()
-        process.standardInput = FileHandle(forReadingAtPath: inputPath)
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { preconditionFailure("cannot run \(tool): \(error)") }
-        let output = readToEnd(stdout.fileHandleForReading.fileDescriptor)
-        process.waitUntilExit()
-        if !allowFailure { precondition(process.terminationStatus == 0, "\(tool) failed") }
-        return process.terminationStatus == 0 ? output : []
-    }
-
-    /// Reads a descriptor to its end, retrying reads that a signal interrupted: tests run tools
-    /// from several threads, and another child's exit can interrupt a read, on which
-    /// `FileHandle.readDataToEndOfFile()` traps.
-    static func readToEnd(_ fd: Int32) -> [UInt8] {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                result.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                return result
-            }
+        let result: ExternalTool.Result
+        do { result = try ExternalTool.run(tool, arguments, input: input) } catch {
+            preconditionFailure("cannot run \(tool): \(error)")
         }
+        if !allowFailure { precondition(result.status == 0, "\(tool) failed: \(result.errorText)") }
+        return result.status == 0 ? result.output : []
     }
 }
 
@@ -211,4 +187,15 @@ func pinholeBinary(for test: String) throws -> URL {
         }
     }
     throw MissingBinary(test: test)
+}
+
+/// Sets or clears a file attribute with chattr(1) (e2fsprogs): `+i` makes a file or folder
+/// immutable, even to root, so that removing it (or from it) fails.
+func chattr(_ change: String, _ path: String, check: Bool = true) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [change, path]
+    try process.run()
+    process.waitUntilExit()
+    if check { XCTAssertEqual(process.terminationStatus, 0, "chattr \(change) \(path)") }
 }

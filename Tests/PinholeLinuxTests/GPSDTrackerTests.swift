@@ -8,6 +8,7 @@ import PinholeImaging
 @testable import PinholeLinux
 import PinholeSystem
 import SystemPackage
+import PinholeTestTools
 import XCTest
 
 #if canImport(Glibc)
@@ -23,9 +24,8 @@ private final class FakeGPSD {
     private let output = Pipe()
 
     init(log: String, port: Int? = nil) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
-            FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
-        else { throw XCTSkip("gpsfake/gpsd are not installed (Debian: gpsd, gpsd-clients; tools/setup)") }
+        _ = try ExternalTool.locate("/usr/bin/gpsfake")
+        _ = try ExternalTool.locate("/usr/sbin/gpsd")
         self.port = try port ?? Self.freePort()
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("NMEA/\(log).nmea").path
@@ -58,9 +58,11 @@ private final class FakeGPSD {
                 try FileDescriptor.waitForInput([readEnd], timeoutMs: Int32(max(1, left.milliseconds))).first?
                     .any
                     == true
-            else { throw XCTSkip("gpsfake did not start its log on port \(port) within 20 s: \(text)") }
+            else {
+                throw GPSFakeFailure(reason: "did not start its log on port \(port) within 20 s: \(text)")
+            }
             let bytes = output.fileHandleForReading.availableData
-            guard !bytes.isEmpty else { throw XCTSkip("gpsfake ended before its log began: \(text)") }
+            guard !bytes.isEmpty else { throw GPSFakeFailure(reason: "ended before its log began: \(text)") }
             text += String(decoding: bytes, as: UTF8.self)
         }
         output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
@@ -248,4 +250,11 @@ final class GPSDProbeTests: XCTestCase {
         }
         XCTAssertEqual(LoopbackServer.openDescriptors, before)
     }
+}
+
+/// gpsfake did not come up: a failure, never a skip, so that the tracker's tests cannot pass without running.
+struct GPSFakeFailure: Error, CustomStringConvertible {
+    /// What went wrong, with gpsfake's output.
+    var reason: String
+    var description: String { "gpsfake \(reason)" }
 }

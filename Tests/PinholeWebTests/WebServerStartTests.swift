@@ -4,6 +4,7 @@
 import Logging
 import PinholeConfiguration
 import PinholeCore
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeWeb
@@ -145,18 +146,10 @@ final class WebServerStartTests: WebTestCase {
             plain.status, 0, "plain HTTP on the HTTPS port must not be answered: \(plain.output)")
     }
 
-    /// Runs a program to its end: its status and its output and errors.
+    /// Runs a program to its end: its status and its output, then its errors.
     private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ExternalTool.run(program, arguments)
+        return (result.status, result.outputText + result.errorText)
     }
 
     func testHugeHeadersAndAStalledClientDoNotStopOthersBeingServed() throws {

@@ -20,7 +20,7 @@ public enum AECommand: ConsoleCommand {
 
     /// The `ae` verb.
     public static let definition = CommandDefinition(
-        "ae",
+        "ae", group: .camera,
         forms: [
             form("ae lock|unlock", "hold the exposure AE has chosen, or let it follow", "ae lock"),
             form(
@@ -57,4 +57,21 @@ public enum AECommand: ConsoleCommand {
             reply(.success("ok ae point off (metering \(engine.exposure.metering.rawValue))"))
         }
     }
+}
+
+extension AECommand {
+    /// The metering point on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 110) { menu in
+            MenuItem(
+                "AE point",
+                value: menu.snapshot.status?.aePoint.map {
+                    "\(CameraPage.rounded($0[0])) \(CameraPage.rounded($0[1]))"
+                } ?? "metering mode",
+                action: .ask(
+                    Prompt(
+                        "AE point: x y (0…1, 0 0 is the top left), or off", .words(before: ["ae", "point"]),
+                        initial: "0.5 0.5")))
+        }
+    ]
 }

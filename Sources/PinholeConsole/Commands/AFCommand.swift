@@ -27,7 +27,7 @@ public enum AFCommand: ConsoleCommand {
 
     /// The `af` verb.
     public static let definition = CommandDefinition(
-        "af",
+        "af", group: .camera,
         forms: [
             form("af mode manual|auto|continuous", "autofocus mode", "af mode auto", "af continuous"),
             form(
@@ -113,4 +113,23 @@ public enum AFCommand: ConsoleCommand {
 struct AFAnswer: Encodable {
     var state: String
     var lensPosition: Double?
+}
+
+extension AFCommand {
+    /// The autofocus mode and point on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 30) { menu in
+            MenuItem(
+                "AF mode", value: menu.snapshot.status.map { "\($0.afMode) (\($0.afState))" } ?? "-",
+                action: .ask(Prompt("AF mode: manual, auto or continuous", .word(before: ["af", "mode"]))))
+        },
+        MenuEntry(.camera, at: 40) { _ in
+            MenuItem(
+                "AF point", value: "x y from 0 to 1",
+                action: .ask(
+                    Prompt(
+                        "AF point: x y (0…1, 0.5 0.5 is the centre)", .words(before: ["af", "point"]),
+                        initial: "0.5 0.5")))
+        },
+    ]
 }

@@ -19,7 +19,7 @@ public enum AWBCommand: ConsoleCommand {
 
     /// The `awb` verb.
     public static let definition = CommandDefinition(
-        "awb",
+        "awb", group: .camera,
         forms: [
             form(
                 "awb " + WhiteBalanceMode.allCases.map(\.rawValue).joined(separator: "|"), "white balance",
@@ -49,4 +49,18 @@ public enum AWBCommand: ConsoleCommand {
             reply(.success("ok awb \(lock ? "locked" : "unlocked")"))
         }
     }
+}
+
+extension AWBCommand {
+    /// White balance on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 90) { _ in
+            MenuItem(
+                "White balance", value: "auto or a preset",
+                action: .ask(
+                    Prompt(
+                        "White balance: auto, daylight, cloudy, tungsten, fluorescent, indoor",
+                        .word(before: ["awb"]), initial: "auto")))
+        }
+    ]
 }

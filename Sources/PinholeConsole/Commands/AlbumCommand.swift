@@ -12,7 +12,7 @@ public struct AlbumCommand: ConsoleCommand {
 
     /// The `album` verb.
     public static let definition = CommandDefinition(
-        "album", access: .pin,
+        "album", group: .library, access: .pin,
         forms: [
             form(
                 "album current NAME|off", "put every new photo into album NAME (off: none)",

@@ -24,7 +24,7 @@ public enum CameraCommand: ConsoleCommand {
 
     /// The `camera` verb.
     public static let definition = CommandDefinition(
-        "camera",
+        "camera", group: .camera,
         forms: [
             form("camera list [--json]", "cameras with their sizes and controls", "camera list"),
             form("camera switch", "switch to the next camera", "camera switch"),
@@ -91,4 +91,30 @@ public enum CameraCommand: ConsoleCommand {
         console.answerReports(eventsStartingWith: ["camera "])
         reply(.success("ok camera \(camera.id) \(engine.position(of: camera).rawValue)"))
     }
+}
+
+extension CameraCommand {
+    /// Switch and select first on the Camera page, the still size after the framing controls.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 10) { menu in
+            let current = menu.snapshot.cameras.first { $0.current }
+            return MenuItem(
+                "Switch camera", value: current.map { "\($0.model) (\($0.position))" } ?? "none",
+                action: .run(CameraCommand.switchNext))
+        },
+        MenuEntry(.camera, at: 20) { menu in
+            MenuItem(
+                "Select camera", value: menu.snapshot.cameras.map(\.id).joined(separator: ", "),
+                action: .ask(Prompt("Camera id or model", .word(before: ["camera", "select"]))))
+        },
+        MenuEntry(.camera, at: 130) { menu in
+            let current = menu.snapshot.cameras.first { $0.current }
+            return MenuItem(
+                "Still size", value: menu.snapshot.status?.camera?.stillSize ?? "-",
+                action: .ask(
+                    Prompt(
+                        "Still size WxH: " + (current?.stillSizes.joined(separator: ", ") ?? ""),
+                        .word(before: ["camera", "size"]))))
+        },
+    ]
 }

@@ -17,7 +17,7 @@ public enum CaptureCommand: ConsoleCommand {
 
     /// The `capture` verb.
     public static let definition = CommandDefinition(
-        "capture",
+        "capture", group: .shooting,
         forms: [
             form("capture [--json]", "take a photo now; answers when it is saved", "capture"),
             form(
@@ -206,4 +206,29 @@ struct CaptureAnswer: Encodable {
         flashFired = capture.flashFired
         afState = capture.afState.rawValue
     }
+}
+
+extension CaptureCommand {
+    /// Shutter, self-timer and burst on the Capture page; the shutter on the viewfinder.
+    public static let menuEntries = [
+        MenuEntry(.capture, at: 10) { _ in
+            MenuItem("Shutter", value: "take a photo now", action: .run(CaptureCommand.now))
+        },
+        MenuEntry(.capture, at: 20) { _ in
+            MenuItem(
+                "Self-timer", value: "seconds, then a photo",
+                action: .ask(
+                    Prompt("Self-timer seconds (1-60)", .word(before: ["capture", "--timer"]), initial: "10"))
+            )
+        },
+        MenuEntry(.capture, at: 30) { _ in
+            MenuItem(
+                "Burst", value: "several photos in a row",
+                action: .ask(
+                    Prompt(
+                        "Burst: how many photos (2-20)", .word(before: ["capture", "--burst"]), initial: "3"))
+            )
+        },
+        MenuEntry(.viewfinder, at: 10) { _ in MenuItem("Shutter", action: .run(CaptureCommand.now)) },
+    ]
 }

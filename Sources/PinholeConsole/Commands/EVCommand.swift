@@ -12,7 +12,8 @@ public struct EVCommand: ConsoleCommand {
 
     /// The `ev` verb.
     public static let definition = CommandDefinition(
-        "ev", access: .pin, forms: [form("ev STOPS", "exposure compensation", "ev -1", "ev 0.5")]
+        "ev", group: .camera, access: .pin,
+        forms: [form("ev STOPS", "exposure compensation", "ev -1", "ev 0.5")]
     ) { words in
         guard let stops = words.single(Double.init) else {
             throw ConsoleError.usage("usage: ev STOPS")
@@ -25,4 +26,15 @@ public struct EVCommand: ConsoleCommand {
         try console.appliance.engine.setEV(stops)
         reply(.success("ok ev \(stops)"))
     }
+}
+
+extension EVCommand {
+    /// EV compensation on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 70) { _ in
+            MenuItem(
+                "EV compensation", value: "stops",
+                action: .ask(Prompt("EV compensation in stops (-2…2)", .word(before: ["ev"]), initial: "0")))
+        }
+    ]
 }

@@ -11,7 +11,7 @@ public enum ExposureCommand: ConsoleCommand {
 
     /// The `exposure` verb.
     public static let definition = CommandDefinition(
-        "exposure", access: .pin,
+        "exposure", group: .camera, access: .pin,
         forms: [
             form("exposure auto", "automatic exposure", "exposure auto"),
             form("exposure manual TIME_US GAIN", "manual exposure time and gain", "exposure manual 10000 2"),
@@ -44,4 +44,18 @@ public enum ExposureCommand: ConsoleCommand {
             reply(.success("ok exposure manual \(time) us gain \(gain)"))
         }
     }
+}
+
+extension ExposureCommand {
+    /// The exposure (time, gain and scene light as the value) on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 60) { menu in
+            MenuItem(
+                "Exposure", value: CameraPage.exposure(menu.snapshot.status),
+                action: .ask(
+                    Prompt(
+                        "Exposure: auto, or manual TIME_US GAIN", .words(before: ["exposure"]),
+                        initial: "auto")))
+        }
+    ]
 }

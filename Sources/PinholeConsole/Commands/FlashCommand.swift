@@ -13,7 +13,8 @@ public struct FlashCommand: ConsoleCommand {
 
     /// The `flash` verb.
     public static let definition = CommandDefinition(
-        "flash", access: .pin, forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]
+        "flash", group: .camera, access: .pin,
+        forms: [form("flash off|on|auto", "the torch as flash", "flash auto")]
     ) { words in
         guard let mode = words.single(FlashMode.init(rawValue:)) else {
             throw ConsoleError.usage("usage: flash off|on|auto")
@@ -26,4 +27,15 @@ public struct FlashCommand: ConsoleCommand {
         try console.appliance.engine.setFlashMode(mode)
         reply(.success("ok flash \(mode.rawValue)"))
     }
+}
+
+extension FlashCommand {
+    /// The flash mode on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 100) { menu in
+            MenuItem(
+                "Flash", value: menu.snapshot.status?.flash ?? "-",
+                action: .ask(Prompt("Flash: off, on or auto", .word(before: ["flash"]))))
+        }
+    ]
 }

@@ -9,7 +9,7 @@ public struct GPIOCommand: ConsoleCommand {
 
     /// The `gpio` verb.
     public static let definition = CommandDefinition(
-        "gpio",
+        "gpio", group: .appliance,
         forms: [form("gpio status [--json]", "inputs and outputs with their current state", "gpio status")]
     ) { words in
         guard words.all == ["status"] else { throw ConsoleError.usage("usage: gpio status [--json]") }

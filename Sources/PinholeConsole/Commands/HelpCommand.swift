@@ -7,7 +7,8 @@ public struct HelpCommand: ConsoleCommand {
 
     /// The `help` verb.
     public static let definition = CommandDefinition(
-        "help", aliases: ["?"], forms: [form("help [--json]", "this list", "help", "help --json")]
+        "help", group: .console, aliases: ["?"],
+        forms: [form("help [--json]", "this list", "help", "help --json")]
     ) { _ in HelpCommand() }
 
     /// Answers with the catalog's forms.

@@ -13,7 +13,7 @@ public struct LEDCommand: ConsoleCommand {
 
     /// The `led` verb.
     public static let definition = CommandDefinition(
-        "led",
+        "led", group: .appliance,
         forms: [
             form(
                 "led test NAME",
@@ -44,4 +44,17 @@ public struct LEDCommand: ConsoleCommand {
             reply(.success("ok blinked \(name) 3 times"))
         }
     }
+}
+
+extension LEDCommand {
+    /// A test item per output on the diagnostics page.
+    public static let menuEntries = [
+        MenuEntry(.diagnostics, at: 10) { menu in
+            menu.snapshot.outputs.map { output in
+                MenuItem(
+                    "  Test \(output.name)", value: output.on ? "on" : "off",
+                    action: OutputFunction(rawValue: output.name).map { .run(LEDCommand(test: $0)) })
+            }
+        }
+    ]
 }

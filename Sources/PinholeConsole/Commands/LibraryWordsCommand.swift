@@ -13,7 +13,7 @@ public struct LibraryWordsCommand: ConsoleCommand {
 
     /// The `library` verb: its words go to the library's language untouched.
     public static let definition = CommandDefinition(
-        "library", access: .pin, wordsAsTyped: true,
+        "library", group: .library, access: .pin, wordsAsTyped: true,
         forms: [form("library …", "the photo library (library help)", "library help")]
     ) { words in LibraryWordsCommand(words.all) }
 
@@ -44,4 +44,15 @@ public struct LibraryWordsCommand: ConsoleCommand {
                 })
         }
     }
+}
+
+extension LibraryWordsCommand {
+    /// The library check on the System page.
+    public static let menuEntries = [
+        MenuEntry(.system, at: 10) { _ in
+            MenuItem(
+                "Check the library", value: "fsck", action: .run(LibraryWordsCommand(["fsck"])),
+                needsPIN: true)
+        }
+    ]
 }

@@ -9,7 +9,7 @@ public struct LogCommand: ConsoleCommand {
 
     /// The `log` verb.
     public static let definition = CommandDefinition(
-        "log", forms: [form("log [--json]", "recent problems and events", "log")]
+        "log", group: .appliance, forms: [form("log [--json]", "recent problems and events", "log")]
     ) { words in
         try words.finish(usage: "log [--json]")
         return LogCommand()

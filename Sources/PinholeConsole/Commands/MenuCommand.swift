@@ -7,7 +7,8 @@ public struct MenuCommand: ConsoleCommand {
 
     /// The `menu` verb.
     public static let definition = CommandDefinition(
-        "menu", forms: [form("menu", "switch to the interactive menu (on a terminal)", "menu")]
+        "menu", group: .console,
+        forms: [form("menu", "switch to the interactive menu (on a terminal)", "menu")]
     ) { words in
         try words.finish(usage: "menu")
         return MenuCommand()
@@ -21,4 +22,14 @@ public struct MenuCommand: ConsoleCommand {
         reply(.success("ok menu"))
         onMenu()
     }
+}
+
+extension MenuCommand {
+    /// Line mode on the main page, where the console can switch (`menu` comes back from it).
+    public static let menuEntries = [
+        MenuEntry(.main, at: 30) { menu in
+            guard menu.snapshot.canSwitchToLineMode else { return [] }
+            return [MenuItem("Line mode", value: "for scripts; type `menu` to come back", action: .lineMode)]
+        }
+    ]
 }

@@ -13,7 +13,7 @@ public struct MeteringCommand: ConsoleCommand {
 
     /// The `metering` verb.
     public static let definition = CommandDefinition(
-        "metering", access: .pin,
+        "metering", group: .camera, access: .pin,
         forms: [form("metering centre|spot|matrix", "metering mode", "metering spot")]
     ) { words in
         let word = words[0] == "center" ? "centre" : words[0] ?? ""
@@ -28,4 +28,15 @@ public struct MeteringCommand: ConsoleCommand {
         try console.appliance.engine.setMetering(mode)
         reply(.success("ok metering \(mode.rawValue)"))
     }
+}
+
+extension MeteringCommand {
+    /// The metering mode on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 80) { _ in
+            MenuItem(
+                "Metering", value: "centre, spot, matrix",
+                action: .ask(Prompt("Metering: centre, spot or matrix", .word(before: ["metering"]))))
+        }
+    ]
 }

@@ -11,7 +11,7 @@ public enum PINCommand: ConsoleCommand {
 
     /// The `pin` verb.
     public static let definition = CommandDefinition(
-        "pin", access: .pin,
+        "pin", group: .console, access: .pin,
         forms: [
             form("pin set NEW_PIN", "change the console PIN (needs the PIN)", "pin set 2468"),
             form("pin clear", "remove the console PIN (needs the PIN)", "pin clear"),

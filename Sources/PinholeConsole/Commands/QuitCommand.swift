@@ -7,7 +7,7 @@ public struct QuitCommand: ConsoleCommand {
 
     /// The `quit` verb.
     public static let definition = CommandDefinition(
-        "quit", aliases: ["exit"],
+        "quit", group: .console, aliases: ["exit"],
         forms: [form("quit", "leave the console (the appliance keeps running under systemd)", "quit")]
     ) { _ in QuitCommand() }
 
@@ -33,4 +33,14 @@ public struct QuitCommand: ConsoleCommand {
                 "ok bye: the Pinhole service stops (systemctl start pinhole, or a reboot, starts it again)"))
         console.onQuit?()
     }
+}
+
+extension QuitCommand {
+    /// Quit, last on the main page, where the console may stop Pinhole.
+    public static let menuEntries = [
+        MenuEntry(.main, at: 40) { menu in
+            menu.snapshot.canQuit
+                ? [MenuItem("Quit", value: "stop Pinhole", action: .run(QuitCommand()))] : []
+        }
+    ]
 }

@@ -17,7 +17,7 @@ public enum RecordCommand: ConsoleCommand {
 
     /// The `record` verb.
     public static let definition = CommandDefinition(
-        "record",
+        "record", group: .shooting,
         forms: [
             form(
                 "record start [--max SECONDS] [--pre SECONDS]",
@@ -170,4 +170,20 @@ struct RecordStatusAnswer: Encodable {
         size = recorder.settings.size.description
         fps = recorder.settings.fps
     }
+}
+
+extension RecordCommand {
+    /// Record (with the running clip's time and size as the value) and stop on the Capture page.
+    public static let menuEntries = [
+        MenuEntry(.capture, at: 60) { menu in
+            MenuItem(
+                "Record",
+                value: menu.snapshot.status?.recording.map { $0.line(bytes: StatusLine.bytes) }
+                    ?? "start a clip (H.264 MP4, no sound)",
+                action: .run(RecordCommand.start(max: nil, pre: 0)))
+        },
+        MenuEntry(.capture, at: 70) { _ in
+            MenuItem("Stop recording", value: "end the clip and save it", action: .run(RecordCommand.stop))
+        },
+    ]
 }

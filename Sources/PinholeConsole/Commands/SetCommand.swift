@@ -17,7 +17,7 @@ public struct SetCommand: ConsoleCommand {
 
     /// The `set` verb.
     public static let definition = CommandDefinition(
-        "set", access: .pin,
+        "set", group: .appliance, access: .pin,
         forms: [
             form("set KEY VALUE", "change a setting and save it (needs the PIN)", "set capture.quality 90")
         ]

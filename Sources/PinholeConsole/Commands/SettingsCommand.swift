@@ -9,7 +9,7 @@ public struct SettingsCommand: ConsoleCommand {
 
     /// The `settings` verb.
     public static let definition = CommandDefinition(
-        "settings", access: .pin,
+        "settings", group: .appliance, access: .pin,
         forms: [
             form(
                 "settings [--json]", "the settings saved in the configuration file (needs the PIN)",

@@ -10,7 +10,7 @@ public struct ShutdownCommand: ConsoleCommand {
 
     /// The `shutdown` verb.
     public static let definition = CommandDefinition(
-        "shutdown", access: .pin,
+        "shutdown", group: .appliance, access: .pin,
         forms: [
             form(
                 "shutdown [--poweroff]",
@@ -36,4 +36,20 @@ public struct ShutdownCommand: ConsoleCommand {
         reply(.success(powerOff ? "ok shutting down and powering off" : "ok shutting down"))
         if let onShutdown = console.onShutdown { onShutdown(powerOff) } else { console.onQuit?() }
     }
+}
+
+extension ShutdownCommand {
+    /// Safe shutdown and power off on the System page.
+    public static let menuEntries = [
+        MenuEntry(.system, at: 20) { _ in
+            MenuItem(
+                "Safe shutdown", value: "stop the camera and close the library",
+                action: .run(ShutdownCommand(powerOff: false)))
+        },
+        MenuEntry(.system, at: 30) { _ in
+            MenuItem(
+                "Power off", value: "safe shutdown, then power the board off",
+                action: .run(ShutdownCommand(powerOff: true)))
+        },
+    ]
 }

@@ -34,19 +34,20 @@ public enum SimCommand: ConsoleCommand {
 
     /// The `sim` verb.
     public static let definition = CommandDefinition(
-        "sim",
+        "sim", group: .appliance,
         forms: [
             form(
                 "sim press BUTTON [--hold MS] [--bounce N]",
-                "simulated board: press shutter|half_press|switch|torch", "sim press shutter",
+                "simulated board: press shutter|half_press|switch|torch|record", "sim press shutter",
                 "sim press half_press --hold 500 --bounce 3"),
             form(
                 "sim press trigger [NAME]",
                 "simulated board: fire a trigger input (a PIR sensor; the board's first when no NAME)",
                 "sim press trigger", "sim press trigger pir"),
             form(
-                "sim hold BUTTON | sim release BUTTON", "simulated board: hold down, let go",
-                "sim hold shutter", "sim release shutter --bounce 2"),
+                "sim hold BUTTON | sim release BUTTON",
+                "simulated board: hold down, let go (the mode switch: hold mode = video, release mode = photo)",
+                "sim hold shutter", "sim release shutter --bounce 2", "sim hold mode"),
             form(
                 "sim tilt DEGREES [--bounce N]",
                 "simulated board: turn the body 0, 90, 180 or 270 degrees (tilt sensor)", "sim tilt 90"),
@@ -120,7 +121,8 @@ public enum SimCommand: ConsoleCommand {
     private static func buttonArgument(_ word: String?) throws -> ButtonFunction {
         guard let word, let button = ButtonFunction(rawValue: word.replacingUnderscoreAliases()) else {
             throw ConsoleError.usage(
-                "unknown button '\(word ?? "")': shutter, half_press, switch, torch, tilt_a or tilt_b")
+                "unknown button '\(word ?? "")': "
+                    + ButtonFunction.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return button
     }

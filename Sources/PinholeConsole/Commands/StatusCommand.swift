@@ -9,7 +9,7 @@ public struct StatusCommand: ConsoleCommand {
 
     /// The `status` verb.
     public static let definition = CommandDefinition(
-        "status",
+        "status", group: .appliance,
         forms: [form("status [--json]", "camera, exposure, torch, photos, storage, last capture", "status")]
     ) { words in
         try words.finish(usage: "status [--json]")
@@ -32,7 +32,8 @@ public struct StatusCommand: ConsoleCommand {
         let photos = status.photos.map(String.init) ?? "?"
         reply(
             .success(
-                "ok camera \(camera), torch \(status.torch ? "on" : "off"), photos \(photos)"
+                "ok camera \(camera)" + (status.mode.map { ", mode \($0)" } ?? "")
+                    + ", torch \(status.torch ? "on" : "off"), photos \(photos)"
                     + (status.busy ? ", busy" : "") + status.fieldSummary
                     + ", gps \(status.gps ?? "off"), clock \(status.clock ?? "unknown")"
                     + ", access \(access)"))

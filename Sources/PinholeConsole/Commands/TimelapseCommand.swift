@@ -27,7 +27,7 @@ public enum TimelapseCommand: ConsoleCommand {
 
     /// The `timelapse` verb.
     public static let definition = CommandDefinition(
-        "timelapse",
+        "timelapse", group: .shooting,
         forms: [
             form(
                 "timelapse start --every DURATION [--count N] [--from HH:MM --to HH:MM] [--album NAME] [--lock]",
@@ -108,4 +108,22 @@ public enum TimelapseCommand: ConsoleCommand {
         }
         reply(.success(json ? jsonLine(status) : "ok " + status.line))
     }
+}
+
+extension TimelapseCommand {
+    /// Start (with its status as the value) and stop on the Capture page.
+    public static let menuEntries = [
+        MenuEntry(.capture, at: 40) { menu in
+            MenuItem(
+                "Timelapse", value: menu.snapshot.status?.timelapse?.line ?? "photos on a wall-clock grid",
+                action: .ask(
+                    Prompt(
+                        "Timelapse: every DURATION [--count N] [--from HH:MM --to HH:MM] [--album NAME] [--lock]",
+                        .words(before: ["timelapse", "start", "--every"]), initial: "10s")))
+        },
+        MenuEntry(.capture, at: 50) { _ in
+            MenuItem(
+                "Stop timelapse", value: "end the running timelapse", action: .run(TimelapseCommand.stop))
+        },
+    ]
 }

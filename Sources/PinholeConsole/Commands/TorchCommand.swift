@@ -12,7 +12,7 @@ public struct TorchCommand: ConsoleCommand {
 
     /// The `torch` verb.
     public static let definition = CommandDefinition(
-        "torch",
+        "torch", group: .camera,
         forms: [form("torch on|off", "the torch LED (cameras with a torch)", "torch on", "torch off")]
     ) { words in
         guard let on = words.single({ ["on": true, "off": false][$0] }) else {
@@ -27,4 +27,14 @@ public struct TorchCommand: ConsoleCommand {
         console.answerReports(eventsStartingWith: ["torch "])
         reply(.success("ok torch \(on ? "on" : "off")"))
     }
+}
+
+extension TorchCommand {
+    /// The torch, last on the Camera page: Enter turns it the other way.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 140) { menu in
+            let torch = menu.snapshot.status?.torch ?? false
+            return MenuItem("Torch", value: torch ? "on" : "off", action: .run(TorchCommand(on: !torch)))
+        }
+    ]
 }

@@ -12,7 +12,7 @@ public struct UnlockCommand: ConsoleCommand {
 
     /// The `unlock` verb.
     public static let definition = CommandDefinition(
-        "unlock",
+        "unlock", group: .console,
         forms: [form("unlock PIN", "unlock the library and settings (when a PIN is set)", "unlock 2468")]
     ) { words in
         guard words.count == 1 else { throw ConsoleError.usage("usage: unlock PIN") }
@@ -54,4 +54,19 @@ public struct UnlockCommand: ConsoleCommand {
                 }
             })
     }
+}
+
+extension UnlockCommand {
+    /// Unlock on the main page, while a PIN is set and the console is locked.
+    public static let menuEntries = [
+        MenuEntry(.main, at: 20) { menu in
+            let access = menu.snapshot.access
+            guard access.pinConfigured, !access.unlocked else { return [] }
+            return [
+                MenuItem(
+                    "Unlock", value: "enter the PIN",
+                    action: .ask(Prompt("PIN to unlock", .word(before: ["unlock"]), secret: true)))
+            ]
+        }
+    ]
 }

@@ -12,7 +12,7 @@ public struct ZoomCommand: ConsoleCommand {
 
     /// The `zoom` verb.
     public static let definition = CommandDefinition(
-        "zoom", access: .pin,
+        "zoom", group: .camera, access: .pin,
         forms: [form("zoom FACTOR", "digital zoom from 1.0 (none) to the camera's limit", "zoom 2", "zoom 1")]
     ) { words in
         guard let factor = words.single(Double.init) else {
@@ -26,4 +26,16 @@ public struct ZoomCommand: ConsoleCommand {
         try console.appliance.engine.setZoom(factor)
         reply(.success("ok zoom \(factor)"))
     }
+}
+
+extension ZoomCommand {
+    /// The zoom on the Camera page.
+    public static let menuEntries = [
+        MenuEntry(.camera, at: 120) { menu in
+            MenuItem(
+                "Zoom", value: menu.snapshot.status?.zoom.map { "\(CameraPage.rounded($0))x" } ?? "-",
+                action: .ask(
+                    Prompt("Zoom: 1 (none) up to the camera's limit", .word(before: ["zoom"]), initial: "1")))
+        }
+    ]
 }
