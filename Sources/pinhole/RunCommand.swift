@@ -105,7 +105,7 @@ struct RunCommand: ParsableCommand {
         defer { web?.stop() }
         let stop = Self.wireStopping(
             setup, appliance: appliance, runner: runner, logRouter: logRouter, log: log)
-        Self.runUntilStopped(setup, library: library, runner: runner)
+        Self.runUntilStopped(setup, library: library, runner: runner, stop: stop)
         runner.finish()
         appliance.shutdown()
         Self.logOutputsAtExit(hardware, log: log)
