@@ -6,6 +6,9 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #ifdef __linux__
 #include <sys/vfs.h>
 #endif
@@ -39,6 +42,15 @@ long pinhole_file_system_type(int fd) {
     return (long)info.f_type;
 #else
     (void)fd;
+    return 0;
+#endif
+}
+
+int pinhole_malloc_arena_max(int arenas) {
+#ifdef M_ARENA_MAX
+    return mallopt(M_ARENA_MAX, arenas);
+#else
+    (void)arenas;
     return 0;
 #endif
 }

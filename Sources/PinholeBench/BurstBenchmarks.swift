@@ -47,12 +47,13 @@ enum BurstBenchmarks {
         let encodeSeconds = encodes.sorted()[1]
 
         let loop = EventLoop(mode: .realTime)
+        let stages = BenchStages()
         let board = try BuiltInBoards.simulated()
         let appliance = Appliance(
             loop: loop, board: board, gpio: SimulatedGPIO(loop: loop, lineNames: board.lineNames),
             cameras: SimulatedCameraProvider(loop: loop, world: world, specs: [spec]),
-            encoder: BenchEncoder(encoder: PhotoEncoder(quality: 93)),
-            store: BenchStore(library: library))
+            encoder: BenchEncoder(encoder: PhotoEncoder(quality: 93), stages: stages),
+            store: BenchStore(library: library, stages: stages))
         try appliance.start()
         let residentBefore = statusKB("VmRSS") ?? 0
         var outcome: Result<BurstOutcome, Error>?
@@ -145,6 +146,10 @@ enum BurstBenchmarks {
                 + "above the running appliance = \(format(Double(peak - residentBefore) / frame))× one 12 MP YUV frame; "
                 + "bound by the \(burst.report.maxInFlight) shots in flight, each a full-resolution copy)"
         )
+        print(
+            "burst: each shot's wall time after its frame: "
+                + BenchStages.Stage.allCases.map { "\($0.rawValue) \(format(stages.mean($0) * 1000)) ms" }
+                .joined(separator: "; "))
         print("burst: ended at \(loadAfter)")
         if let wakeCost {
             print(

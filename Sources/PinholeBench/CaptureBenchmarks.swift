@@ -102,17 +102,22 @@ enum CaptureBenchmarks {
 /// The appliance's JPEG encoder as the capture engine's `StillEncoder` (capture and burst benchmarks).
 struct BenchEncoder: StillEncoder {
     let encoder: PhotoEncoder
+    /// Where the encode's wall time is added, when the bench wants it.
+    var stages: BenchStages?
     func encode(image: RawImage, metadata: PhotoMetadata) throws -> [UInt8] {
         try encoder.encode(image: image, metadata: metadata)
     }
     func encode(image: RawImage, metadata: PhotoMetadata, into sink: any ByteSink) throws {
-        try encoder.encode(image: image, metadata: metadata, into: sink)
+        guard let stages else { return try encoder.encode(image: image, metadata: metadata, into: sink) }
+        try stages.time(.encode) { try encoder.encode(image: image, metadata: metadata, into: sink) }
     }
 }
 
 /// A photo library as the capture engine's `PhotoStore` (capture and burst benchmarks).
 struct BenchStore: PhotoStore, @unchecked Sendable {
     let library: PhotoLibrary
+    /// Where the file's syncs and the index's wall time are added, when the bench wants them.
+    var stages: BenchStages?
     func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
         let asset = try library.add(jpeg: jpeg, metadata: metadata)
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
@@ -123,15 +128,23 @@ struct BenchStore: PhotoStore, @unchecked Sendable {
     func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
         -> WrittenPhoto
     {
-        WrittenPhoto(
-            bytes: nil, written: try library.writeOriginal(metadata: metadata, producing: produce),
-            metadata: metadata)
+        let start = monotonicNow()
+        var encoding = Duration.zero
+        let written = try library.writeOriginal(metadata: metadata) { sink in
+            let started = monotonicNow()
+            defer { encoding = monotonicNow() - started }
+            try produce(sink)
+        }
+        stages?.add(.fileSync, seconds: (monotonicNow() - start - encoding).seconds)
+        return WrittenPhoto(bytes: nil, written: written, metadata: metadata)
     }
     func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto {
         guard let original = photo.written as? WrittenOriginal else {
             throw CaptureError.failed("not written")
         }
-        let asset = try library.add(original, toAlbum: album)
+        let asset =
+            try stages.map { try $0.time(.index) { try library.add(original, toAlbum: album) } }
+            ?? library.add(original, toAlbum: album)
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
     }
 }

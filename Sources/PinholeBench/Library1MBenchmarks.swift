@@ -60,6 +60,8 @@ enum Library1MBenchmarks {
         try consolePage(lib)
         try listMemory(root: root, count: count, clock: clock)
         try openAfterKill(root: root, clock: clock)
+        // Last: it adds a file for every row (the steps above read none).
+        try fsckMemory(root: root, count: count, clock: clock)
     }
 
     // MARK: Open after a kill
@@ -150,7 +152,7 @@ enum Library1MBenchmarks {
     }
 
     /// `PINHOLE_BENCH_PINHOLE`, else the `pinhole` built beside this benchmark.
-    private static func pinholeBinary() -> String? {
+    static func pinholeBinary() -> String? {
         if let path = getenv("PINHOLE_BENCH_PINHOLE") { return String(cString: path) }
         let me = CommandLine.arguments[0]
         guard let slash = me.lastIndex(of: "/") else { return nil }
@@ -159,7 +161,7 @@ enum Library1MBenchmarks {
     }
 
     /// Runs `arguments` (stdout to /dev/null) and returns its peak resident set in KB (wait4's ru_maxrss).
-    private static func peakResidentKB(_ arguments: [String]) throws -> Int {
+    static func peakResidentKB(_ arguments: [String]) throws -> Int {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -289,14 +291,15 @@ enum Library1MBenchmarks {
 
     /// Generates `count` assets (one a minute from 2023-11-14), an album of 10,000 (every
     /// 100th), the day directories (empty, aged an hour) recorded as verified, and ANALYZE.
-    private static func generate(count: Int, root: String) throws {
+    /// The identifiers are made once (a materialized CTE) so that each file name is its row's.
+    static func generate(count: Int, root: String) throws {
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
         let startMs: Int64 = 1_700_000_000_000
         try queue.write { db in
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1),
-                    u AS (
+                    u AS MATERIALIZED (
                         SELECT i, ? + i * 60000 AS ms,
                                printf('%08x-%04x-7%03x-%04x-%012x', (? + i * 60000) >> 16, (? + i * 60000) & 65535,
                                       abs(random()) % 4096, 32768 + abs(random()) % 16384,
@@ -335,7 +338,15 @@ enum Library1MBenchmarks {
             parents.insert(root + "/" + parts[0..<2].joined(separator: "/"))
             parents.insert(root + "/" + parts[0..<3].joined(separator: "/"))
         }
-        LibraryBench.ageDirectories(directories.map { root + "/" + $0 } + Array(parents))
+        try recordVerified(directories: directories, parents: Array(parents), root: root, queue: queue)
+    }
+
+    /// Ages the day directories and their parents, records them as verified with their
+    /// modification times (what a clean open leaves), the row watermark at the top, ANALYZE.
+    static func recordVerified(directories: [String], parents: [String], root: String, queue: DatabaseQueue)
+        throws
+    {
+        LibraryBench.ageDirectories(directories.map { root + "/" + $0 } + parents)
         try queue.write { db in
             for directory in directories {
                 var info = stat()

@@ -2,6 +2,10 @@
 // against references measured in the same run.
 
 import Foundation
+import PinholeSystem
+
+// The allocator as `pinhole run` sets it, so that memory figures are the appliance's.
+MallocArenas.useOneArena()
 
 #if DEBUG
     let buildKind = "debug build: figures are not representative, use make bench"

@@ -32,6 +32,8 @@ final class CameraSession {
     var onNotice: ((CameraSessionNotice) -> Void)?
     /// The command under way: its name, camera, when it began and whether it is late.
     private(set) var current: (name: String, camera: String, began: Instant, late: Bool)?
+    /// Called once no command is under way or waiting (`whenIdle`).
+    private var idleWaiters: [() -> Void] = []
 
     init(loop: EventLoop) { self.loop = loop }
 
@@ -42,6 +44,12 @@ final class CameraSession {
     var lateCommand: (name: String, camera: String, since: Instant)? {
         guard let current, current.late else { return nil }
         return (current.name, current.camera, current.began)
+    }
+
+    /// Calls `done` on the loop once no command is under way or waiting (at once when idle).
+    func whenIdle(_ done: @escaping () -> Void) {
+        guard isBusy else { return done() }
+        idleWaiters.append(done)
     }
 
     /// Queues `body` under `name`: it runs after the commands before it, and calls the `done`
@@ -82,5 +90,9 @@ final class CameraSession {
             onNotice?(.answered(command: command.name, camera: command.camera, after: loop.now - began))
         }
         next()
+        guard !isBusy else { return }
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        for waiter in waiters { waiter() }
     }
 }

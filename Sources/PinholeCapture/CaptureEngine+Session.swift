@@ -17,6 +17,28 @@ extension CaptureEngine {
         standby = EngineStandby()
     }
 
+    /// Stops as `stop()` does, then calls `done` on the loop once the camera answered its
+    /// stop and close, or after `limit` with the command it still waits for (a camera or
+    /// driver that hangs): the caller (the process's shutdown) goes on without it.
+    public func stop(
+        waitingAtMost limit: Duration,
+        then done: @escaping (_ unanswered: (name: String, camera: String, since: Instant)?) -> Void
+    ) {
+        stop()
+        var ended = false
+        let timer = loop.schedule(after: limit) { [weak self] in
+            guard !ended else { return }
+            ended = true
+            done(self?.session.current.map { ($0.name, $0.camera, $0.began) })
+        }
+        session.whenIdle { [loop] in
+            guard !ended else { return }
+            ended = true
+            loop.cancel(timer)
+            done(nil)
+        }
+    }
+
     /// Whether the camera is being switched, restarted or woken, or a command hangs: a
     /// switch asked for meanwhile is refused.
     public var isCameraBusy: Bool { isOpening || session.isBusy }

@@ -77,18 +77,17 @@ public struct ScreenBuffer: Hashable, Sendable {
         cells[row * width + column]
     }
 
-    /// Writes `text` from (row, column), clipped at the right edge; control characters
-    /// show as `?`. Returns the column after the text.
+    /// Writes `text` from (row, column), clipped at the right edge; control characters (C0,
+    /// DEL and C1) are written as line mode writes them, `\xHH`, so that text from a photo,
+    /// a stick or a path can neither drive the terminal nor pass unseen. Returns the column
+    /// after the text.
     @discardableResult
     public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain) -> Int {
         guard row >= 0, row < height else { return column }
         var x = column
-        for character in text {
+        for character in text.visibleControls(includingNewline: true) {
             guard x < width else { break }
-            if x >= 0 {
-                let printable = character.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-                cells[row * width + x] = ScreenCell(character: printable ? character : "?", style: style)
-            }
+            if x >= 0 { cells[row * width + x] = ScreenCell(character: character, style: style) }
             x += 1
         }
         return x

@@ -334,7 +334,15 @@ public final class TimelapseController {
         state = nil
         releaseLock()
         if let stateFile {
-            loop.offload({ try? DurableFiles.remove(stateFile) }, then: { _ in })
+            // A state file left behind would resume this finished run at the next start: say so.
+            loop.offload({ Result { try DurableFiles.remove(stateFile) } }) { [weak self] outcome in
+                if case .failure(let error) = outcome {
+                    self?.onEvent?(
+                        "timelapse state file \(stateFile) could not be removed (\(error)): the next start"
+                            + " resumes the ended run; remove the file, or stop it then with `timelapse stop`"
+                    )
+                }
+            }
         }
         onEvent?("timelapse ended (\(reason)): \(current.taken) taken, \(current.missed) missed")
     }

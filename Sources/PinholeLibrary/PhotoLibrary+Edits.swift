@@ -87,10 +87,10 @@ extension PhotoLibrary {
                 return old
             }
         } catch {
-            try? POSIXFiles.remove(absolute)
+            removeStaleRender(relative, of: id)
             throw error
         }
-        if let previous, previous != relative { try? POSIXFiles.remove(layout.absolute(previous)) }
+        if let previous, previous != relative { removeStaleRender(previous, of: id) }
         removeCachedThumbnails(of: id)
         deliver(delivery)
         return edit
@@ -110,7 +110,7 @@ extension PhotoLibrary {
                 sql: "UPDATE asset SET edit_revision = 0, modified_ns = ?, modified_offset = ? WHERE id = ?",
                 arguments: [time.epochNanoseconds, time.utcOffsetSeconds, id])
         }
-        try? POSIXFiles.remove(layout.absolute(current.renderPath))
+        removeStaleRender(current.renderPath, of: id)
         POSIXFiles.removeEmptyDirectory(layout.renders + "/" + id)
         removeCachedThumbnails(of: id)
         deliver(delivery)
@@ -131,11 +131,27 @@ extension PhotoLibrary {
         }
     }
 
-    /// Drops the cached thumbnails of a photo (after an edit changes how it looks).
+    /// Drops the cached thumbnails of a photo (after an edit changes how it looks); one that
+    /// cannot be removed is reported: it could be shown again for a later edit of the same
+    /// revision number, until `library thumbnails --clear` (or the file is removable again).
     func removeCachedThumbnails(of id: String) {
         let directory = layout.thumbnails + "/" + id
         guard let entries = try? POSIXFiles.list(directory) else { return }
-        for entry in entries where !entry.isDirectory { try? POSIXFiles.remove(directory + "/" + entry.name) }
+        for entry in entries where !entry.isDirectory {
+            cleaning(
+                "remove the cached thumbnail \(directory)/\(entry.name) of the edited photo \(id)",
+                consequence: "it may show the photo's earlier look; clear the thumbnail cache"
+            ) { try POSIXFiles.remove(directory + "/" + entry.name) }
+        }
         POSIXFiles.removeEmptyDirectory(directory)
+    }
+
+    /// Removes a render no edit uses any more; one that cannot be removed is reported (the
+    /// next open's recovery removes stale renders).
+    func removeStaleRender(_ relative: String, of id: String) {
+        cleaning(
+            "remove the render \(relative) of photo \(id), no longer used",
+            consequence: "the next open's recovery removes it"
+        ) { try POSIXFiles.remove(layout.absolute(relative)) }
     }
 }

@@ -50,11 +50,16 @@ extension PhotoLibrary {
         }
     }
 
-    /// Marks an export that failed as interrupted, so that it is listed now (best effort: the
-    /// next open's recovery marks it anyway).
+    /// Marks an export that failed as interrupted, so that it is listed now; when that fails
+    /// it is reported (the next open's recovery marks it anyway).
     func markExportInterrupted(_ job: Int64) {
-        _ = try? write { db, _ in
-            try db.execute(sql: "UPDATE export_job SET interrupted = 1 WHERE id = ?", arguments: [job])
+        cleaning(
+            "record export \(job) as interrupted",
+            consequence: "`library exports` lists it after the next open"
+        ) {
+            _ = try write { db, _ in
+                try db.execute(sql: "UPDATE export_job SET interrupted = 1 WHERE id = ?", arguments: [job])
+            }
         }
     }
 
@@ -119,9 +124,24 @@ extension PhotoLibrary {
         var removed = false
         for entry in entries where entry.name.hasSuffix(".tmp") && !entry.isDirectory {
             guard prefixes.contains(where: { entry.name.hasPrefix($0) }) else { continue }
-            if (try? POSIXFiles.remove(directory + "/" + entry.name)) != nil { removed = true }
+            let consequence = "the redone export writes its file beside it; remove it by hand"
+            if cleaning(
+                "remove \(directory)/\(entry.name), left by the interrupted export", consequence: consequence,
+                {
+                    try POSIXFiles.remove(directory + "/" + entry.name)
+                })
+            {
+                removed = true
+            }
         }
-        if removed { try? POSIXFiles.syncDirectory(directory) }
+        if removed {
+            cleaning(
+                "sync the removal of the interrupted export's temporaries in \(directory)",
+                consequence: "a power cut may bring them back; redo the export again then"
+            ) {
+                try POSIXFiles.syncDirectory(directory)
+            }
+        }
     }
 
     /// Drops the record of an interrupted export (the user will not redo it).

@@ -40,7 +40,16 @@ extension PhotoLibrary {
         throws -> [UInt8]
     {
         let scratch = layout.root + "/cache/.export-\(Identifier.make(at: now())).\(container.rawValue)"
-        defer { try? POSIXFiles.remove(scratch) }
+        defer {
+            if POSIXFiles.exists(scratch) {
+                cleaning(
+                    "remove the export's scratch file \(scratch)",
+                    consequence: "it only takes space under cache/"
+                ) {
+                    try POSIXFiles.remove(scratch)
+                }
+            }
+        }
         do {
             try LibavClipRemuxer.rewrite(
                 source, to: scratch, as: container, metadata: metadata.map { (key: $0.0, value: $0.1) })

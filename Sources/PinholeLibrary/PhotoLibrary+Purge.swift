@@ -39,7 +39,7 @@ extension PhotoLibrary {
                 moved.append((from, to))
             }
         } catch {
-            for move in moved.reversed() { try? POSIXFiles.moveDurably(move.to, to: move.from) }
+            putBack(moved)
             throw mapped(error)
         }
         let delivery: [(UInt64, ChangeDetails)]
@@ -49,12 +49,16 @@ extension PhotoLibrary {
                 for id in unique { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id]) }
             }
         } catch {
-            for move in moved.reversed() { try? POSIXFiles.moveDurably(move.to, to: move.from) }
+            putBack(moved)
             throw error
         }
         // Not synced: after a power cut a file left in .purging/ without its index row is
         // removed by the next open's recovery pass (it only frees space, it saves nothing).
-        for move in moved { try? POSIXFiles.remove(move.to) }
+        for move in moved {
+            cleaning("remove the purged \(move.to)", consequence: "the next open's recovery removes it") {
+                try POSIXFiles.remove(move.to)
+            }
+        }
         for asset in records {
             removeDerivedFiles(of: asset.id)
             POSIXFiles.removeEmptyDirectory(POSIXFiles.parentDirectory(of: layout.absolute(asset.path)))
@@ -84,12 +88,30 @@ extension PhotoLibrary {
         return ids
     }
 
-    /// Removes renders and cached thumbnails of an asset (derived files).
+    /// A purge that failed: its originals go back from `.purging/` to where their rows say;
+    /// one that cannot is reported (its row is still there, so the next open's recovery
+    /// moves it back: the photo is not lost).
+    private func putBack(_ moved: [(from: String, to: String)]) {
+        for move in moved.reversed() {
+            cleaning(
+                "move \(move.to) back to \(move.from) after the purge failed",
+                consequence: "its photo is still listed, and the next open's recovery moves it back"
+            ) { try POSIXFiles.moveDurably(move.to, to: move.from) }
+        }
+    }
+
+    /// Removes renders and cached thumbnails of an asset (derived files); one that cannot be
+    /// removed is reported (it only takes space).
     func removeDerivedFiles(of id: String) {
         for directory in [layout.renders + "/" + id, layout.thumbnails + "/" + id] {
             guard let entries = try? POSIXFiles.list(directory) else { continue }
             for entry in entries where !entry.isDirectory {
-                try? POSIXFiles.remove(directory + "/" + entry.name)
+                cleaning(
+                    "remove \(directory)/\(entry.name) of the purged photo \(id)",
+                    consequence: "it only takes space"
+                ) {
+                    try POSIXFiles.remove(directory + "/" + entry.name)
+                }
             }
             POSIXFiles.removeEmptyDirectory(directory)
         }

@@ -29,7 +29,12 @@ extension PhotoLibrary {
             let path = layout.absolute(relative)
             guard let bytes = try? POSIXFiles.read(path) else { continue }
             let stamped = Self.stampedRender(of: asset, bytes)
-            if stamped != bytes { try? writeInDirectory(stamped, to: path, replace: true) }
+            if stamped != bytes {
+                cleaning(
+                    "write the new dates into the render \(relative) of photo \(id)",
+                    consequence: "the render keeps its old dates in EXIF until the photo is redated again"
+                ) { try writeInDirectory(stamped, to: path, replace: true) }
+            }
         }
     }
 }

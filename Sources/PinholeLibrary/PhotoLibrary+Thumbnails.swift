@@ -80,8 +80,11 @@ extension PhotoLibrary {
         guard case let .success(info) = JPEGProbe.inspect(rendered) else {
             throw LibraryError.invalidImage(path: source, reason: "the thumbnail renderer produced no JPEG")
         }
-        // The cache is disposable: a failure to write it does not fail the request.
-        if (try? ensureDirectory(directory)) != nil { try? POSIXFiles.writeAtomically(rendered, to: file) }
+        // The cache is disposable: a failure to write it does not fail the request; it is reported.
+        cleaning("cache the thumbnail \(file)", consequence: "it is rendered again when asked for") {
+            try ensureDirectory(directory)
+            try POSIXFiles.writeAtomically(rendered, to: file)
+        }
         return Thumbnail(
             jpeg: rendered, size: PixelSize(width: info.width, height: info.height), file: file,
             fromCache: false)
@@ -122,8 +125,16 @@ extension PhotoLibrary {
         for entry in (try? POSIXFiles.list(layout.thumbnails)) ?? [] where entry.isDirectory {
             let directory = layout.thumbnails + "/" + entry.name
             for file in (try? POSIXFiles.list(directory)) ?? [] where !file.isDirectory {
-                try? POSIXFiles.remove(directory + "/" + file.name)
-                removed += 1
+                // Counted only when removed; one that stays is reported.
+                if cleaning(
+                    "remove the cached thumbnail \(directory)/\(file.name)",
+                    consequence: "it stays in the cache",
+                    {
+                        try POSIXFiles.remove(directory + "/" + file.name)
+                    })
+                {
+                    removed += 1
+                }
             }
             POSIXFiles.removeEmptyDirectory(directory)
         }

@@ -52,6 +52,8 @@ public final class PhotoLibrary: Sendable {
     public let options: LibraryOptions
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
+    /// Cleanups that failed (`PhotoLibrary+CleanupFailures.swift`).
+    let cleanup = CleanupFailures()
     /// The lock file's descriptor, holding a shared `flock` while this library is open.
     private let lockDescriptor: FileDescriptor
 
@@ -207,11 +209,21 @@ public final class PhotoLibrary: Sendable {
             fileSize: Int64(jpeg.count), checksum: Checksum.string(for: jpeg))
     }
 
-    /// Removes an original whose indexing failed (best effort; recovery adopts it otherwise).
+    /// Removes an original whose indexing failed; one that cannot be removed is reported (the
+    /// next open's recovery adopts it: a photo is never lost).
     func discardOriginal(_ asset: Asset) {
         let absolute = layout.absolute(asset.path)
-        try? POSIXFiles.remove(absolute)
-        try? POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+        let consequence = "the next open adopts it into the library"
+        guard
+            cleaning(
+                "remove \(asset.path), whose indexing failed", consequence: consequence,
+                {
+                    try POSIXFiles.remove(absolute)
+                })
+        else { return }
+        cleaning("sync the removal of \(asset.path), whose indexing failed", consequence: consequence) {
+            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+        }
     }
 
     /// Writes a file durably, creating its directory; retries once if the directory vanished

@@ -67,8 +67,13 @@ public protocol WebLibraryReading: LibraryReading {
     func photos(in source: String, after: String?, limit: Int) throws -> (
         rows: [LibraryPhotoRow], next: String?
     )
-    /// The path of a cached thumbnail of the photo, fitting `size` square (rendered if needed).
-    func thumbnailFile(id: String, size: Int) throws -> String?
+    /// A JPEG thumbnail of the photo fitting `size` square (from the library's cache, rendered
+    /// if needed); nil: no such photo.
+    func thumbnailJPEG(id: String, size: Int) throws -> [UInt8]?
+    /// Calls `handler` with the ids of photos after every committed change to them (edited,
+    /// deleted, restored, purged, favorited…), until the returned token is released. Nil:
+    /// this library cannot report changes (the server then keeps no thumbnail in memory).
+    func observeChanges(_ handler: @escaping @Sendable ([String]) -> Void) -> (any Sendable)?
     /// The path and byte size of the photo's original (nil: no such photo).
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)?
 }

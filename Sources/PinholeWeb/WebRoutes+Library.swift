@@ -50,11 +50,11 @@ extension WebRoutes {
                     title: "Photo", csrf: session.csrf,
                     body: PhotoPage.render(detail, albums: albums, csrf: session.csrf)))
         }
-        router.get("/photo/{id}/thumb") { _, context in
-            try await thumbnail(context.parameters.require("id"), size: Self.thumbnailSize, context: context)
+        router.get("/photo/{id}/thumb") { request, context in
+            try await thumbnail(context.parameters.require("id"), size: Self.thumbnailSize, request: request)
         }
-        router.get("/photo/{id}/view") { _, context in
-            try await thumbnail(context.parameters.require("id"), size: Self.viewSize, context: context)
+        router.get("/photo/{id}/view") { request, context in
+            try await thumbnail(context.parameters.require("id"), size: Self.viewSize, request: request)
         }
         router.get("/photo/{id}/original") { request, context in
             let id = try Self.photoID(context.parameters.require("id"))
@@ -101,15 +101,28 @@ extension WebRoutes {
         try await read { try $0.albums() }.first { $0.id == id }?.title ?? "Album"
     }
 
-    private func thumbnail(_ text: String, size: Int, context: WebContext) async throws -> Response {
+    /// A thumbnail: from memory when it was sent before and the photo has not changed since
+    /// (no library read, no file read), else read from the library's cache on a worker.
+    /// Answers 304 when the browser already has these bytes (`If-None-Match`); browsers
+    /// revalidate each time (`no-cache`), so an edit shows at once.
+    private func thumbnail(_ text: String, size: Int, request: Request) async throws -> Response {
         let id = try Self.photoID(text)
-        guard let path = try await read({ try $0.thumbnailFile(id: id, size: size) }) else {
-            throw HTTPError(.notFound)
+        let entry: ThumbnailCache.Entry
+        if let kept = thumbnails.entry(id: id, size: size) {
+            entry = kept
+        } else {
+            let generation = thumbnails.generation()
+            guard let jpeg = try await read({ try $0.thumbnailJPEG(id: id, size: size) }) else {
+                throw HTTPError(.notFound)
+            }
+            entry = thumbnails.keep(jpeg, id: id, size: size, readAt: generation)
         }
-        let body = try await FileIO().loadFile(path: path, context: context)
-        return Response(
-            status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
-            body: body)
+        var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: entry.etag]
+        if ThumbnailCache.matches(request.headers[.ifNoneMatch], entry.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "image/jpeg"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
     }
 
     /// Reads the library on a worker thread (never on the server's event loops).

@@ -15,6 +15,21 @@ struct WebRoutes: Sendable {
     let liveFPS: Int
     /// Whether sessions' cookies are marked Secure (HTTPS).
     let secure: Bool
+    /// Thumbnails already sent, following the library's changes.
+    let thumbnails: ThumbnailCache
+
+    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`.
+    init(
+        backend: any WebBackend, sessions: WebSessions, liveFPS: Int, secure: Bool,
+        thumbnailBytes: Int = 8 << 20
+    ) {
+        self.backend = backend
+        self.sessions = sessions
+        self.liveFPS = liveFPS
+        self.secure = secure
+        thumbnails = ThumbnailCache(capacity: thumbnailBytes)
+        thumbnails.follow(backend.library)
+    }
 
     /// Every route as (method, path), for the test that checks each refuses strangers.
     static let routes: [(HTTPRequest.Method, String)] = [

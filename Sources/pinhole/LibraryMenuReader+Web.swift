@@ -16,10 +16,16 @@ extension LibraryMenuReader: WebLibraryReading {
         return (rows, page.hasMore ? rows.last?.id : nil)
     }
 
-    func thumbnailFile(id: String, size: Int) throws -> String? {
+    func thumbnailJPEG(id: String, size: Int) throws -> [UInt8]? {
         guard let asset = try library.asset(id: id) else { return nil }
         return try library.thumbnail(of: asset, size: PixelSize(width: size, height: size), mode: .aspectFit)
-            .file
+            .jpeg
+    }
+
+    func observeChanges(_ handler: @escaping @Sendable ([String]) -> Void) -> (any Sendable)? {
+        library.observe(AssetQuery(trash: .included, includesHidden: true)) { details in
+            handler(details.insertedIDs + details.removedIDs + details.changedIDs)
+        }
     }
 
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {

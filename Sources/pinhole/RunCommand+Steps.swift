@@ -39,6 +39,8 @@ struct RunLibrary {
 /// How the run ended: whether the board powers off after it.
 final class RunStop {
     var powerOff = false
+    /// A stop was asked for: the loop runs on until the camera answered its stop (bounded).
+    var requested = false
 }
 
 extension RunCommand {
@@ -74,6 +76,9 @@ extension RunCommand {
             throw StartFailure(message: "cannot open the photo library at \(path): \(error)")
         }
         log.info("board \(setup.profile.name) (\(setup.note)), library \(path)")
+        // A cleanup that failed after a change that succeeded (a leftover file, a thumbnail
+        // not cached) is logged from the thread that did the work.
+        photoLibrary.reportCleanupFailures { text in log.warning("library: \(text)") }
         let settingsFile = Self.settingsFile(configuration: setup.settings.file, library: path)
         let timelapseStateFile = path + "/timelapse-state.toml"
         let accessStateFile = path + "/console-access.toml"
@@ -86,7 +91,11 @@ extension RunCommand {
         }
         Self.scheduleMaintenance(of: photoLibrary, on: setup.loop, log: log)
         let watch = LibraryWatch(library: photoLibrary, loop: setup.loop)
-        watch.start()
+        if let failure = watch.start() {
+            log.warning(
+                "cannot watch \(path) for other processes' changes (\(failure)): looking every second instead"
+            )
+        }
         return RunLibrary(
             library: photoLibrary, path: path, watch: watch, settingsFile: settingsFile,
             timelapseStateFile: timelapseStateFile, accessStateFile: accessStateFile)
@@ -196,19 +205,32 @@ extension RunCommand {
     ) -> RunStop {
         let loop = setup.loop
         let stop = RunStop()
+        let bound = LoopBound((appliance, stop), loop: loop)
+        // Outputs off at once; the loop runs on (saves finish, the watchdog is fed) until the
+        // camera answered its stop and close, or for `shutdownCameraWait`; a second request
+        // stops at once.
+        let stopping: @Sendable () -> Void = {
+            let (appliance, stop) = bound.value
+            guard !stop.requested else { return loop.stop() }
+            stop.requested = true
+            appliance.shutdown(waitingForCameraAtMost: appliance.shutdownCameraWait) { late in
+                if let late { log.error("\(late)") }
+                loop.stop()
+            }
+        }
         runner.onShutdown = { off in
             stop.powerOff = off && !setup.simulated
-            loop.stop()
+            stopping()
         }
         appliance.onShutdownRequest = { request in
             runner.event("shutdown \(request.reason)")
             log.notice("\(request.reason): shutting down\(request.powerOff ? " and powering off" : "")")
             stop.powerOff = request.powerOff
-            loop.stop()
+            stopping()
         }
         SignalWatcher.start(loop: loop) { name in
             log.notice("\(name): shutting down")
-            loop.stop()
+            stopping()
         }
         let console = LoopBound(runner, loop: loop)
         let toConsole: @Sendable (Logger.Level, String) -> Void = { level, line in
@@ -221,11 +243,13 @@ extension RunCommand {
 
     /// Step 8: runs the loop until something stops it; under systemd (Type=notify) it is
     /// ready once the console runs, and the loop pings the watchdog.
-    static func runUntilStopped(_ setup: RunSetup, library: RunLibrary, runner: ConsoleRunner) {
+    static func runUntilStopped(_ setup: RunSetup, library: RunLibrary, runner: ConsoleRunner, stop: RunStop)
+    {
         let systemd = SystemdNotifier()
         systemd.notify("READY=1\nSTATUS=board \(setup.profile.name), library \(library.path)")
         systemd.startWatchdog(on: setup.loop)
-        setup.loop.run(isBusy: { runner.isBusy })
+        // Virtual time moves on while a stop waits for the camera (its bound is a timer).
+        setup.loop.run(isBusy: { runner.isBusy || stop.requested })
         systemd.stopWatchdog(on: setup.loop)
         systemd.notify("STOPPING=1")
     }

@@ -15,6 +15,7 @@ import PinholeLibraryCommandLine
 import PinholeLinux
 import PinholeSim
 import PinholeSimBoard
+import PinholeSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -78,6 +79,7 @@ struct RunCommand: ParsableCommand {
     /// Builds the appliance, its console and its services in named steps, runs the loop until
     /// something stops it, and takes everything down again (outputs off on every way out).
     func run() throws {
+        MallocArenas.useOneArena()
         SignalWatcher.blockTerminationSignals()
         let logRouter = LogRouter()
         let log = logRouter.logger()
@@ -103,7 +105,7 @@ struct RunCommand: ParsableCommand {
         defer { web?.stop() }
         let stop = Self.wireStopping(
             setup, appliance: appliance, runner: runner, logRouter: logRouter, log: log)
-        Self.runUntilStopped(setup, library: library, runner: runner)
+        Self.runUntilStopped(setup, library: library, runner: runner, stop: stop)
         runner.finish()
         appliance.shutdown()
         Self.logOutputsAtExit(hardware, log: log)

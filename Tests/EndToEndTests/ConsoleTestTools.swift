@@ -131,14 +131,31 @@ final class TmuxPane {
         }
     }
 
-    /// Sends one key and waits until the screen (attributes included) shows its effect: the
-    /// next key then comes after the program has taken this one, as a person's would.
+    /// Sends a key that moves the menu's selection (Up, Down) and waits until the selected
+    /// item is another one: the next key then comes after the program has taken this one, as
+    /// a person's would. Not any change of the screen: the status line redraws on its own, and
+    /// a key sent on such a change could reach the program within the noise gate's 20 ms of
+    /// the one before, which it rightly takes for line noise (seen under load).
     func press(_ key: String) throws {
-        let before = styledScreen
+        let before = selectedItem
         try send(key)
-        try ConsoleTestTools.wait(for: "the screen to change after \(key):\n\(screen)", watching: [output]) {
-            styledScreen != before
+        try ConsoleTestTools.wait(
+            for: "the selection to move from \(before ?? "nothing") after \(key):\n\(screen)",
+            watching: [output]
+        ) {
+            let now = selectedItem
+            return now != nil && now != before
         }
+    }
+
+    /// The text of the menu item drawn in reverse video (the selection), nil when none is.
+    var selectedItem: String? {
+        for line in styledScreen.split(separator: "\n") {
+            guard line.contains(/\x1B\[(?:[0-9]+;)*7(?:;[0-9]+)*m/) else { continue }
+            let text = line.replacing(/\x1B\[[0-9;]*[A-Za-z]/, with: "")
+            if text.contains(/^\s*[0-9]+\s{2}/) { return text.trimmingCharacters(in: .whitespaces) }
+        }
+        return nil
     }
 
     var isAlive: Bool {

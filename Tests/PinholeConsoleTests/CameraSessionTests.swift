@@ -167,6 +167,52 @@ final class CameraSessionTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(cameras.openCamera(front.id)).isClosed, "closed once the stop answered")
     }
 
+    /// The process's shutdown with a camera whose stop hangs for 30 s: the outputs are off at
+    /// once and the loop is never held; the wait ends at its bound (the two commands'
+    /// deadlines, 10 s) with a line naming the camera and the command, and a photo taken
+    /// before is kept. A stop that answers in 3 s ends the wait then, with nothing to say.
+    func testShutdownWaitsABoundedTimeForAHangingStopAndSaysSo() throws {
+        let (loop, _, gpio, world, cameras, appliance) = try Self.simulatedBoard()
+        let back = cameras.specs[0]
+        var saved: [CaptureResult] = []
+        appliance.observe { if case .saved(let capture) = $0 { saved.append(capture) } }
+        try appliance.start()
+        loop.advance(by: .seconds(1))
+        appliance.capture()
+        loop.advance(by: .seconds(1))
+        XCTAssertEqual(saved.count, 1)
+        XCTAssertNoThrow(try appliance.setTorch(true))
+        XCTAssertFalse(gpio.outputsOn.isEmpty, "the torch is on")
+        world.stopHangs[back.id] = .seconds(30)
+
+        let began = loop.now
+        var late: String??
+        appliance.shutdown(waitingForCameraAtMost: appliance.shutdownCameraWait) { late = .some($0) }
+        XCTAssertEqual(loop.now, began, "the shutdown did not hold the loop")
+        XCTAssertEqual(gpio.outputsOn, [], "outputs off at once")
+        loop.advance(to: began + .milliseconds(9_900))
+        XCTAssertTrue(late == nil, "still waiting for the camera")
+        loop.advance(to: began + .seconds(10))
+        XCTAssertEqual(
+            late,
+            .some(
+                "camera \(back.model) has not answered `stop` for 10 s: exiting without it "
+                    + "(the kernel releases the camera when the process ends)"))
+        XCTAssertEqual(saved.count, 1, "the photo taken before is kept")
+
+        let (loop2, _, _, world2, cameras2, appliance2) = try Self.simulatedBoard()
+        try appliance2.start()
+        loop2.advance(by: .seconds(1))
+        world2.stopHangs[cameras2.specs[0].id] = .seconds(3)
+        let began2 = loop2.now
+        var late2: String??
+        appliance2.shutdown(waitingForCameraAtMost: appliance2.shutdownCameraWait) { late2 = .some($0) }
+        loop2.advance(to: began2 + .milliseconds(2_900))
+        XCTAssertTrue(late2 == nil, "waits for the stop")
+        loop2.advance(to: began2 + .milliseconds(3_100))
+        XCTAssertEqual(late2, .some(nil), "the camera answered: the wait ends with it")
+    }
+
     /// The simulated board with small cameras, not started.
     private static func simulatedBoard() throws -> (
         EventLoop, BoardProfile, SimulatedGPIO, SimWorld, SimulatedCameraProvider, Appliance

@@ -173,16 +173,6 @@ final class RecoveryTests: LibraryTestCase {
         XCTAssertEqual(repaired.failedRepairs, [])
     }
 
-    /// Sets or clears a file attribute with chattr(1) (e2fsprogs).
-    private func chattr(_ change: String, _ path: String, check: Bool = true) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [change, path]
-        try process.run()
-        process.waitUntilExit()
-        if check { XCTAssertEqual(process.terminationStatus, 0, "chattr \(change) \(path)") }
-    }
-
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         writeFile(dir.join("plain"), contents: Data([1]))
         XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) {

@@ -188,3 +188,14 @@ func pinholeBinary(for test: String) throws -> URL {
     }
     throw MissingBinary(test: test)
 }
+
+/// Sets or clears a file attribute with chattr(1) (e2fsprogs): `+i` makes a file or folder
+/// immutable, even to root, so that removing it (or from it) fails.
+func chattr(_ change: String, _ path: String, check: Bool = true) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [change, path]
+    try process.run()
+    process.waitUntilExit()
+    if check { XCTAssertEqual(process.terminationStatus, 0, "chattr \(change) \(path)") }
+}

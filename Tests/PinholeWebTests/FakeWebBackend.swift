@@ -121,8 +121,27 @@ final class FakeLibrary: WebLibraryReading {
         return detail
     }
 
-    func thumbnailFile(id: String, size: Int) throws -> String? {
-        ids.contains(id) ? directory + "/" + id + ".jpg" : nil
+    /// Thumbnails the fake has rendered differently from `bytes` (an edit).
+    let edited = Mutex<[String: [UInt8]]>([:])
+    /// How many thumbnails were read from this library.
+    let thumbnailReads = Atomic<Int>(0)
+    private let changeHandlers = Mutex<[@Sendable ([String]) -> Void]>([])
+
+    func thumbnailJPEG(id: String, size: Int) throws -> [UInt8]? {
+        guard ids.contains(id) else { return nil }
+        thumbnailReads.add(1, ordering: .relaxed)
+        return edited.withLock { $0[id] } ?? bytes
+    }
+
+    func observeChanges(_ handler: @escaping @Sendable ([String]) -> Void) -> (any Sendable)? {
+        changeHandlers.withLock { $0.append(handler) }
+        return "observing"
+    }
+
+    /// Gives photo `id` a new thumbnail and reports the change, as the library does after an edit.
+    func edit(_ id: String, thumbnail: [UInt8]) {
+        edited.withLock { $0[id] = thumbnail }
+        for handler in changeHandlers.withLock({ $0 }) { handler([id]) }
     }
 
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {

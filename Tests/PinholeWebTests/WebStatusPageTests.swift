@@ -82,4 +82,26 @@ final class WebStatusPageTests: WebTestCase {
             XCTAssertTrue(String(buffer: refused.body).contains("ev 9 is outside -4...4"))
         }
     }
+
+    func testASettingThatIsNotOneOfTheConsolesIsRefusedBeforeAnyCommandRuns() async throws {
+        let backend = FakeWebBackend(library: library) { _ in "ok saved" }
+        try await app(backend).test(.router) { client in
+            let session = try await logIn(client)
+            // Confirmed as the console asks, so only the key check stands in the way.
+            for key in ["capture.nonsense", "console.pin_hash", "web.open", "camera", "camera.ev.x"] {
+                XCTAssertFalse(SetCommand.keys.contains(key))
+                let answer = try await client.execute(
+                    uri: "/settings", method: .post, headers: session.postHeaders,
+                    body: session.form("key=\(key)&value=1&confirm=save"))
+                XCTAssertEqual(answer.status, .badRequest, key)
+                XCTAssertTrue(String(buffer: answer.body).contains("no setting '\(key)'"), key)
+            }
+            XCTAssertTrue(backend.ran.isEmpty, "ran \(backend.ran.map { "\($0.command)" })")
+            let known = try await client.execute(
+                uri: "/settings", method: .post, headers: session.postHeaders,
+                body: session.form("key=camera.ev&value=1&confirm=save"))
+            XCTAssertEqual(known.status, .seeOther)
+            XCTAssertEqual(backend.ran.count, 1)
+        }
+    }
 }

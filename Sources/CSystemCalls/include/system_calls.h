@@ -25,4 +25,8 @@ unsigned long long pinhole_sync_count(int kind);
 /// The file system type (`statfs`'s f_type) of the file open as `fd`, or 0 when it cannot be read.
 long pinhole_file_system_type(int fd);
 
+/// Limits the C library's malloc to `arenas` arenas for all threads (glibc's
+/// mallopt(M_ARENA_MAX)); returns 1 when done, 0 where the C library has no such setting.
+int pinhole_malloc_arena_max(int arenas);
+
 #endif
