@@ -12,6 +12,9 @@ extension RecordingEvent {
         case .saved(let id, let clip, let note):
             return "recording saved \(id) \(clip.path)" + (note.map { " (\($0))" } ?? "")
         case .failed(let id, let message): return "recording failed \(id) \(message)"
+        case .liveSaved(let photoID, let file, let frames):
+            return "live saved \(photoID) \(file) (\(frames) frames)"
+        case .liveFailed(let photoID, let message): return "live failed \(photoID) \(message)"
         }
     }
 }
@@ -34,6 +37,7 @@ extension Appliance {
             switch event {
             case .started: self.indicator.show(.recording(true))
             case .saved, .failed: self.indicator.show(.recording(recorder.isRecording))
+            case .liveSaved, .liveFailed: break
             }
             self.emit(.recording(event))
         }

@@ -66,6 +66,8 @@ public final class Appliance {
     public var timelapse: TimelapseController?
     /// Records clips, when the board is set up for it (`attachRecorder`).
     public internal(set) var recorder: ClipRecorder?
+    /// `[capture] live`: every photo is paired with the pre-roll ring's clip around it (a Live Photo).
+    public var livePhotos = false
     /// The board's trigger inputs (requested at start).
     public private(set) var triggers: TriggerController?
     /// `[library] when_full`: stop, or recycle the oldest photos.
@@ -211,9 +213,20 @@ public final class Appliance {
 
     // MARK: Actions
 
-    /// Takes a photo of the frame exposing at `pressedAt` (now when nil).
+    /// Takes a photo of the frame exposing at `pressedAt` (now when nil), a Live Photo when
+    /// `livePhotos` is on.
     public func capture(
         pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil
+    ) {
+        capture(live: livePhotos, pressedAt: pressedAt, completion: completion)
+    }
+
+    /// Takes a photo of the frame exposing at `pressedAt` (now when nil). With `live`, the
+    /// saved photo is then paired with its motion clip and `motion` gets the outcome about
+    /// 1.5 s later (see `pairMotion`).
+    public func capture(
+        live: Bool, pressedAt: Instant? = nil, completion: ((Result<CaptureResult, Error>) -> Void)? = nil,
+        motion: ((Result<LiveMotion, any Error>) -> Void)? = nil
     ) {
         noteActivity(wakeFor: "capture")
         capturesInFlight += 1
@@ -228,6 +241,7 @@ public final class Appliance {
                 self.indicator.show(.saved)
                 self.emit(.saved(capture))
                 self.checkStorage()
+                if live { self.pairMotion(capture) { motion?($0) } }
             case .failure(let error):
                 self.checkStorage()
                 self.indicator.show(.error(self.indicator.lowStorage ? .storage : .captureFailed))

@@ -67,6 +67,10 @@ public enum RecordingEvent: Sendable, Hashable {
     case saved(id: Int, clip: SavedClip, note: String?)
     /// The recording could not be kept.
     case failed(id: Int, message: String)
+    /// The photo `photoID` is a Live Photo: its motion clip is `file`, `frames` long.
+    case liveSaved(photoID: String, file: String, frames: Int)
+    /// The photo `photoID` stays a still: why its motion clip could not be kept.
+    case liveFailed(photoID: String, message: String)
 }
 
 /// Records clips from the camera's video stream. Loop-confined; the encoder and writer run on
@@ -85,9 +89,9 @@ public final class ClipRecorder {
     /// What happened to each recording.
     public var onEvent: ((RecordingEvent) -> Void)?
 
-    private let lane = WorkLane()
-    private let pipeline: VideoPipeline
-    private let store: any ClipStore
+    let lane = WorkLane()
+    let pipeline: VideoPipeline
+    let store: any ClipStore
     private var inFlight = 0
     private var current: RecordingStatus?
     private var stopping = false

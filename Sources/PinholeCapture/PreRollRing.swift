@@ -74,6 +74,9 @@ public struct PreRollRing: Sendable {
         return groups.dropFirst(first).flatMap { $0 }.filter { $0.presentationMicroseconds <= end }
     }
 
+    /// The newest packet's presentation time, nil when empty.
+    public var newestMicroseconds: Int64? { groups.last?.last?.presentationMicroseconds }
+
     /// Empties the ring (a new encoder starts a new stream).
     public mutating func removeAll() {
         groups.removeAll()

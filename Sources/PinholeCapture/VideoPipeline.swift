@@ -132,6 +132,38 @@ final class VideoPipeline: @unchecked Sendable {
         ring.packets(from: start, through: end)
     }
 
+    /// The presentation time of the newest packet the encoder has handed out, nil before any.
+    var newestMicroseconds: Int64? { ring.newestMicroseconds }
+
+    /// Writes the ring's packets from the last keyframe at or before `start` to the last
+    /// presented at or before `end` as a new MP4 into `sink` (a Live Photo's motion clip),
+    /// rebased to start at 0. Returns its frame count and where `still` falls in it.
+    func writeWindow(
+        from start: Int64, through end: Int64, still: Int64, metadata: ClipMetadata, sink: any ClipSink
+    ) throws(VideoError) -> MotionWindow {
+        let packets = ring.packets(from: start, through: end)
+        guard let encoder, let first = packets.first?.presentationMicroseconds else {
+            throw .writer(
+                "the pre-roll ring holds no frames from \(Double(end - start) / 1_000_000) s around the still"
+            )
+        }
+        let writer = try backend.makeWriter(
+            settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: sink)
+        do throws(VideoError) {
+            for packet in packets {
+                var rebased = packet
+                rebased.presentationMicroseconds -= first
+                rebased.decodingMicroseconds -= first
+                try writer.write(rebased)
+            }
+            try writer.finish()
+        } catch {
+            writer.abort()
+            throw error
+        }
+        return MotionWindow(frameCount: packets.count, stillOffsetMicroseconds: still - first)
+    }
+
     /// Whether a clip is open.
     var isOpen: Bool { clip != nil }
 

@@ -16,6 +16,9 @@ public struct Configuration: Sendable, Hashable {
     /// a full-resolution copy and a few bands of its JPEG, about 18 MB at 12 MP); 2 keeps a
     /// burst under 3 frames of memory, and each shot is already encoded on every core.
     public var framesInFlight = 2
+    /// `[capture] live`: every photo becomes a Live Photo, paired with the clip from 1.5 s
+    /// before to 1.5 s after it (the encoder then keeps a pre-roll ring running).
+    public var livePhotos = false
     /// `[console] device`: stdio or a serial device.
     public var consoleDevice: String?
     /// `[console] baud`.
@@ -99,6 +102,7 @@ public struct Configuration: Sendable, Hashable {
             var r = TableReader(table: table, file: file, context: "[capture]")
             configuration.jpegQuality = try r.integer("quality", in: 1...100) ?? 93
             configuration.framesInFlight = try r.integer("frames_in_flight", in: 1...64) ?? 2
+            configuration.livePhotos = try r.bool("live") ?? false
             try r.rejectUnknown()
         }
         if let table = try reader.table("console") {

@@ -21,7 +21,7 @@ struct BurstAnswer: Encodable {
     var flashNote: String?
 
     init(_ burst: BurstOutcome) {
-        photos = burst.saved.map(CaptureAnswer.init)
+        photos = burst.saved.map { CaptureAnswer($0) }
         failed = burst.failed
         taken = burst.report.taken
         atFrameRate = burst.report.atFrameRate

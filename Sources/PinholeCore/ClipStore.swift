@@ -7,6 +7,35 @@ public protocol ClipStore: AnyObject, Sendable {
     /// `fragmentCompleted`), not yet in the index. A recording cut short by a power cut is
     /// adopted from it at the next start.
     func beginClip(startedAt: WallTime?) throws -> any ClipRecording
+    /// Makes the saved photo `photoID` a Live Photo: `write` writes its motion clip (an MP4)
+    /// into the sink it is given; the store keeps it beside the still and returns the motion
+    /// file's path.
+    func attachMotion(
+        toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
+    ) throws -> String
+}
+
+/// A Live Photo's motion clip as written from the pre-roll ring.
+public struct MotionWindow: Sendable, Hashable {
+    /// Frames in the clip.
+    public var frameCount: Int
+    /// Where the still's exposure falls in the clip, microseconds from its first frame.
+    public var stillOffsetMicroseconds: Int64
+
+    /// Creates a record.
+    public init(frameCount: Int, stillOffsetMicroseconds: Int64) {
+        self.frameCount = frameCount
+        self.stillOffsetMicroseconds = stillOffsetMicroseconds
+    }
+}
+
+extension ClipStore {
+    /// A store that keeps no Live Photos refuses them.
+    public func attachMotion(
+        toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
+    ) throws -> String {
+        throw VideoError.storage("this store keeps no Live Photos")
+    }
 }
 
 /// A clip being written: the sink of its container bytes, then named or removed.

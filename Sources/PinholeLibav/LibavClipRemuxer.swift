@@ -3,10 +3,6 @@
 import PinholeCore
 import VideoShim
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Rewrites a clip without re-encoding (ph_clip_remux: avformat_alloc_output_context2,
 /// av_interleaved_write_frame of every packet, faststart).
 public enum LibavClipRemuxer {
@@ -25,18 +21,9 @@ public enum LibavClipRemuxer {
         _ source: String, to destination: String, as container: Container,
         metadata: [(key: String, value: String)]
     ) throws(VideoError) {
-        let keys = metadata.map { strdup($0.key) }
-        let values = metadata.map { strdup($0.value) }
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        var table = zip(keys, values).map { ph_metadata_entry(key: $0, value: $1) }
         var error = [CChar](repeating: 0, count: 256)
-        let result = table.withUnsafeMutableBufferPointer { entries in
-            ph_clip_remux(
-                source, destination, container.rawValue, entries.baseAddress, Int32(entries.count), &error,
-                error.count)
+        let result = LibavMetadataTable.with(metadata) { entries, count in
+            ph_clip_remux(source, destination, container.rawValue, entries, count, &error, error.count)
         }
         guard result == 0 else { throw .writer(LibavClipEncoder.text(error)) }
     }

@@ -3,10 +3,6 @@
 import PinholeCore
 import VideoShim
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Writes H.264 packets into a fragmented MP4 (a fragment per keyframe) with the clip's metadata.
 public final class LibavClipWriter: ClipWriter {
     /// The sink and the first failure it reported (libavformat only sees "I/O error").
@@ -26,24 +22,16 @@ public final class LibavClipWriter: ClipWriter {
         settings: ClipEncoderSettings, codecHeader: [UInt8], metadata: ClipMetadata, sink: any ClipSink
     ) throws(VideoError) {
         output = Output(sink: sink)
-        let entries = metadata.entries
-        let keys = entries.map { strdup($0.key) }
-        let values = entries.map { strdup($0.value) }
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        var table = zip(keys, values).map { ph_metadata_entry(key: $0, value: $1) }
         var error = [CChar](repeating: 0, count: 256)
         let opaque = Unmanaged.passUnretained(output).toOpaque()
-        let opened: OpaquePointer? = codecHeader.withUnsafeBufferPointer { header in
-            table.withUnsafeMutableBufferPointer { table in
+        let opened: OpaquePointer? = LibavMetadataTable.with(metadata.entries) { table, count in
+            codecHeader.withUnsafeBufferPointer { header in
                 var config = ph_writer_config(
                     width: Int32(settings.size.width), height: Int32(settings.size.height),
                     fps: Int32(settings.fps), extradata: header.baseAddress,
                     extradata_size: Int32(header.count),
-                    rotation_degrees: Double(metadata.rotationDegrees), metadata: table.baseAddress,
-                    metadata_count: Int32(table.count))
+                    rotation_degrees: Double(metadata.rotationDegrees), metadata: table,
+                    metadata_count: count)
                 return ph_writer_open(&config, writeToSink, opaque, &error, error.count)
             }
         }

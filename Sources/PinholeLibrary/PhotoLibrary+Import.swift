@@ -65,6 +65,7 @@ extension PhotoLibrary {
             report.failures[folder] = "more than \(Self.importDepthLimit) folders deep: not imported"
         }
         var pending: [(file: String, jpeg: [UInt8], metadata: PhotoMetadata)] = []
+        var motionPhotos: [String: MotionPhotoParts] = [:]
         var pendingBytes = 0
         var seen: Set<String> = []
 
@@ -95,7 +96,10 @@ extension PhotoLibrary {
                         report.duplicates.append(file)
                     }
                 } else {
-                    let jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
+                    var jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
+                    // A Motion Photo: the still is imported, its MP4 becomes the motion below.
+                    let motionPhoto = MotionPhotoParts(jpeg)
+                    if let motionPhoto { jpeg = motionPhoto.still }
                     let checksum = Checksum.string(for: jpeg)
                     let key = checksum + "/\(jpeg.count)"
                     if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
@@ -104,6 +108,7 @@ extension PhotoLibrary {
                         let metadata = try OriginalReader.metadata(of: jpeg, path: file)
                         seen.insert(key)
                         pending.append((file, jpeg, metadata))
+                        motionPhotos[file] = motionPhoto
                         pendingBytes += jpeg.count
                     }
                 }
@@ -127,6 +132,17 @@ extension PhotoLibrary {
             } catch let error as LibraryError {
                 if case .storageFull = error { throw error }
                 report.failures[motion] = error.description
+            }
+        }
+        for (file, parts) in motionPhotos.sorted(by: { $0.key < $1.key }) {
+            guard let id = stillIDs[file] else { continue }
+            do {
+                try attachMotion(
+                    to: id, clipBytes: parts.mp4,
+                    stillOffset: .microseconds(parts.presentationMicroseconds ?? 0))
+            } catch let error as LibraryError {
+                if case .storageFull = error { throw error }
+                report.failures[file] = error.description
             }
         }
         return report

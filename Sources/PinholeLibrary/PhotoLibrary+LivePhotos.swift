@@ -30,24 +30,65 @@ extension PhotoLibrary {
     ///   `.invalidImage` when libavformat reads no frame in `file`.
     @discardableResult
     public func attachMotion(to id: String, clip file: String, stillOffset: Duration) throws -> Asset {
-        guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
-        guard asset.mediaType == .photo else {
-            throw LibraryError.invalidRequest("\(id) is a \(asset.mediaType.rawValue), not a photo")
-        }
+        let asset = try stillToPair(id)
         let probed: ProbedClip
         do {
             probed = try LibavClipReader.probe(file)
         } catch {
             throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
         }
-        let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
+        let bytes: [UInt8]
         do {
-            try POSIXFiles.writeDurably(try POSIXFiles.read(file), to: motion)
+            bytes = try POSIXFiles.read(file)
         } catch {
             throw mapped(error)
         }
-        try markLive(id, ClipRecord(probed), stillOffset: stillOffset)
-        return try self.asset(id: id) ?? asset
+        return try storeMotion(bytes, of: asset, record: ClipRecord(probed), stillOffset: stillOffset)
+    }
+
+    /// Makes the photo `id` a Live Photo with `clipBytes` (an MP4 the recorder wrote from the
+    /// pre-roll ring) as its motion clip: written durably beside the still, checked by
+    /// libavformat there (removed again when it reads no frame), then indexed as
+    /// `attachMotion(to:clip:stillOffset:)` does.
+    @discardableResult
+    public func attachMotion(to id: String, clipBytes: [UInt8], stillOffset: Duration) throws -> Asset {
+        let asset = try stillToPair(id)
+        return try storeMotion(clipBytes, of: asset, record: nil, stillOffset: stillOffset)
+    }
+
+    /// The photo `id`, refused when missing or not a photo.
+    private func stillToPair(_ id: String) throws -> Asset {
+        guard let asset = try asset(id: id) else { throw LibraryError.assetNotFound(id: id) }
+        guard asset.mediaType == .photo else {
+            throw LibraryError.invalidRequest("\(id) is a \(asset.mediaType.rawValue), not a photo")
+        }
+        return asset
+    }
+
+    /// Writes the motion file durably (never replacing one), probes it when `record` is nil,
+    /// and marks the asset live.
+    private func storeMotion(_ bytes: [UInt8], of asset: Asset, record: ClipRecord?, stillOffset: Duration)
+        throws -> Asset
+    {
+        let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
+        do {
+            try POSIXFiles.writeDurably(bytes, to: motion)
+        } catch {
+            throw mapped(error)
+        }
+        var clip = record
+        if clip == nil {
+            do {
+                clip = ClipRecord(try LibavClipReader.probe(motion))
+            } catch {
+                try? POSIXFiles.remove(motion)
+                throw LibraryError.invalidImage(
+                    path: motion, reason: "the motion clip is not a movie Pinhole can read (\(error))")
+            }
+        }
+        guard let clip else { return asset }
+        try markLive(asset.id, clip, stillOffset: stillOffset)
+        return try self.asset(id: asset.id) ?? asset
     }
 
     /// Records in the index that `id` is a Live Photo whose motion clip is `record`.

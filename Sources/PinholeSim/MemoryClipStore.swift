@@ -59,4 +59,17 @@ public final class MemoryClipStore: ClipStore, @unchecked Sendable {
         clips.append(clip)
         return clip
     }
+
+    /// Live Photos' motion clips by photo: their bytes and window.
+    public private(set) var motions: [String: (bytes: [UInt8], window: MotionWindow)] = [:]
+
+    /// Keeps a Live Photo's motion clip (`/motion/ID.mp4`).
+    public func attachMotion(
+        toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
+    ) throws -> String {
+        let sink = MemoryClipSink()
+        let window = try write(sink)
+        motions[photoID] = (sink.bytes, window)
+        return "/motion/\(photoID).mp4"
+    }
 }

@@ -55,6 +55,24 @@ public final class WebServer: Sendable {
     private let task: Task<Void, Never>
     private let services: ServiceGroup
     private let group: MultiThreadedEventLoopGroup
+    /// Whether `group` is this server's own (shut down when it stops).
+    private let ownsGroup: Bool
+    private static let concurrencyOnEventLoops = Atomic<Bool>(false)
+
+    /// Makes NIO's shared event loops Swift concurrency's global executor, so that a request's
+    /// handler runs on the thread that read it and writes its answer there: no thread switch
+    /// per request (they were most of a thumbnail's cost). Servers started afterwards use those
+    /// loops. Call once, on the main thread, before any Swift concurrency work (the process's
+    /// only async work is the web server's); later calls do nothing.
+    public static func runConcurrencyOnEventLoops() {
+        guard
+            concurrencyOnEventLoops.compareExchange(expected: false, desired: true, ordering: .relaxed)
+                .exchanged
+        else { return }
+        if !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
+            concurrencyOnEventLoops.store(false, ordering: .relaxed)
+        }
+    }
 
     /// Starts listening, or throws `WebStartError` (bad address, port in use, certificate
     /// missing or unreadable). `hasPIN`: whether the console has a PIN; without one and
@@ -96,7 +114,8 @@ public final class WebServer: Sendable {
             lifetime: options.sessionLifetime, now: now, pinGeneration: { backend.pinGeneration })
         let routes = WebRoutes(
             backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil)
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        ownsGroup = !Self.concurrencyOnEventLoops.load(ordering: .relaxed)
+        group = ownsGroup ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : .singleton
         let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30))
         let server: HTTPServerBuilder
         if let tls {
@@ -138,7 +157,7 @@ public final class WebServer: Sendable {
             let shown = host.contains(":") ? "[\(host)]" : host
             address = "\(shown):\(port)"
         case .failure(let error):
-            try? group.syncShutdownGracefully()
+            if ownsGroup { try? group.syncShutdownGracefully() }
             throw WebStartError(description: Self.explain(error, options: options, host: host))
         }
         self.loopbackOnly = loopbackOnly
@@ -160,7 +179,7 @@ public final class WebServer: Sendable {
             done.signal()
         }
         done.wait()
-        try? group.syncShutdownGracefully()
+        if ownsGroup { try? group.syncShutdownGracefully() }
     }
 
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).

@@ -10,9 +10,10 @@ import PinholeLibrary
 
 extension RunCommand {
     /// Sets up recording (the camera then runs a video stream beside the viewfinder). Without
-    /// an encoder, recording stays off and the log says why.
+    /// an encoder, recording stays off and the log says why. With `live` (`[capture] live`),
+    /// every photo is paired with its motion clip, so the ring reaches around it.
     static func attachRecorder(
-        to appliance: Appliance, video: VideoSettings, library: PhotoLibrary, log: Logger
+        to appliance: Appliance, video: VideoSettings, live: Bool, library: PhotoLibrary, log: Logger
     ) {
         let backend = LibavVideoBackend()
         let pick: EncoderPick
@@ -23,9 +24,12 @@ extension RunCommand {
             log.warning("recording is off: \(error)")
             return
         }
-        // The ring reaches back as far as [video] pre_roll_s and every trigger clip's pre_s.
+        // The ring reaches back as far as [video] pre_roll_s, every trigger clip's pre_s and,
+        // with Live Photos on, their window.
         let ringSeconds =
-            ([video.preRollSeconds] + appliance.board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+            ([video.preRollSeconds, live ? ClipRecorder.liveRingSeconds(video) : 0]
+            + appliance.board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+        appliance.livePhotos = live
         log.info(
             "recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason)), pre-roll ring \(ringSeconds) s"
         )

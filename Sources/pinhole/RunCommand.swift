@@ -88,7 +88,10 @@ struct RunCommand: ParsableCommand {
         let hardware = try Self.hardware(for: setup.profile, simulated: setup.simulated, loop: setup.loop)
         let appliance = Self.buildAppliance(setup, library: library, hardware: hardware, log: log)
         let timelapse = Self.attachTimelapse(to: appliance, library: library, log: log)
-        Self.attachRecorder(to: appliance, video: setup.settings.video, library: library.library, log: log)
+        Self.attachRecorder(
+            to: appliance, video: setup.settings.video, live: setup.settings.livePhotos,
+            library: library.library,
+            log: log)
         do { try appliance.start() } catch {
             appliance.shutdown()
             throw StartFailure(error)

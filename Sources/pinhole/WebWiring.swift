@@ -27,6 +27,7 @@ enum WebWiring {
         guard let options = options(settings) else { return nil }
         let backend = ApplianceWebBackend(
             console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library))
+        WebServer.runConcurrencyOnEventLoops()
         let server: WebServer
         do {
             server = try WebServer(

@@ -15,6 +15,7 @@ final class CommandAccessTests: XCTestCase {
     /// below fails until it does), and a change of rule is a change of this table.
     static let expected: [String: CommandAccess] = [
         "capture": .open, "capture --timer 10": .open, "capture --burst 3": .open,
+        "capture --live": .open,
         "camera list": .open, "camera switch": .open, "camera select imx477": .open,
         "camera size 2028x1520": .pin, "torch on": .open, "torch off": .open,
         "timelapse start --every 10s --count 100": .pin,

@@ -107,8 +107,8 @@ final class LivePhotoTests: XCTestCase {
         // Redone, the same bytes: nothing rewritten.
         XCTAssertEqual(try library.export(AssetQuery.all, to: out).skipped.count, 3)
 
-        // The Apple pair imports as one Live Photo. (Importing a Motion Photo is not done: the
-        // JPEG check refuses the bytes after its end, so it is moved aside here.)
+        // The Apple pair imports as one Live Photo (the Motion Photo, moved aside here, would be
+        // a second one: testAMotionPhotoRoundTripsExportToImportAsOneLivePhoto).
         try FileManager.default.moveItem(atPath: motionPhoto, toPath: video + ".MP.jpg")
         let other = try clips.open(directory, name: "other")
         let imported = try other.importFolder(out)
@@ -119,6 +119,46 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertEqual(copy.duration, .seconds(3))
         XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy))), 45)
         XCTAssertTrue(try other.fsck().isClean, "\((try? other.fsck().lines) ?? [])")
+    }
+
+    func testAMotionPhotoRoundTripsExportToImportAsOneLivePhoto() throws {
+        let (directory, library, photo, clip) = try photoAndClip()
+        let live = try library.attachMotion(to: photo.id, clip: clip, stillOffset: .milliseconds(1500))
+        let out = directory.appendingPathComponent("stick").path
+        let written = try library.export(AssetQuery.all, to: out).written
+        let motionPhoto = try XCTUnwrap(written.first { $0.hasSuffix(".MP.jpg") })
+        let alone = directory.appendingPathComponent("motion-photo-only")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: motionPhoto, toPath: alone.appendingPathComponent("PXL_1.MP.jpg").path)
+        let other = try clips.open(directory, name: "other")
+        let imported = try other.importFolder(alone.path)
+        XCTAssertEqual(imported.failures, [:])
+        XCTAssertEqual(imported.imported.count, 1)
+        let copy = try XCTUnwrap(try imported.imported.first.flatMap { try other.asset(id: $0) })
+        XCTAssertEqual(copy.mediaType, .live)
+        XCTAssertEqual(copy.triggerOffset, .milliseconds(1500), "the XMP presentation time")
+        XCTAssertEqual(copy.duration, .seconds(3))
+        XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy))), 45)
+        // The still comes back as it was stored (the Motion Photo's XMP and the video taken off).
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: other.layout.absolute(copy.path))),
+            try Data(contentsOf: URL(fileURLWithPath: library.layout.absolute(live.path))))
+        XCTAssertEqual(try other.assets(other.query(for: .livePhotos)).map(\.id), [copy.id])
+        XCTAssertTrue(try other.fsck(verifyChecksums: true).isClean, "\((try? other.fsck().lines) ?? [])")
+        // Imported again: a duplicate, nothing changes.
+        XCTAssertEqual(try other.importFolder(alone.path).duplicates.count, 1)
+        // A Motion Photo whose directory gives a length that does not fit is an ordinary JPEG
+        // with bytes after its end: refused, as before, nothing imported.
+        var broken = try Array(Data(contentsOf: URL(fileURLWithPath: motionPhoto)))
+        broken.removeLast(10)
+        let bad = directory.appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        try Data(broken).write(to: bad.appendingPathComponent("PXL_2.MP.jpg"))
+        let refused = try other.importFolder(bad.path)
+        XCTAssertEqual(refused.imported.count, 0)
+        XCTAssertEqual(refused.failures.count, 1, "\(refused)")
+        XCTAssertEqual(try other.count(AssetQuery.all), 1)
     }
 
     func testPurgeTakesBothResourcesAndACutBeforeTheIndexIsAttachedAtTheNextOpen() throws {

@@ -4,10 +4,12 @@ import PinholeAppliance
 import PinholeCapture
 import PinholeCore
 
-/// `capture [--json]`, `capture --timer S`, `capture --burst N`.
+/// `capture [--json]`, `capture --live`, `capture --timer S`, `capture --burst N`.
 public enum CaptureCommand: ConsoleCommand {
     /// One photo now.
     case now
+    /// One photo now, paired with the clip from 1.5 s before to 1.5 s after it (a Live Photo).
+    case live
     /// One photo after a self-timer of this many seconds (1-60).
     case timer(seconds: Int)
     /// This many photos in a row (2-20).
@@ -18,17 +20,22 @@ public enum CaptureCommand: ConsoleCommand {
         "capture", group: .shooting,
         forms: [
             form("capture [--json]", "take a photo now; answers when it is saved", "capture"),
+            form(
+                "capture --live [--json]", "a Live Photo: the photo and 1.5 s of video before and after it",
+                "capture --live"),
             form("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)", "capture --timer 10"),
             form("capture --burst N", "N photos in a row (2-20)", "capture --burst 3"),
         ]
     ) { words in
-        let usage = "capture [--json] | capture --timer SECONDS | capture --burst N"
+        let usage = "capture [--json] | capture --live | capture --timer SECONDS | capture --burst N"
+        let live = words.flag("--live")
         let timer = try words.integer("--timer")
         let burst = try words.integer("--burst")
         try words.finish(usage: usage)
-        if timer != nil && burst != nil {
-            throw ConsoleError.usage("use --timer or --burst, not both: usage: \(usage)")
+        if [live, timer != nil, burst != nil].filter({ $0 }).count > 1 {
+            throw ConsoleError.usage("use one of --live, --timer and --burst: usage: \(usage)")
         }
+        if live { return CaptureCommand.live }
         if let seconds = timer {
             guard (1...60).contains(seconds) else {
                 throw ConsoleError.usage("--timer takes 1 to 60 seconds")
@@ -59,6 +66,11 @@ public enum CaptureCommand: ConsoleCommand {
         switch self {
         case .now:
             Self.captureOne(console, json: json, reply: reply)
+        case .live:
+            if let refusal = appliance.livePhotoRefusal {
+                throw ConsoleError.failed("capture --live: \(refusal)")
+            }
+            Self.captureLive(console, json: json, reply: reply)
         case .timer(let seconds):
             appliance.loop.schedule(after: .seconds(seconds)) { [weak console] in
                 guard let console else { return }
@@ -98,6 +110,46 @@ public enum CaptureCommand: ConsoleCommand {
         }
     }
 
+    /// Takes one photo and answers once its motion clip is attached (`ok saved ID FILE live
+    /// MOTION N frames`), or, when the clip could not be made, that the photo was kept as a
+    /// still and why.
+    private static func captureLive(_ console: LineModeConsole, json: Bool, reply: @escaping CommandReply) {
+        var saved: CaptureResult?
+        console.appliance.capture(
+            live: true,
+            completion: { [weak console] result in
+                switch result {
+                case .success(let capture):
+                    saved = capture
+                    console?.answerReports(eventsStartingWith: ["saved \(capture.photo.id) "])
+                case .failure(let error):
+                    reply(.failure(error))
+                }
+            },
+            motion: { [weak console] result in
+                guard let capture = saved else { return }
+                console?.answerReports(eventsStartingWith: [
+                    "live saved \(capture.photo.id) ", "live failed \(capture.photo.id) ",
+                ])
+                switch result {
+                case .success(let motion):
+                    reply(
+                        .success(
+                            json
+                                ? jsonLine(CaptureAnswer(capture, motion: motion))
+                                : "ok saved \(capture.photo.id) \(capture.photo.file) live \(motion.file) \(motion.window.frameCount) frames"
+                        ))
+                case .failure(let error):
+                    reply(
+                        .failure(
+                            ConsoleError.failed(
+                                "saved \(capture.photo.id) \(capture.photo.file) as a still only, not a Live Photo: \(error)"
+                            )
+                        ))
+                }
+            })
+    }
+
     /// `ok saved N photos: ID …`, then what failed, what storage has not answered for yet,
     /// whether storage kept up, and why the flash did not fire.
     static func burstText(_ burst: BurstOutcome) -> String {
@@ -129,8 +181,17 @@ struct CaptureAnswer: Encodable {
     var afState: String
     /// Milliseconds from waking the camera to its first frame, for a press that woke it.
     var wakeCostMs: Double?
+    /// A Live Photo's motion clip.
+    var motionFile: String?
+    /// Frames in the motion clip.
+    var motionFrames: Int?
+    /// Where the still falls in the motion clip, seconds from its start.
+    var stillOffsetSeconds: Double?
 
-    init(_ capture: CaptureResult) {
+    init(_ capture: CaptureResult, motion: LiveMotion? = nil) {
+        motionFile = motion?.file
+        motionFrames = motion?.window.frameCount
+        stillOffsetSeconds = motion.map { Double($0.window.stillOffsetMicroseconds) / 1_000_000 }
         id = capture.photo.id
         wakeCostMs = capture.wakeCost?.milliseconds
         file = capture.photo.file

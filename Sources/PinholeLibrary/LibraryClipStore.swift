@@ -1,17 +1,18 @@
 // The appliance's clip store on the photo library: recordings grow in the library's own files.
 
-import PinholeAppliance
 import PinholeCore
-import PinholeLibrary
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
 /// indexed as video assets when they end. Used from the recorder's own thread.
-final class LibraryClipStore: ClipStore, @unchecked Sendable {
-    let library: PhotoLibrary
+public final class LibraryClipStore: ClipStore, @unchecked Sendable {
+    /// The library the clips go into.
+    public let library: PhotoLibrary
 
-    init(library: PhotoLibrary) { self.library = library }
+    /// A store on `library`.
+    public init(library: PhotoLibrary) { self.library = library }
 
-    func beginClip(startedAt: WallTime?) throws -> any ClipRecording {
+    /// Starts a clip in the library (`PhotoLibrary.beginClip`).
+    public func beginClip(startedAt: WallTime?) throws -> any ClipRecording {
         LibraryClipRecording(file: try library.beginClip(created: startedAt))
     }
 }
@@ -50,4 +51,18 @@ final class LibraryClipRecording: ClipRecording {
     }
 
     func discard() { file.discard() }
+}
+
+extension LibraryClipStore {
+    /// A Live Photo's motion clip: written into memory (a few MB for 3 s), then stored beside
+    /// the still by `PhotoLibrary.attachMotion(to:clipBytes:stillOffset:)`.
+    public func attachMotion(
+        toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
+    ) throws -> String {
+        let sink = MemoryClipSink()
+        let window = try write(sink)
+        let asset = try library.attachMotion(
+            to: photoID, clipBytes: sink.bytes, stillOffset: .microseconds(window.stillOffsetMicroseconds))
+        return library.motionFilePath(of: asset) ?? asset.path
+    }
 }
