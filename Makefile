@@ -7,7 +7,7 @@ LIBRARY ?=
 BIN_PATH = $(shell $(SWIFT) build --show-bin-path)
 SETUP_STAMP = tools/setup --check
 
-.PHONY: all setup build run test lint unit-test web-e2e hil powercut bench format fuzz clean deb
+.PHONY: all setup build run test lint unit-test web-e2e hil powercut powercut-record bench format fuzz clean deb
 
 all: build
 
@@ -67,6 +67,14 @@ deb: setup
 CUTS ?= 20
 powercut: build
 	@tools/powercut --no-build --cuts $(CUTS) $(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
+
+# Cuts during recordings, longer than `make test`'s series (one targeted recording cut there):
+# RECORD_CUTS (default 30) cuts, about a third of the random ones' work a recording; each
+# interrupted clip must be adopted with every frame durable before the cut less one fragment.
+RECORD_CUTS ?= 30
+powercut-record: build
+	@POWERCUT_RECORD_SHARE=0.35 tools/powercut --no-build --cuts $(RECORD_CUTS) \
+		$(if $(POWERCUT_SEED),--seed $(POWERCUT_SEED),)
 
 # Benchmarks (release build); figures are ratios against references measured in the same run.
 # SECTIONS from imaging capture library syncs memory burst web (all by default); library1m (a

@@ -255,7 +255,7 @@ let package = Package(
             name: "PinholeBench",
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
-                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSystem",
+                "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSystem", "PinholeLibav",
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -8,12 +8,7 @@ enum ApplianceMemoryBenchmark {
     static let fullFrameBytes = 4056 * 3040 * 3 / 2
 
     static func run() {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("pinhole")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("appliance.memory  skipped: \(binary.path) is not built (make bench builds it)")
-            return
-        }
+        guard let binary = ApplianceChild.builtBinary(section: "appliance.memory") else { return }
         guard let child = ApplianceChild(binary: binary) else { return }
         let ask = child.ask
         _ = ask("status")  // started and idle
@@ -84,17 +79,21 @@ enum ApplianceMemoryBenchmark {
 }
 
 /// `pinhole run --board sim` as a child process answering line-mode commands.
-private struct ApplianceChild {
+struct ApplianceChild {
     let process = Process()
     let input = Pipe()
     let output = Pipe()
     let library: URL
 
-    init?(binary: URL, environment: [String: String] = [:]) {
+    /// `clock`: "virtual" (time moves only with the commands) or "real"; `arguments` go after the rest.
+    init?(
+        binary: URL, environment: [String: String] = [:], clock: String = "virtual", arguments: [String] = []
+    ) {
         library = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pinhole-bench-\(getpid())-\(environment.count)")
         process.executableURL = binary
-        process.arguments = ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"]
+        process.arguments =
+            ["run", "--board", "sim", "--library", library.path, "--clock", clock] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
@@ -107,9 +106,25 @@ private struct ApplianceChild {
 
     var pid: Int32 { process.processIdentifier }
 
+    /// The `pinhole` built beside this benchmark; nil (and `SECTION  skipped: …` printed) when absent.
+    static func builtBinary(section: String) -> URL? {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("pinhole")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("\(section)  skipped: \(binary.path) is not built (make bench builds it)")
+            return nil
+        }
+        return binary
+    }
+
     /// Sends one line and reads the one-line answer.
     func ask(_ line: String) -> String {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        return readLine()
+    }
+
+    /// Reads the next line the appliance writes.
+    func readLine() -> String {
         var answer = Data()
         while true {
             let byte = output.fileHandleForReading.readData(ofLength: 1)

@@ -27,5 +27,7 @@ if only.contains("library1m") { Library1MBenchmarks.run() }
 if wanted("memory") { ApplianceMemoryBenchmark.run() }
 if wanted("burst") { BurstBenchmarks.run() }
 if wanted("confinement") { ConfinementBenchmark.run() }
+// Not in the default run: a 60 s real-time recording and an FFmpeg reference encode.
+if only.contains("video") { VideoBenchmarks.run() }
 // "web" is tools/web-bench, which `make bench` runs after this program (it drives `pinhole run`,
 // wrk and nginx).

@@ -19,6 +19,38 @@ public struct ProbedClip: Sendable, Hashable {
     public var codec: String
     /// The movie's `creation_time`, microseconds since 1970; nil when it has none.
     public var creationMicroseconds: Int64?
+    /// The camera's make (`com.apple.quicktime.make`, or `make`).
+    public var make: String? = nil
+    /// The camera's model (`com.apple.quicktime.model`, or `model`).
+    public var model: String? = nil
+    /// The place as ISO 6709 (`+48.8577+002.2950+035.000/`), nil when the movie has none.
+    public var location: String? = nil
+    /// Pinhole's clock-trust marker (`org.pinhole.clock-trust`).
+    public var clockTrust: String? = nil
+
+    /// Latitude, longitude and altitude (when given) of `location`; nil when it does not read
+    /// as ISO 6709 degrees (two or three signed numbers, then an optional `/`).
+    public var coordinates: (latitude: Double, longitude: Double, altitude: Double?)? {
+        guard let location else { return nil }
+        var numbers: [Double] = []
+        var current = ""
+        for character in location.prefix(while: { $0 != "/" }) {
+            if character == "+" || character == "-", !current.isEmpty {
+                guard let number = Double(current) else { return nil }
+                numbers.append(number)
+                current = ""
+            }
+            current.append(character)
+        }
+        if !current.isEmpty {
+            guard let number = Double(current) else { return nil }
+            numbers.append(number)
+        }
+        guard (2...3).contains(numbers.count), abs(numbers[0]) <= 90, abs(numbers[1]) <= 180,
+            numbers.allSatisfy(\.isFinite)
+        else { return nil }
+        return (numbers[0], numbers[1], numbers.count == 3 ? numbers[2] : nil)
+    }
 }
 
 /// Reads movie files: `probe` demuxes every packet, `frame` decodes one frame (the poster).
@@ -31,15 +63,25 @@ public enum LibavClipReader {
         guard ph_clip_probe(path, &info, &error, error.count) == 0 else {
             throw .writer(LibavClipEncoder.text(error))
         }
-        let codec = withUnsafeBytes(of: info.codec) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        return ProbedClip(
+        func tag<T>(_ field: T) -> String? {
+            let value = text(field)
+            return value.isEmpty ? nil : value
+        }
+        let codec = text(info.codec)
+        var probed = ProbedClip(
             size: PixelSize(width: Int(info.width), height: Int(info.height)),
             frameRate: info.fps_den > 0 ? Double(info.fps_num) / Double(info.fps_den) : 0,
             frameCount: Int(info.frame_count), durationMicroseconds: info.duration_us,
             rotationDegrees: Int(info.rotation_degrees.rounded()) % 360, codec: codec,
             creationMicroseconds: info.creation_us > 0 ? info.creation_us : nil)
+        probed.make = tag(info.make)
+        probed.model = tag(info.model)
+        probed.location = tag(info.location)
+        probed.clockTrust = tag(info.clock_trust)
+        return probed
     }
 
     /// The first frame at least `microseconds` after the clip's start (the last one when the

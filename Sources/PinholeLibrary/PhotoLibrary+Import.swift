@@ -200,11 +200,7 @@ extension PhotoLibrary {
             } catch {
                 throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
             }
-            var record = ClipRecord(probed)
-            record.created = probed.creationMicroseconds.map {
-                WallTime(secondsSince1970: $0 / 1_000_000, nanoseconds: Int32($0 % 1_000_000) * 1000)
-            }
-            return try clip.complete(record).id
+            return try clip.complete(ClipRecord(probed)).id
         } catch {
             clip.discard()
             throw error

@@ -35,15 +35,17 @@ extension PhotoLibrary {
     }
 
     /// The record of an unindexed clip, from what libavformat reads in it; nil when it reads
-    /// no frame. Its date is its identifier's (the start of the recording).
+    /// no frame. Its date is the movie's creation_time (the start of the recording), else its
+    /// identifier's; make, model, place and clock trust come from the movie's metadata.
     func adoptableClip(id: String, relative: String) -> Asset? {
         let absolute = layout.absolute(relative)
         guard let clip = try? LibavClipReader.probe(absolute), let size = POSIXFiles.fileSize(absolute),
             let checksum = try? Checksum.string(ofFile: absolute)
         else { return nil }
         let added = Identifier.time(of: id) ?? now()
+        let record = ClipRecord(clip)
         return Asset(
-            clipID: id, path: relative, record: ClipRecord(clip), added: added, created: added,
+            clipID: id, path: relative, record: record, added: added, created: record.created ?? added,
             fileSize: size,
             checksum: checksum)
     }
@@ -113,9 +115,20 @@ extension PhotoLibrary {
 
 extension ClipRecord {
     /// What the index records of a clip read back from its file.
+    /// What libavformat reads in a movie: stream facts, and the make, model, place, clock
+    /// trust and creation time its metadata carries (an imported clip, an adopted recording).
     init(_ clip: ProbedClip) {
         self.init(
             size: clip.size, frameRate: clip.frameRate, codec: clip.codec,
             duration: .microseconds(clip.durationMicroseconds))
+        make = clip.make
+        model = clip.model
+        if let place = clip.coordinates {
+            (latitude, longitude, altitude) = (place.latitude, place.longitude, place.altitude)
+        }
+        clockTrust = clip.clockTrust.flatMap(ClockTrust.init(rawValue:))
+        created = clip.creationMicroseconds.map {
+            WallTime(secondsSince1970: $0 / 1_000_000, nanoseconds: Int32($0 % 1_000_000) * 1000)
+        }
     }
 }

@@ -43,6 +43,13 @@ static int open_video(const char *path, AVFormatContext **format, char *error, s
     return stream;
 }
 
+/// Copies the container tag `key` (or `fallback`) into `out`; "" when neither is there.
+static void copy_tag(const AVDictionary *tags, const char *key, const char *fallback, char *out, size_t size) {
+    const AVDictionaryEntry *entry = av_dict_get(tags, key, NULL, 0);
+    if (entry == NULL && fallback != NULL) entry = av_dict_get(tags, fallback, NULL, 0);
+    snprintf(out, size, "%s", entry != NULL ? entry->value : "");
+}
+
 int ph_clip_probe(const char *path, ph_clip_info *info, char *error, size_t error_size) {
     memset(info, 0, sizeof *info);
     AVFormatContext *format = NULL;
@@ -60,6 +67,12 @@ int ph_clip_probe(const char *path, ph_clip_info *info, char *error, size_t erro
     const AVDictionaryEntry *created = av_dict_get(format->metadata, "creation_time", NULL, 0);
     int64_t when = 0;
     if (created != NULL && av_parse_time(&when, created->value, 0) == 0 && when > 0) info->creation_us = when;
+    copy_tag(format->metadata, "com.apple.quicktime.make", "make", info->make, sizeof info->make);
+    copy_tag(format->metadata, "com.apple.quicktime.model", "model", info->model, sizeof info->model);
+    copy_tag(
+        format->metadata, "com.apple.quicktime.location.ISO6709", "location", info->location,
+        sizeof info->location);
+    copy_tag(format->metadata, "org.pinhole.clock-trust", NULL, info->clock_trust, sizeof info->clock_trust);
     const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
     if (matrix != NULL) {
         double degrees = -av_display_rotation_get((const int32_t *)matrix);

@@ -38,8 +38,8 @@ enum LibraryClipFixtures {
         let writer = try backend.makeWriter(
             settings: settings, codecHeader: encoder.codecHeader,
             metadata: ClipMetadata(
-                creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: nil, longitude: nil,
-                altitude: nil, rotationDegrees: 0, make: "Pinhole", model: "Test", clockTrust: .gps),
+                creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: 48.8577, longitude: -2.295,
+                altitude: 35, rotationDegrees: 0, make: "Pinhole", model: "Test", clockTrust: .gps),
             sink: sink)
         for index in 0..<frames {
             for packet in try encoder.encode(
@@ -63,6 +63,28 @@ enum LibraryClipFixtures {
         try encode(frames: 45, into: sink)
         try sink.handle.close()
         return (path, sink.boundaries)
+    }
+
+    /// `asset` (an imported or adopted clip) has in the library what `encode` wrote and
+    /// ffprobe reads in `file`: make, model, place, clock trust and creation time.
+    static func assertCarriesTheWrittenMetadata(
+        _ asset: Asset, file: String, line: UInt = #line
+    ) throws {
+        let tags =
+            try ClipTools.probe(file)["format"].flatMap { ($0 as? [String: Any])?["tags"] } as? [String: Any]
+        XCTAssertEqual(tags?["com.apple.quicktime.make"] as? String, "Pinhole", "\(tags ?? [:])", line: line)
+        XCTAssertEqual(tags?["com.apple.quicktime.model"] as? String, "Test", line: line)
+        XCTAssertEqual(
+            tags?["com.apple.quicktime.location.ISO6709"] as? String, "+48.8577-002.2950+035.000/", line: line
+        )
+        XCTAssertEqual(tags?["org.pinhole.clock-trust"] as? String, "gps", line: line)
+        XCTAssertEqual(asset.make, "Pinhole", line: line)
+        XCTAssertEqual(asset.model, "Test", line: line)
+        XCTAssertEqual(asset.gps?.latitude, 48.8577, line: line)
+        XCTAssertEqual(asset.gps?.longitude, -2.295, line: line)
+        XCTAssertEqual(asset.gps?.altitude, 35, line: line)
+        XCTAssertEqual(asset.clockTrust, .gps, line: line)
+        XCTAssertEqual(asset.created, WallTime(secondsSince1970: 1_795_698_000), line: line)
     }
 
     /// The library under `directory` (a fixed clock).
@@ -133,6 +155,7 @@ final class LibraryClipTests: XCTestCase {
         XCTAssertEqual(clip.frameRate, 15)
         XCTAssertEqual(clip.codec, "h264")
         XCTAssertEqual(clip.pixelSize, settings.size)
+        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(clip, file: file)
         XCTAssertTrue(
             try reopened.fsck(verifyChecksums: true).isClean, "\((try? reopened.fsck().lines) ?? [])")
         // And the next open finds nothing more to do.
@@ -215,6 +238,7 @@ final class LibraryClipTests: XCTestCase {
         XCTAssertEqual(copy.duration, .seconds(3))
         XCTAssertEqual(copy.frameRate, 15)
         XCTAssertEqual(copy.created, WallTime(secondsSince1970: 1_795_698_000), "creation_time from the mvhd")
+        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(copy, file: other.fileURLPath(of: copy))
         XCTAssertTrue(other.fileURLPath(of: copy).hasSuffix(".mp4"))
         XCTAssertEqual(
             try other.importFolder(out).duplicates.count, 1, "the same bytes again are a duplicate")

@@ -21,6 +21,10 @@ typedef struct {
     double rotation_degrees;///< clockwise rotation of the display matrix (0 when none)
     int64_t creation_us;    ///< creation_time, microseconds since 1970 (0 when the file has none)
     char codec[32];         ///< the codec's short name ("h264")
+    char make[64];          ///< com.apple.quicktime.make or make ("" when none)
+    char model[64];         ///< com.apple.quicktime.model or model ("" when none)
+    char location[64];      ///< com.apple.quicktime.location.ISO6709 or location ("" when none)
+    char clock_trust[32];   ///< org.pinhole.clock-trust ("" when none)
 } ph_clip_info;
 
 /// Reads `path`: 0 and `info` filled, or negative with `error` saying why (not a movie, no

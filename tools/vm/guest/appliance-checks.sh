@@ -8,13 +8,19 @@
 APPLIANCE_PID=""
 APPLIANCE_LOG=/run/hil/pinhole.log
 LIBRARY=/tmp/lib
+# The appliance's configuration: a video size and rate that TCG can encode (vimc's one stream
+# is scaled to it; vimc reports no FrameDurationLimits, so it runs at its own rate).
+APPLIANCE_CONFIG=/run/hil/pinhole.toml
 # The appliance's command line (run from the repository). The console is in line mode:
 # the scenario types one command a line and reads one answer a line.
-APPLIANCE_ARGS=(run --board board/vm --library "$LIBRARY" --console /dev/ttyS1 --console-mode line)
+APPLIANCE_ARGS=(run --board board/vm --config "$APPLIANCE_CONFIG" --library "$LIBRARY" --console /dev/ttyS1
+    --console-mode line)
+# Seconds `record start --max` asks for.
+CLIP_SECONDS=6
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
-    "console reports the photo" "console status --json" "console AF mode" "torch button" "console line mode"
-    "SIGTERM")
+    "console reports the photo" "console status --json" "console AF mode" "record a clip from vimc" "torch button"
+    "console line mode" "SIGTERM")
 
 # Marks every remaining appliance step pending with one reason.
 pending_all() {
@@ -31,6 +37,7 @@ line_held_by_pinhole() {
 # this build cannot run the VM board yet (reported as pending, not failed).
 start_appliance() {
     local pinhole=$1 line status why
+    printf '[video]\nsize = "320x240"\nfps = 10\nkeyframe_s = 1\n' > "$APPLIANCE_CONFIG"
     (cd "$HIL_REPO" && exec "$pinhole" "${APPLIANCE_ARGS[@]}") > "$APPLIANCE_LOG" 2>&1 &
     APPLIANCE_PID=$!
     for line in GPIO17 GPIO27 GPIO22 "${OUTPUT_LINES[@]}"; do
@@ -172,6 +179,96 @@ check_console_af() {
     esac
 }
 
+# The camera's frame counter (`status --json` "frames": frames delivered since start).
+camera_frames() {
+    local answer
+    answer=$(console_ask "status --json" 60000) || return 1
+    grep -oE '"frames":[0-9]+' <<<"$answer" | head -n 1 | cut -d: -f2
+}
+
+# vimc's still sizes from `camera list --json`, the smallest (by area) with 320 columns or more.
+small_still_size() {
+    local answer size best="" best_area=0 w h
+    answer=$(console_ask "camera list --json" 60000) || return 1
+    for size in $(grep -oE '"stillSizes":\[[^]]*\]' <<<"$answer" | head -n 1 | grep -oE '[0-9]+x[0-9]+'); do
+        w=${size%x*} h=${size#*x}
+        [ "$w" -ge 320 ] || continue
+        if [ -z "$best" ] || [ $((w * h)) -lt "$best_area" ]; then best=$size best_area=$((w * h)); fi
+    done
+    [ -n "$best" ] && printf '%s\n' "$best"
+}
+
+# `record start --max 6` on the console: the clip comes from vimc through libcamera (its one
+# stream scaled to [video] 320x240), is encoded by libx264 and saved in the library. vimc's
+# rate under TCG falls with its frame size (the 18:00 run of 2026-11-26 recorded at the default
+# still size, 1920x1080, and got 1 frame in 3 s; the camera contract's 320-column stream runs
+# about 0.6 s a frame), so the still size is first set to the smallest listed with 320 columns.
+# ffprobe must find H.264 at 320x240 and decode every frame; the clip holds every frame vimc
+# delivered while it ran (less those the recorder reports dropped) and at least 3; its
+# duration is within one frame gap below the asked 6 s and at most one frame period above.
+check_recording() {
+    local name="record a clip from vimc" size answer before after start_ms end_ms id line file probe frames
+    local errors duration dropped delivered window_ms clip_ms outside gap
+    size=$(small_still_size) || { fail "$name" "no still size of 320 columns or more in 'camera list --json'"; return 1; }
+    answer=$(console_ask "camera size $size" 120000) || { fail "$name" "no answer to 'camera size $size' within 120 s"; return 1; }
+    [[ "$answer" == ok* ]] || { fail "$name" "'camera size $size' answered: $answer"; return 1; }
+    # Frames flow again at the new size before the clip starts (vimc is slow after a restart).
+    before=$(camera_frames) || { fail "$name" "no answer to 'status --json'"; return 1; }
+    wait_until 60000 camera_frames_above "$((before + 3))" \
+        || { fail "$name" "vimc delivered fewer than 3 frames in 60 s at $size"; return 1; }
+    before=$(camera_frames)
+    start_ms=$(uptime_ms)
+    answer=$(console_ask "record start --max $CLIP_SECONDS" 60000) \
+        || { fail "$name" "no answer to 'record start --max $CLIP_SECONDS' within 60 s"; return 1; }
+    [[ "$answer" =~ ^ok\ recording\ ([0-9]+) ]] \
+        || { fail "$name" "'record start --max $CLIP_SECONDS' answered: $answer (log: $APPLIANCE_LOG)"; return 1; }
+    id=${BASH_REMATCH[1]}
+    line=$(console_expect 0 "event recording (saved|failed) $id " 180000) \
+        || { fail "$name" "no 'event recording saved $id' within 180 s of '$answer'"; return 1; }
+    after=$(camera_frames)
+    end_ms=$(uptime_ms)
+    [[ "$line" == *"recording saved $id "* ]] || { fail "$name" "$line"; return 1; }
+    file=$(awk '{print $5}' <<<"$line")
+    [ -f "$file" ] || file="$LIBRARY/$file"
+    [ -f "$file" ] || { fail "$name" "'$line' names no file in $LIBRARY"; return 1; }
+    dropped=0
+    [[ "$line" =~ \(([0-9]+)\ frames\ dropped\) ]] && dropped=${BASH_REMATCH[1]}
+    probe=$(ffprobe -v error -count_frames -select_streams v:0 \
+        -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 "$file" 2>&1)
+    duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$file" 2>&1)
+    errors=$(ffmpeg -nostdin -v error -xerror -i "$file" -f null - 2>&1 | head -n 3)
+    frames=$(awk -F, '{print $4}' <<<"$probe")
+    [[ "$probe" == h264,320,240,* ]] && [ -z "$errors" ] \
+        || { fail "$name" "ffprobe on $file: '$probe' (want h264,320,240); decode errors: '$errors'"; return 1; }
+    delivered=$((after - before))
+    # Frames vimc delivered outside the clip: before its first keyframe and after its end, in
+    # the console round trips around it (their share of the window, and one more each side).
+    window_ms=$((end_ms - start_ms))
+    clip_ms=$(awk -v d="$duration" 'BEGIN { printf "%d", d * 1000 }')
+    outside=$(( (delivered * (window_ms - clip_ms) + window_ms - 1) / window_ms + 2 ))
+    [ "${frames:-0}" -ge 3 ] && [ "$frames" -le "$delivered" ] \
+        && [ $((frames + dropped + outside)) -ge "$delivered" ] \
+        || { fail "$name" "$frames frames in the clip, $dropped dropped, vimc delivered $delivered in" \
+            "${window_ms} ms around it (want ≥ 3, ≤ $delivered and ≥ $delivered − $dropped − $outside)"; return 1; }
+    # The clip ends at the first frame at or past --max (not written): its last frame is at
+    # most one gap (the longest between its frames, or twice the mean vimc gap) before --max.
+    gap=$(ffprobe -v error -select_streams v:0 -show_entries packet=pts_time -of csv=p=0 "$file" \
+        | sort -g | awk -v w="$window_ms" -v m="$delivered" \
+            'NR > 1 && $1 - p > g { g = $1 - p } { p = $1 } END { a = (m > 0 ? 2 * w / 1000 / m : 0); printf "%.3f", (g > a ? g : a) }')
+    awk -v d="$duration" -v max="$CLIP_SECONDS" -v g="$gap" 'BEGIN { exit !(d <= max + 0.101 && d >= max - g) }' \
+        || { fail "$name" "ffprobe duration ${duration} s for --max $CLIP_SECONDS: want $CLIP_SECONDS s less at most" \
+            "one frame gap (${gap} s), and at most one frame period (0.1 s) more"; return 1; }
+    ok "$name" "camera size $size, 'record start --max $CLIP_SECONDS' → $(basename "$file"): ffprobe $probe," \
+        "${duration} s; vimc delivered $delivered frames in ${window_ms} ms around it, $dropped dropped;" \
+        "ffmpeg decodes it without an error"
+}
+
+camera_frames_above() {
+    local now
+    now=$(camera_frames) || return 1
+    [ "${now:-0}" -ge "$1" ]
+}
+
 # Asks the console for `gpio status --json`, keeps it in /run/hil/gpio-status.json and
 # prints the named line's entry (for failure messages).
 gpio_status_of() {
@@ -254,6 +351,7 @@ run_appliance_checks() {
     fi
     check_console_status
     check_console_af
+    check_recording
     check_torch_button
     check_console_clean
     check_sigterm

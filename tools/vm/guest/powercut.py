@@ -45,8 +45,18 @@ DEVICES = {"pclib": ("/dev/vda", MNT, "ext4"), "pcstick": ("/dev/vdb", STICK, "v
 rng = random.Random(SEED)
 # The first cuts of a series are targeted: each makes one kind of change and cuts at once
 # after its answer, before the file system's own periodic commit could make it durable.
-TARGETED = [["import"], ["settings"], ["album", "album"], ["rotate"], ["export"], ["delete"], ["purge"],
-            ["capture"], ["timelapse"]]
+TARGETED = [["record"], ["import"], ["settings"], ["album", "album"], ["rotate"], ["export"], ["delete"],
+            ["purge"], ["capture"], ["timelapse"]]
+# Recordings: vimc under TCG makes about a frame a second at 320x240 (the still stream the clip
+# is scaled from), so a keyframe (and a fragment, made durable when the next begins) every
+# GOP frames: keyframe_s x fps.
+VIDEO_CONFIG = "\n[video]\nsize = \"320x240\"\nfps = 10\nkeyframe_s = 0.2\n"
+GOP = 2
+STILL_SIZE = "320x240"
+# RECORD_SHARE of the random cuts' ops are recordings (POWERCUT_RECORD_SHARE; `make powercut-record`
+# raises it); a targeted cut waits for RECORD_FRAMES frames in the file before it cuts.
+RECORD_SHARE = float(os.environ.get("POWERCUT_RECORD_SHARE", "0.06"))
+RECORD_FRAMES = 3 * GOP
 
 
 def report_check(status, name, text):
@@ -133,7 +143,7 @@ def fresh_file_systems():
     os.makedirs(LIB, exist_ok=True)
     os.makedirs(os.path.dirname(CFG), exist_ok=True)
     with open(CFG, "w") as f:
-        f.write("# pinhole configuration (power-cut test)\n[capture]\nquality = 90\n")
+        f.write("# pinhole configuration (power-cut test)\n[capture]\nquality = 90\n" + VIDEO_CONFIG)
         f.flush()
         os.fsync(f.fileno())
     for path in (os.path.dirname(CFG), MNT):
@@ -235,6 +245,8 @@ class Model:
         self.quality = 90
         self.exports = {}  # stick path -> photo id
         self.decoded = set()
+        self.videos = {}  # clip id -> frames ffprobe counted when it was first checked
+        self.quarantined = set()  # quarantined recording files seen
 
     def active(self):
         return [p for p, s in self.photos.items() if s == "active"]
@@ -298,7 +310,10 @@ class Worker:
         while not self.cut.is_set() and self.app.proc.poll() is None:
             if self.script is not None and not script:
                 return
-            kind = script.pop(0) if self.script is not None else rng.choice(kinds)
+            if self.script is not None:
+                kind = script.pop(0)
+            else:
+                kind = "record" if rng.random() < RECORD_SHARE else rng.choice(kinds)
             try:
                 op = self._do(kind, n)
             except Exception as error:  # an answer after the cut may be anything
@@ -418,6 +433,34 @@ class Worker:
             answer = self._send(op, f"set capture.quality {quality}")
             if answer and answer.startswith("ok capture.quality"):
                 op.apply = lambda md: setattr(md, "quality", quality)
+        elif kind == "record":
+            # The still size vimc can stream under TCG (kept in camera-settings.toml), then a clip
+            # the cut interrupts. `record status --json` is read until the cut: the frames the
+            # file held at the last reading before the cut, less one fragment, must survive it.
+            def still_size():
+                camera = answered(self.app.ask("status --json", 60)[1]).get("camera") or {}
+                return camera.get("stillSize")
+            if still_size() != STILL_SIZE:
+                self.app.ask(f"camera size {STILL_SIZE}", 120)
+                # The camera restarts at the new size: record only once it runs again.
+                deadline = time.monotonic() + 120
+                while still_size() != STILL_SIZE and not self.cut.is_set() and time.monotonic() < deadline:
+                    time.sleep(0.5)
+            answer = self._send(op, "record start --max 600")
+            m = re.match(r"ok recording (\d+)", answer or "")
+            if not m:
+                return op
+            op.recording = m.group(1)
+            op.frames = []  # (stamp, frames in the file)
+            deadline = time.monotonic() + (180 if self.script is not None else 3)
+            while not self.cut.is_set() and time.monotonic() < deadline:
+                stamp, line = self.app.ask("record status --json", 60)
+                status = answered(line)
+                if status.get("recording"):
+                    op.frames.append((stamp, int(status.get("frames", 0))))
+                    if self.script is not None and op.frames[-1][1] >= RECORD_FRAMES:
+                        break
+                time.sleep(0.3)
         elif kind == "export":
             if not model.active():
                 return None
@@ -546,6 +589,72 @@ def check_after_cut(app, model, maybe, record):
             problems.append(f"edit of {pid}: render {show['render']} does not decode")
     problems += check_config(model, maybe)
     problems += check_exports(model)
+    problems += check_recordings(app, model, record)
+    return problems
+
+
+def probe_clip(path):
+    """(frames ffprobe decodes, error text or None): every frame must decode without an error."""
+    counted = run("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                  "stream=codec_name,nb_read_frames", "-of", "csv=p=0", path, check=False)
+    decoded = run("ffmpeg", "-nostdin", "-v", "error", "-xerror", "-i", path, "-f", "null", "-", check=False)
+    fields = counted.stdout.strip().split(",")
+    if counted.returncode != 0 or len(fields) != 2 or fields[0] != "h264" or not fields[1].isdigit():
+        return 0, f"ffprobe: {counted.stdout.strip()} {counted.stderr.strip()[:200]}"
+    if decoded.returncode != 0 or decoded.stderr.strip():
+        return int(fields[1]), f"ffmpeg -xerror: {decoded.stderr.strip()[:200]}"
+    return int(fields[1]), None
+
+
+def check_recordings(app, model, record):
+    """A recording the cut interrupted is adopted as a clip holding at least the frames its file
+    had at the last `record status` before the cut less one fragment (GOP frames), every frame
+    decoding; one with no whole fragment may be quarantined instead. A clip saved before the cut
+    is there whole. No `.recording` file is left behind. Returns problem lines."""
+    problems = []
+    videos = app.ask_json("library list --type video --limit 100000 --json")
+    leftovers = [os.path.join(d, f) for d, _, files in os.walk(LIB) for f in files
+                 if f.endswith(".recording") and "/quarantine" not in d]
+    if leftovers:
+        problems.append(f"recording files left in the library after the start: {leftovers[:3]}")
+    quarantine = os.path.join(LIB, "quarantine")
+    quarantined = {f for f in (os.listdir(quarantine) if os.path.isdir(quarantine) else []) if ".recording" in f}
+    new_quarantined = quarantined - model.quarantined
+    model.quarantined |= quarantined
+    new = [v for v in videos if v["id"] not in model.videos]
+    for video in new:
+        frames, error = probe_clip(video["file"])
+        model.videos[video["id"]] = frames
+        video["frames"] = frames
+        if error:
+            problems.append(f"clip {video['id']} ({frames} frames): {error}")
+    listed_files = {os.path.basename(v["file"]) for v in videos}
+    saved_files = {os.path.basename(r["saved"]) for r in record["recordings"] if r.get("saved")}
+    adopted = [v for v in new if os.path.basename(v["file"]) not in saved_files]
+    for rec in record["recordings"]:
+        if rec.get("saved"):
+            if os.path.basename(rec["saved"]) not in listed_files:
+                problems.append(f"recording {rec['id']}: saved as {rec['saved']} before the cut, not in the library")
+            continue
+        want = rec["frames"] - GOP
+        rec["adopted_frames"] = [v["frames"] for v in adopted]
+        rec["quarantined"] = sorted(new_quarantined)
+        if len(adopted) > 1:
+            problems.append(f"recording {rec['id']}: {len(adopted)} new clips for one recording: "
+                            f"{[v['id'] for v in adopted]}")
+        elif adopted:
+            if adopted[0]["frames"] < want:
+                problems.append(f"recording {rec['id']}: adopted with {adopted[0]['frames']} frames; its file held "
+                                f"{rec['frames']} before the cut, so at least {want} were durable")
+        elif want >= 1:
+            problems.append(f"recording {rec['id']}: lost: {rec['frames']} frames in the file before the cut "
+                            f"(at least {want} durable), no clip adopted"
+                            + (f", quarantined {sorted(new_quarantined)}" if new_quarantined else ""))
+    if record.get("script") == ["record"] and not any(not r["saved"] for r in record["recordings"]):
+        problems.append("the targeted recording cut interrupted no recording (record start: "
+                        + "; ".join(a[2] for a in record["acks"] if a[0] == "record")[:200] + ")")
+    record["clips_adopted"] = len(adopted)
+    record["clips_quarantined"] = len(new_quarantined)
     return problems
 
 
@@ -641,6 +750,7 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
+              "recordings": 0, "clips_adopted": 0, "clips_quarantined": 0,
               "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0, "reported_exports": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
@@ -703,6 +813,8 @@ def main():
             totals["lost"] += len(set(record["lost"]))
             totals["problems"] += len(problems)
             totals["problem_cuts"] += 1 if problems else 0
+            totals["clips_adopted"] += record.get("clips_adopted", 0)
+            totals["clips_quarantined"] += record.get("clips_quarantined", 0)
             records.write(json.dumps(record) + "\n")
             records.flush()
             verdict = "ok" if not problems else "PROBLEMS"
@@ -757,6 +869,7 @@ def main():
         worker.thread.join(timeout=120)
         # Acknowledgements read before the cut began move the model; the rest may or may not have landed.
         record = {"cut": index, "cut_after": t_cut - work_start, "targeted": index < len(TARGETED), "ops": len(worker.ops), "lost": [],
+                  "script": TARGETED[index] if index < len(TARGETED) else None,
                   "acknowledged": 0, "acks": []}
         maybe = []
         new_photos = set()
@@ -787,6 +900,16 @@ def main():
                 counters["captured"].update(m.group(1).split())
         record["acknowledged"] = len(new_photos)
         record["maybe"] = [op.kind for op in maybe]
+        record["recordings"] = []
+        for op in worker.ops:
+            number = getattr(op, "recording", None)
+            if number is None or op.ack is None or op.ack >= t_cut:
+                continue
+            frames = max([f for stamp, f in op.frames if stamp < t_cut], default=0)
+            saved = [line.split()[4] for stamp, line in app.events
+                     if stamp < t_cut and line.startswith(f"event recording saved {number} ")]
+            record["recordings"].append({"id": number, "frames": frames, "saved": saved[0] if saved else None})
+        totals["recordings"] += sum(1 for r in record["recordings"] if not r["saved"])
         totals["acknowledged"] += len(new_photos)
         remount_started = time.monotonic()
         unmount_all()
@@ -804,7 +927,9 @@ def main():
                f"(exercised: {ops}; {totals['changes']} acknowledged answers checked, {totals['problems']} problems "
                f"in {totals['problem_cuts']} cuts; journal replayed after {totals['replays']} cuts; on the vfat stick "
                f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files; "
-               f"{totals['reported_exports']} interrupted exports reported at start and redone)")
+               f"{totals['reported_exports']} interrupted exports reported at start and redone; "
+               f"{totals['recordings']} recordings cut, {totals['clips_adopted']} clips adopted, "
+               f"{totals['clips_quarantined']} quarantined)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")

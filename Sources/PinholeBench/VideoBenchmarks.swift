@@ -1,0 +1,183 @@
+// Video: the encoder against FFmpeg's own command line on the same raw frames, and a real-time 1080p30 recording.
+
+import Foundation
+import PinholeCore
+import PinholeLibav
+import PinholeSim
+
+/// `make bench SECTIONS=video`: encode cost per frame through PinholeLibav (libx264, muxed into
+/// a fragmented MP4 in memory) against `ffmpeg -c:v libx264` with the same settings on the same
+/// raw frames, in the same run; then `pinhole run --board sim` recording 1080p30 with a
+/// pre-roll ring in real time: frames, drops, CPU and peak memory.
+enum VideoBenchmarks {
+    /// Distinct rendered frames (1080p YUV 4:2:0, 3.1 MB each), encoded `loops` times over.
+    static let distinctFrames = 30
+    static let loops = 4
+
+    static func run() {
+        var settings = VideoSettings()  // 1920x1080, 30 fps, medium, keyframe every second
+        settings.size = PixelSize(width: 1920, height: 1080)
+        let encoding = settings.encoderSettings(.libx264)
+        print(
+            "video.settings          \(encoding.size) \(encoding.fps) fps, \(encoding.bitRate / 1000) kbit/s,"
+                + " keyframe every \(encoding.keyframeInterval) frames, libx264 superfast, no B-frames;"
+                + " \(BenchLoad.text())")
+        let frames = renderFrames(encoding.size)
+        guard let ours = encodeOurs(frames, encoding),
+            let reference = encodeFFmpeg(frames, encoding)
+        else { return }
+        let count = Double(frames.count * loops)
+        let fps = count / ours.wall
+        print(
+            String(
+                format:
+                    "video.encode.rate       %.1f frames/s encoded and muxed (wall), %.2fx the camera's %d fps",
+                fps, fps / Double(encoding.fps), encoding.fps))
+        print(
+            String(
+                format:
+                    "video.encode.cpu        %.2f ms CPU a frame; ffmpeg -c:v libx264 on the same frames %.2f ms;"
+                    + " %.3fx (aim <= 1.1x)", ours.cpu / count * 1000, reference.cpu / count * 1000,
+                ours.cpu / reference.cpu))
+        print(
+            String(
+                format:
+                    "video.encode.wall       %.2f ms a frame; ffmpeg %.2f ms; %.3fx; output %.1f MB vs ffmpeg %.1f MB",
+                ours.wall / count * 1000, reference.wall / count * 1000, ours.wall / reference.wall,
+                Double(ours.bytes) / 1_048_576, Double(reference.bytes) / 1_048_576))
+        RecordingBenchmark.run()
+    }
+
+    /// Frames of the simulated scene at the video size, each with its own sensor noise.
+    private static func renderFrames(_ size: PixelSize) -> [RawImage] {
+        let cache = SimRenderCache()
+        return (0..<distinctFrames).map { index in
+            let exposure = SimExposure(
+                exposureTime: .milliseconds(10), gain: 1.5, lensPosition: 0.5, blurPerDioptre: 2,
+                noiseSeed: UInt64(index + 1))
+            return SimRenderer.render(.standard, size: size, exposure: exposure, cache: cache)
+        }
+    }
+
+    struct Cost {
+        var wall: Double
+        var cpu: Double
+        var bytes: Int
+    }
+
+    /// Counts the container's bytes (muxing is part of the cost; nothing is stored).
+    final class CountingSink: ClipSink {
+        var bytes = 0
+        func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) { self.bytes += bytes.count }
+        func fragmentCompleted() throws(VideoError) {}
+    }
+
+    /// PinholeLibav: encode every frame, write every packet into a fragmented MP4.
+    private static func encodeOurs(_ frames: [RawImage], _ settings: ClipEncoderSettings) -> Cost? {
+        do throws(VideoError) {
+            let backend = LibavVideoBackend()
+            let (wall0, cpu0) = (monotonicSeconds(), cpuSeconds())
+            let encoder = try backend.makeEncoder(settings)
+            let sink = CountingSink()
+            let metadata = ClipMetadata(creationTime: WallTime(secondsSince1970: 1_800_000_000))
+            let writer = try backend.makeWriter(
+                settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: sink)
+            var index: Int64 = 0
+            for _ in 0..<loops {
+                for frame in frames {
+                    let pts = index * settings.frameMicroseconds
+                    for packet in try encoder.encode(
+                        frame, presentationMicroseconds: pts, forceKeyframe: false)
+                    {
+                        try writer.write(packet)
+                    }
+                    index += 1
+                }
+            }
+            for packet in try encoder.finish() { try writer.write(packet) }
+            try writer.finish()
+            return Cost(wall: monotonicSeconds() - wall0, cpu: cpuSeconds() - cpu0, bytes: sink.bytes)
+        } catch {
+            print("video.encode  failed: \(error)")
+            return nil
+        }
+    }
+
+    /// `ffmpeg` on the same frames from a raw file, the same encoder settings, a fragmented MP4
+    /// to a file; its CPU is the child's user + system time.
+    private static func encodeFFmpeg(_ frames: [RawImage], _ settings: ClipEncoderSettings) -> Cost? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-video-bench-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let raw = directory.appendingPathComponent("frames.yuv")
+        let out = directory.appendingPathComponent("out.mp4")
+        var data = Data()
+        for frame in frames {
+            for (index, plane) in frame.planes.enumerated() {
+                let width = index == 0 ? frame.width : frame.width / 2
+                let height = index == 0 ? frame.height : frame.height / 2
+                for row in 0..<height {
+                    data.append(contentsOf: plane.bytes[(row * plane.stride)..<(row * plane.stride + width)])
+                }
+            }
+        }
+        do { try data.write(to: raw) } catch {
+            print("video.encode  failed: writing \(raw.path): \(error)")
+            return nil
+        }
+        let arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
+            "-s", "\(settings.size.width)x\(settings.size.height)", "-r", "\(settings.fps)",
+            "-stream_loop", "\(loops - 1)", "-i", raw.path, "-c:v", "libx264", "-preset", "superfast",
+            "-x264-params", "scenecut=0", "-g", "\(settings.keyframeInterval)", "-bf", "0",
+            "-b:v", "\(settings.bitRate)", "-movflags", "frag_keyframe+empty_moov+default_base_moof",
+            "-f", "mp4", out.path,
+        ]
+        let wall0 = monotonicSeconds()
+        guard let usage = runChild("/usr/bin/ffmpeg", arguments) else { return nil }
+        let wall = monotonicSeconds() - wall0
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: out.path))?[.size] as? Int
+        return Cost(wall: wall, cpu: usage, bytes: bytes ?? 0)
+    }
+
+    /// Runs a program to its end; its user + system CPU seconds (this process's reaped
+    /// children's rusage, before and after), nil when it failed.
+    private static func runChild(_ path: String, _ arguments: [String]) -> Double? {
+        let before = childrenCPUSeconds()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        do { try process.run() } catch {
+            print("video.encode  failed: cannot run \(path) (tools/setup installs ffmpeg): \(error)")
+            return nil
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            print("video.encode  failed: \(path) exited with status \(process.terminationStatus)")
+            return nil
+        }
+        return childrenCPUSeconds() - before
+    }
+
+    private static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+
+    /// This process's user + system CPU seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
