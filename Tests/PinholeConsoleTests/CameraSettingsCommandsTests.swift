@@ -9,9 +9,7 @@ import XCTest
 
 final class CameraSettingsCommandsTests: XCTestCase {
     private func ask(_ harness: ConsoleHarness, _ line: String) -> String {
-        harness.commands.receive(line: line)
-        harness.loop.advance(by: .milliseconds(300))
-        return harness.lines.take().joined(separator: "\n")
+        harness.ask(line, wait: .milliseconds(300))
     }
 
     func testSettingsListsTheCameraSettingsAndSetChangesThem() throws {

@@ -124,6 +124,14 @@ final class ConsoleHarness {
         return terminal.text
     }
 
+    /// Sends `line` to line mode, lets `wait` pass on the loop's clock, and returns the lines
+    /// answered meanwhile (answers and events), joined by newlines.
+    func ask(_ line: String, wait: Duration) -> String {
+        commands.receive(line: line)
+        loop.advance(by: wait)
+        return lines.take().joined(separator: "\n")
+    }
+
     /// Lets time pass.
     func wait(_ duration: Duration) {
         loop.advance(by: duration)

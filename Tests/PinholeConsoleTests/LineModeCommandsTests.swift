@@ -6,9 +6,7 @@ import XCTest
 
 final class LineModeCommandsTests: XCTestCase {
     private func ask(_ harness: ConsoleHarness, _ line: String, wait: Duration = .seconds(2)) -> String {
-        harness.commands.receive(line: line)
-        harness.loop.advance(by: wait)
-        return harness.lines.take().joined(separator: "\n")
+        harness.ask(line, wait: wait)
     }
 
     func testHelpListsEveryCommandAsTextAndJSON() throws {

@@ -13,9 +13,7 @@ final class LiveCaptureCommandTests: XCTestCase {
 
     private func ask(_ harness: ConsoleHarness, _ line: String, wait: Duration = .milliseconds(100)) -> String
     {
-        harness.commands.receive(line: line)
-        harness.loop.advance(by: wait)
-        return harness.lines.take().joined(separator: "\n")
+        harness.ask(line, wait: wait)
     }
 
     /// A console whose appliance records 160x96 at 10 fps through the fake backend, keeping

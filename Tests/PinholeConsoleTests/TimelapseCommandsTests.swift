@@ -8,9 +8,7 @@ import XCTest
 final class TimelapseCommandsTests: XCTestCase {
     private func ask(_ harness: ConsoleHarness, _ line: String, wait: Duration = .milliseconds(100)) -> String
     {
-        harness.commands.receive(line: line)
-        harness.loop.advance(by: wait)
-        return harness.lines.take().joined(separator: "\n")
+        harness.ask(line, wait: wait)
     }
 
     func testStartStatusAndStop() throws {
