@@ -79,11 +79,6 @@ final class LibraryWatch: Sendable {
         return failure
     }
 
-    /// Stops watching the folder (the process is ending).
-    func stop() {
-        state.withLock { $0.watcher }?.stop()
-    }
-
     /// On the loop: the library folder changed. One check at a time; a change during a check
     /// is checked again after it.
     private func folderChanged() {
