@@ -17,16 +17,21 @@ struct WebRoutes: Sendable {
     let secure: Bool
     /// Thumbnails already sent, following the library's changes.
     let thumbnails: ThumbnailCache
+    /// The deadline on each write of the live view and the event stream.
+    let stallGuard: StallGuard
 
-    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`.
+    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`. A live view
+    /// or event stream whose client takes no bytes for `stallLimit` on `clock` is disconnected.
     init(
         backend: any WebBackend, sessions: WebSessions, liveFPS: Int, secure: Bool,
-        thumbnailBytes: Int = 8 << 20
+        thumbnailBytes: Int = 8 << 20, stallLimit: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.backend = backend
         self.sessions = sessions
         self.liveFPS = liveFPS
         self.secure = secure
+        stallGuard = StallGuard(limit: stallLimit, clock: clock)
         thumbnails = ThumbnailCache(capacity: thumbnailBytes)
         thumbnails.follow(backend.library)
     }
