@@ -40,7 +40,8 @@ struct WebRoutes: Sendable {
     static let routes: [(HTTPRequest.Method, String)] = [
         (.get, "/"), (.get, "/app.js"), (.get, "/albums"), (.get, "/album/{id}"), (.get, "/grid"),
         (.get, "/photo/{id}"), (.get, "/photo/{id}/thumb"), (.get, "/photo/{id}/view"),
-        (.get, "/photo/{id}/original"), (.post, "/photo/{id}/action"), (.post, "/archive"),
+        (.get, "/photo/{id}/original"), (.get, "/photo/{id}/motion"), (.post, "/photo/{id}/action"),
+        (.post, "/archive"),
         (.get, "/camera"), (.get, "/camera/live"), (.post, "/camera/command"), (.get, "/events"),
         (.get, "/status"), (.get, "/settings"), (.post, "/settings"), (.post, "/logout"),
     ]
