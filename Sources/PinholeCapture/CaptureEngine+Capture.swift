@@ -128,7 +128,8 @@ extension CaptureEngine {
         }
     }
 
-    private func error(for failure: CaptureMachine.Failure, camera: String, waited: Duration) -> CaptureError {
+    private func error(for failure: CaptureMachine.Failure, camera: String, waited: Duration) -> CaptureError
+    {
         switch failure {
         case .noFrame: return .noFrame(camera: camera, waited: waited)
         case .flashBusy: return .failed("a flash capture is already under way: press again once it is saved")

@@ -78,7 +78,8 @@ final class WatchdogTests: XCTestCase {
         let answered: Result<CaptureResult, Error> = try XCTUnwrap(outcome, "the press was never answered")
         guard case .failure(let error) = answered else { return XCTFail("a photo from a dead camera") }
         XCTAssertTrue("\(error)".contains("sent no frame in "), "\(error)")
-        XCTAssertFalse("\(error)".contains("sent no frame in 4000 ms"), "the wait through the restart: \(error)")
+        XCTAssertFalse(
+            "\(error)".contains("sent no frame in 4000 ms"), "the wait through the restart: \(error)")
     }
 
     func testLongExposuresAreNotMistakenForAStall() throws {
