@@ -74,8 +74,10 @@ public final class CaptureEngine {
     public internal(set) var lastFrame: FrameMetadata?
     /// Frames received from the current camera.
     public internal(set) var framesReceived = 0
-    /// How long a capture waits for a frame before failing (longer than the watchdog's
-    /// timeout, so that a press during a stall is served by the restarted camera).
+    /// How long a capture waits for a frame before failing, at the least: the watchdog's
+    /// shortest timeout and time for a restart and the restarted camera's first frame, so that
+    /// a press during a stall is served by the restarted camera. A slower camera's captures
+    /// wait longer (`frameWait`).
     public var frameTimeout: Duration = .seconds(4)
     /// How long after its last shot a burst waits for storage before it answers with the
     /// shots still pending (which are still saved, and announced, when storage answers).
