@@ -1,6 +1,7 @@
 // The appliance's clip store on the photo library: recordings grow in the library's own files.
 
 import PinholeCore
+import PinholeImaging
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
 /// indexed as video assets when they end. Used from the recorder's own thread.
@@ -51,6 +52,7 @@ final class LibraryClipRecording: ClipRecording {
         record.longitude = facts.metadata.longitude
         record.altitude = facts.metadata.altitude
         record.clockTrust = facts.metadata.clockTrust
+        record.orientation = Orientation(mountRotation: facts.metadata.rotationDegrees)
         // Indexing tells the library's observers (the status line, the menu) as a photo does.
         let asset = try file.complete(record)
         return SavedClip(
