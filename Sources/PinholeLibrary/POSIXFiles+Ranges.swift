@@ -12,10 +12,10 @@ import SystemPackage
 extension POSIXFiles {
     /// Up to `count` bytes of `path` from `offset` (fewer at the end of the file).
     static func read(_ path: String, at offset: Int64, count: Int) throws -> [UInt8] {
-        let fd = try naming("open", path) {
+        let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
         }
-        return try naming("pread", path) {
+        return try naming("pread", FilePath(path)) {
             try fd.closeAfter {
                 var bytes = [UInt8](repeating: 0, count: count)
                 var filled = 0
@@ -35,10 +35,10 @@ extension POSIXFiles {
 
     /// Cuts `path` to `length` bytes and makes that durable (ftruncate, fsync).
     static func truncateDurably(_ path: String, to length: Int64) throws {
-        let fd = try naming("open", path) {
+        let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .writeOnly, options: .closeOnExec)
         }
-        try naming("ftruncate", path) {
+        try naming("ftruncate", FilePath(path)) {
             try fd.closeAfter {
                 try fd.resize(to: length)
                 try fd.sync()
@@ -52,7 +52,7 @@ extension POSIXFiles {
         try withRegularFile(path) { fd, _ in
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
-                let count = try naming("read", path) {
+                let count = try naming("read", FilePath(path)) {
                     try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
                 }
                 if count == 0 { return }

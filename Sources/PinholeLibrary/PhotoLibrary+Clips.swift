@@ -58,7 +58,7 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// The final path, relative to the library.
     public let relative: String
     /// The final path, absolute.
-    public var absolutePath: String { library.layout.absolute(relative) }
+    public var absolutePath: FilePath { FilePath(library.layout.absolute(relative)) }
     /// The hidden path it grows under.
     public let temporaryPath: String
     private let fd: FileDescriptor
@@ -89,7 +89,7 @@ public final class LibraryClipFile: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
         do {
-            try naming("write", temporaryPath) { _ = try fd.writeAll(bytes) }
+            try naming("write", FilePath(temporaryPath)) { _ = try fd.writeAll(bytes) }
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: library.layout.root)
         }
@@ -101,7 +101,7 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// the file's name survives a power cut).
     public func sync() throws {
         do {
-            try naming("fsync", temporaryPath) { try fd.sync() }
+            try naming("fsync", FilePath(temporaryPath)) { try fd.sync() }
             if !directorySynced {
                 try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: temporaryPath))
                 directorySynced = true
@@ -118,10 +118,10 @@ public final class LibraryClipFile: @unchecked Sendable {
         closed = true
         let absolute = library.layout.absolute(relative)
         do {
-            try naming("close", absolute) {
+            try naming("close", FilePath(absolute)) {
                 try fd.closeAfter {
-                    try naming("fsync", temporaryPath) { try fd.sync() }
-                    try DurableFiles.rename(temporaryPath, to: absolute, replace: false)
+                    try naming("fsync", FilePath(temporaryPath)) { try fd.sync() }
+                    try DurableFiles.rename(FilePath(temporaryPath), to: FilePath(absolute), replace: false)
                 }
             }
             try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
@@ -133,7 +133,7 @@ public final class LibraryClipFile: @unchecked Sendable {
             created: record.created ?? created,
             fileSize: byteCount, checksum: Checksum.string(crc32: crc ^ 0xFFFF_FFFF))
         asset.mediaType = .video
-        let written = WrittenOriginal(asset: asset, path: absolute)
+        let written = WrittenOriginal(asset: asset, path: FilePath(absolute))
         _ = try library.performChanges { batch in _ = batch.adopt(written) }
         return asset
     }

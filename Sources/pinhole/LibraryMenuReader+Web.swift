@@ -31,7 +31,7 @@ extension LibraryMenuReader: WebLibraryReading {
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
         guard let asset = try library.asset(id: id) else { return nil }
         let path = library.fileURLPath(of: asset)
-        let name = path.split(separator: "/").last.map(String.init) ?? "\(id).jpg"
-        return (path, asset.fileSize, name)
+        let name = path.lastComponent?.string ?? "\(id).jpg"
+        return (path.string, asset.fileSize, name)
     }
 }
