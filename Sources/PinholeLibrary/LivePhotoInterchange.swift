@@ -39,13 +39,15 @@ enum LivePhotoInterchange {
         return note
     }
 
-    /// The Motion Photo: `jpeg` with an XMP APP1 segment after its EXIF, then `mp4` appended;
-    /// the still is shown `presentationMicroseconds` into the video.
-    static func motionPhoto(_ jpeg: [UInt8], mp4: [UInt8], presentationMicroseconds: Int64) throws -> [UInt8]
+    /// The Motion Photo's JPEG part: `jpeg` with an XMP APP1 segment after its EXIF, to be
+    /// followed by the `videoLength` bytes of the MP4 (an export streams them after it); the
+    /// still is shown `presentationMicroseconds` into the video.
+    static func motionPhotoHead(_ jpeg: [UInt8], videoLength: Int, presentationMicroseconds: Int64) throws
+        -> [UInt8]
     {
         let layout = try JPEGLayout(jpeg)
         let xmp = Array(
-            xmpPacket(videoLength: mp4.count, presentationMicroseconds: presentationMicroseconds).utf8)
+            xmpPacket(videoLength: videoLength, presentationMicroseconds: presentationMicroseconds).utf8)
         let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmp
         guard payload.count + 2 <= 0xFFFF else { throw ImagingError.exifTooLarge(bytes: payload.count) }
         // After the leading APP segments (EXIF first, as readers expect), before anything else.
@@ -53,7 +55,7 @@ enum LivePhotoInterchange {
         var output = Array(jpeg[0..<insertAt])
         output += [0xFF, 0xE1] + be16(UInt16(payload.count + 2)) + payload
         output += jpeg[insertAt...]
-        return output + mp4
+        return output
     }
 
     /// The XMP of a Motion Photo whose video is `videoLength` bytes at the end of the file.

@@ -97,26 +97,31 @@ enum POSIXFiles {
     /// `fstat` on the open descriptor must say regular file and the size at most `limit`;
     /// at most `limit` bytes are read even if the file grows meanwhile.
     static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
-        try withRegularFile(path) { fd, info in
-            guard Int(info.st_size) <= limit else {
+        try withRegularFile(path) { fd, info in try readAll(fd, path: path, size: info.st_size, limit: limit)
+        }
+    }
+
+    /// Reads `fd` (the regular file `path` of `size` bytes, as `fstat` said) from its offset to
+    /// its end, refusing more than `limit` bytes (also when it grows meanwhile).
+    static func readAll(_ fd: FileDescriptor, path: String, size: off_t, limit: Int) throws -> [UInt8] {
+        guard Int(size) <= limit else {
+            throw LibraryError.invalidImage(
+                path: path,
+                reason: "\(size) bytes, more than the \(limit >> 20) MB a photo may have")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(size))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try naming("read", FilePath(path)) {
+                try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+            guard bytes.count <= limit else {
                 throw LibraryError.invalidImage(
                     path: path,
-                    reason: "\(info.st_size) bytes, more than the \(limit >> 20) MB a photo may have")
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(info.st_size))
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = try naming("read", FilePath(path)) {
-                    try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
-                }
-                if count == 0 { return bytes }
-                bytes += buffer[0..<count]
-                guard bytes.count <= limit else {
-                    throw LibraryError.invalidImage(
-                        path: path,
-                        reason: "grew past the \(limit >> 20) MB a photo may have while being read")
-                }
+                    reason: "grew past the \(limit >> 20) MB a photo may have while being read")
             }
         }
     }

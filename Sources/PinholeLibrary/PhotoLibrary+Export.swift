@@ -70,14 +70,13 @@ extension PhotoLibrary {
                 for file in try exportFiles(of: asset, version: version) {
                     path = target + "/" + file.name
                     if !POSIXFiles.exists(path) {
-                        try POSIXFiles.writeDurably(try file.bytes(), to: path)
+                        try POSIXFiles.writeDurably(to: path, producing: file.produce)
                         report.written.append(path)
                     } else if replacingDifferent {
-                        let expected = try file.bytes()
-                        if (try? POSIXFiles.read(path)) == expected {
+                        if try fileHolds(path, file.produce) {
                             report.skipped.append(path)
                         } else {
-                            try POSIXFiles.writeDurably(expected, to: path, replace: true)
+                            try POSIXFiles.writeDurably(to: path, replace: true, producing: file.produce)
                             report.written.append(path)
                             report.replaced.append(path)
                         }
@@ -141,16 +140,22 @@ extension PhotoLibrary {
         return "\(date)_\(time)_\(asset.id.suffix(12))"
     }
 
-    /// The files an export writes for `asset`: its name and a way to make its bytes. A photo or
-    /// a clip is one file; a Live Photo is three (see `livePhotoFiles`).
+    /// The files an export writes for `asset`: its name and what writes its bytes. A photo or
+    /// a clip is one file; a Live Photo is three (see `livePhotoFiles`). A clip is streamed from
+    /// its original in pieces of `options.streamChunkBytes`, never read whole.
     func exportFiles(of asset: Asset, version: ExportVersion) throws -> [(
-        name: String, bytes: () throws -> [UInt8]
+        name: String, produce: ByteProducer
     )] {
         let original = layout.absolute(asset.path)
         let source = version == .current ? try currentAbsolutePath(of: asset) : original
+        if asset.mediaType == .video {
+            return [(Self.exportName(of: asset), { write in try self.stream(source, to: write) })]
+        }
         let isOriginal = source == original
         let still = { Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal) }
-        guard asset.mediaType == .live else { return [(Self.exportName(of: asset), still)] }
+        guard asset.mediaType == .live else {
+            return [(Self.exportName(of: asset), { write in try still().withUnsafeBytes { try write($0) } })]
+        }
         return livePhotoFiles(of: asset, still: still)
     }
 }

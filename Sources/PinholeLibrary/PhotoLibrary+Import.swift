@@ -98,10 +98,9 @@ extension PhotoLibrary {
                         report.duplicates.append(file)
                     }
                 } else {
-                    var jpeg = try POSIXFiles.readRegularFile(file, limit: Self.importFileLimit)
-                    // A Motion Photo: the still is imported, its MP4 becomes the motion below.
-                    let motionPhoto = MotionPhotoParts(jpeg)
-                    if let motionPhoto { jpeg = motionPhoto.still }
+                    // A Motion Photo: the still is imported, its MP4 becomes the motion below
+                    // (streamed from the file then, never held whole).
+                    let (jpeg, motionPhoto) = try MotionPhotoParts.read(file, limit: Self.importFileLimit)
                     let checksum = Checksum.string(for: jpeg)
                     let key = checksum + "/\(jpeg.count)"
                     if try seen.contains(key) || isStored(checksum: checksum, size: jpeg.count) {
@@ -140,7 +139,7 @@ extension PhotoLibrary {
             guard let id = stillIDs[file] else { continue }
             do {
                 try attachMotion(
-                    to: id, clipBytes: parts.mp4,
+                    to: id, videoIn: file, at: parts.videoOffset, length: parts.videoLength,
                     stillOffset: .microseconds(parts.presentationMicroseconds ?? 0))
             } catch let error as LibraryError {
                 if case .storageFull = error { throw error }

@@ -10,35 +10,42 @@ extension PhotoLibrary {
     /// `STEM.MP.jpg`, the Motion Photo (the still with the MP4 appended). The motion clip is
     /// rewritten by libavformat (packets copied) into a plain MOV and a plain MP4.
     func livePhotoFiles(of asset: Asset, still: @escaping () throws -> [UInt8])
-        -> [(name: String, bytes: () throws -> [UInt8])]
+        -> [(name: String, produce: ByteProducer)]
     {
         let stem = Self.exportStem(of: asset)
         let identifier = LivePhotoInterchange.contentIdentifier(of: asset)
         let stillTime = asset.triggerOffset ?? .zero
         let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
-        let appleStill = { try LivePhotoInterchange.appleStill(try still(), identifier: identifier) }
-        let mov = {
-            try self.rewritten(
-                motion, as: .mov,
-                metadata: [
-                    ("com.apple.quicktime.content.identifier", identifier),
-                    ("com.apple.quicktime.still-image-time", String(Double(stillTime.nanoseconds) / 1e9)),
-                ])
+        let appleStill: ByteProducer = { write in
+            try LivePhotoInterchange.appleStill(try still(), identifier: identifier).withUnsafeBytes {
+                try write($0)
+            }
         }
-        let motionPhoto = {
-            try LivePhotoInterchange.motionPhoto(
-                try still(), mp4: try self.rewritten(motion, as: .mp4, metadata: []),
-                presentationMicroseconds: stillTime.nanoseconds / 1000)
+        let mov: ByteProducer = { write in
+            let metadata = [
+                ("com.apple.quicktime.content.identifier", identifier),
+                ("com.apple.quicktime.still-image-time", String(Double(stillTime.nanoseconds) / 1e9)),
+            ]
+            try self.rewriting(motion, as: .mov, metadata: metadata) { try self.stream($0, to: write) }
+        }
+        let motionPhoto: ByteProducer = { write in
+            try self.rewriting(motion, as: .mp4, metadata: []) { mp4 in
+                let head = try LivePhotoInterchange.motionPhotoHead(
+                    try still(), videoLength: Int(POSIXFiles.fileSize(mp4) ?? 0),
+                    presentationMicroseconds: stillTime.nanoseconds / 1000)
+                try head.withUnsafeBytes { try write($0) }
+                try self.stream(mp4, to: write)
+            }
         }
         return [(stem + ".jpg", appleStill), (stem + ".mov", mov), (stem + ".MP.jpg", motionPhoto)]
     }
 
-    /// `source` rewritten as `container` into a scratch file under `cache/`, read back and removed.
-    private func rewritten(
-        _ source: String, as container: LibavClipRemuxer.Container, metadata: [(String, String)]
-    )
-        throws -> [UInt8]
-    {
+    /// Calls `body` with `source` rewritten as `container` into a scratch file under `cache/`,
+    /// removed afterwards.
+    private func rewriting(
+        _ source: String, as container: LibavClipRemuxer.Container, metadata: [(String, String)],
+        _ body: (String) throws -> Void
+    ) throws {
         let scratch = layout.root + "/cache/.export-\(Identifier.make(at: now())).\(container.rawValue)"
         defer {
             if POSIXFiles.exists(scratch) {
@@ -57,6 +64,6 @@ extension PhotoLibrary {
             throw LibraryError.invalidImage(
                 path: source, reason: "its motion clip could not be rewritten (\(error))")
         }
-        return try POSIXFiles.read(scratch)
+        try body(scratch)
     }
 }

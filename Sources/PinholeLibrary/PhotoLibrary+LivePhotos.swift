@@ -44,13 +44,9 @@ extension PhotoLibrary {
             throw LibraryError.invalidImage(
                 path: file.string, reason: "not a movie Pinhole can read (\(error))")
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try POSIXFiles.read(file.string)
-        } catch {
-            throw mapped(error)
+        return try storeMotion(of: asset, record: ClipRecord(probed), stillOffset: stillOffset) { write in
+            try self.stream(file.string, to: write)
         }
-        return try storeMotion(bytes, of: asset, record: ClipRecord(probed), stillOffset: stillOffset)
     }
 
     /// Makes the photo `id` a Live Photo with `clipBytes` (an MP4 the recorder wrote from the
@@ -60,7 +56,24 @@ extension PhotoLibrary {
     @discardableResult
     public func attachMotion(to id: String, clipBytes: [UInt8], stillOffset: Duration) throws -> Asset {
         let asset = try stillToPair(id)
-        return try storeMotion(clipBytes, of: asset, record: nil, stillOffset: stillOffset)
+        return try storeMotion(of: asset, record: nil, stillOffset: stillOffset) { write in
+            try clipBytes.withUnsafeBytes { try write($0) }
+        }
+    }
+
+    /// Makes the photo `id` a Live Photo with the `length` bytes at `offset` of `file` (a
+    /// Motion Photo's appended MP4) as its motion clip, streamed in pieces of
+    /// `options.streamChunkBytes`, then checked and indexed as `attachMotion(to:clipBytes:stillOffset:)`.
+    @discardableResult
+    func attachMotion(
+        to id: String, videoIn file: String, at offset: Int64, length: Int64, stillOffset: Duration
+    )
+        throws -> Asset
+    {
+        let asset = try stillToPair(id)
+        return try storeMotion(of: asset, record: nil, stillOffset: stillOffset) { write in
+            try self.stream(file, from: offset, count: length, to: write)
+        }
     }
 
     /// The photo `id`, refused when missing or not a photo.
@@ -74,12 +87,12 @@ extension PhotoLibrary {
 
     /// Writes the motion file durably (never replacing one), probes it when `record` is nil,
     /// and marks the asset live.
-    private func storeMotion(_ bytes: [UInt8], of asset: Asset, record: ClipRecord?, stillOffset: Duration)
-        throws -> Asset
-    {
+    private func storeMotion(
+        of asset: Asset, record: ClipRecord?, stillOffset: Duration, producing produce: ByteProducer
+    ) throws -> Asset {
         let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
         do {
-            try POSIXFiles.writeDurably(bytes, to: motion)
+            try POSIXFiles.writeDurably(to: motion, producing: produce)
         } catch {
             throw mapped(error)
         }

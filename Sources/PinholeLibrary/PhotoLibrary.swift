@@ -25,6 +25,9 @@ public struct LibraryOptions: Sendable, Hashable {
     /// Directories a file written out on request (`library thumbnail --out`) may never land
     /// in, besides the library itself: the configuration folder.
     public var protectedDirectories: [FilePath]
+    /// The largest piece of a clip held in memory while the library copies it (an export, a
+    /// Motion Photo's video on import): 1 MB. Memory does not grow with the clip.
+    public var streamChunkBytes: Int = 1 << 20
 
     /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added, 8 MB reserve.
     public init(
@@ -52,6 +55,8 @@ public final class PhotoLibrary: Sendable {
     public let options: LibraryOptions
     let observers = ObserverRegistry()
     private let report = Mutex(RecoveryReport())
+    /// What streamed copies read (`PhotoLibrary+Streaming.swift`).
+    let streamed = Mutex(StreamedReads())
     /// Cleanups that failed (`PhotoLibrary+CleanupFailures.swift`).
     let cleanup = CleanupFailures()
     /// The lock file's descriptor, holding a shared `flock` while this library is open.

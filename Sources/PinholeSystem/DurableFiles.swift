@@ -23,6 +23,17 @@ public enum DurableFiles {
     /// left next to it (recovery passes remove those). The descriptor is closed and the
     /// temporary file removed on every failure.
     public static func write(_ bytes: [UInt8], to path: FilePath, replace: Bool = false) throws {
+        try write(to: path, replace: replace) { write in try bytes.withUnsafeBytes { try write($0) } }
+    }
+
+    /// Writes what `produce` hands its writer, piece by piece, to `path` durably, the way
+    /// `write(_:to:replace:)` does (temporary file, `fsync`, rename, directory `fsync`), so a
+    /// file larger than memory (a clip) is never held whole. What `produce` throws removes the
+    /// temporary file and is rethrown.
+    public static func write(
+        to path: FilePath, replace: Bool = false,
+        producing produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         let temp = temporaryPath(for: path)
         let fd = try naming("open", temp) {
             try FileDescriptor.open(
@@ -32,7 +43,7 @@ public enum DurableFiles {
         try naming("close", path) {
             try fd.closeAfter {
                 do {
-                    try naming("write", temp) { _ = try fd.writeAll(bytes) }
+                    try produce { piece in try naming("write", temp) { _ = try fd.writeAll(piece) } }
                     try naming("fsync", temp) { try fd.sync() }
                     try rename(temp, to: path, replace: replace)
                 } catch {

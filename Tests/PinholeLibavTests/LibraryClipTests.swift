@@ -89,9 +89,11 @@ enum LibraryClipFixtures {
     }
 
     /// The library under `directory` (a fixed clock).
-    static func open(_ directory: URL, name: String = "library") throws -> PhotoLibrary {
+    static func open(_ directory: URL, name: String = "library", options: LibraryOptions = LibraryOptions())
+        throws -> PhotoLibrary
+    {
         try PhotoLibrary.open(
-            at: FilePath(directory.appendingPathComponent(name).path),
+            at: FilePath(directory.appendingPathComponent(name).path), options: options,
             now: { WallTime(secondsSince1970: 1_795_700_000) })
     }
 

@@ -136,11 +136,22 @@ final class LivePhotoTests: XCTestCase {
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: motionPhoto, toPath: alone.appendingPathComponent("PXL_1.MP.jpg").path)
-        let other = try clips.open(directory, name: "other")
+        // The video is streamed from the file in pieces of 4 KB, never held whole.
+        var options = LibraryOptions()
+        options.streamChunkBytes = 4096
+        let other = try clips.open(directory, name: "other", options: options)
         let imported = try other.importFolder(FilePath(alone.path))
         XCTAssertEqual(imported.failures, [:])
         XCTAssertEqual(imported.imported.count, 1)
         let copy = try XCTUnwrap(try imported.imported.first.flatMap { try other.asset(id: $0) })
+        let motionFile = try XCTUnwrap(other.motionFilePath(of: copy))
+        let videoBytes = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: motionFile.string)[.size] as? Int)
+        let streamed = other.streamed.withLock { $0 }
+        XCTAssertEqual(streamed.bytes, Int64(videoBytes), "the video went through the stream")
+        XCTAssertEqual(streamed.reads, (videoBytes + 4095) / 4096)
+        XCTAssertEqual(streamed.largestRead, 4096)
+        XCTAssertGreaterThan(videoBytes, 4 * 4096, "a clip of several pieces")
         XCTAssertEqual(copy.mediaType, .live)
         XCTAssertEqual(copy.triggerOffset, .milliseconds(1500), "the XMP presentation time")
         XCTAssertEqual(copy.duration, .seconds(3))
