@@ -37,9 +37,14 @@ public final class CameraWatchdog {
         self.onStall = onStall
     }
 
+    /// The silence that counts as a stall while the camera keeps its rhythm: `timeout`, four
+    /// times the longest recent gap, four exposure times (without the startup allowance and
+    /// the backoff after stalls).
+    public var rhythmTimeout: Duration { max(timeout, lastExposure * 4, (recentGaps.max() ?? .zero) * 4) }
+
     /// The silence that counts as a stall now.
     public var effectiveTimeout: Duration {
-        var limit = max(timeout, lastExposure * 4, (recentGaps.max() ?? .zero) * 4)
+        var limit = rhythmTimeout
         // A camera warms up: until it has shown a gap between two frames of this start, the
         // startup allowance holds (vimc after a restart sends its first frames seconds apart).
         if framesSinceStart < 2 { limit = max(limit, startupTimeout) }

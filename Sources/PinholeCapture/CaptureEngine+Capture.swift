@@ -22,6 +22,10 @@ struct CaptureRequestState {
     var completion: (Result<CaptureResult, Error>) -> Void
     var timeout: TimerID?
     var camera: String
+    /// When the request began waiting for its frame (for the error that says how long).
+    var waitingSince: Instant?
+    /// Whether its wait was started again for a restarted camera.
+    var waitedThroughRestart = false
 }
 
 extension CaptureEngine {
@@ -76,12 +80,8 @@ extension CaptureEngine {
             case .process(let frame, let press, let selection, let flashFired):
                 process(frame, press: press, selection: selection, flashFired: flashFired)
             case .armTimeout(let ticket):
-                let waited = frameTimeout
-                requests[ticket]?.timeout = loop.schedule(after: waited) { [weak self] in
-                    guard let self else { return }
-                    self.requests[ticket]?.timeout = nil
-                    self.perform(self.machine.timedOut(ticket))
-                }
+                requests[ticket]?.waitingSince = loop.now
+                waitForFrame(ticket, atMost: frameWait)
             case .cancelTimeout(let ticket):
                 if let timer = requests[ticket]?.timeout { loop.cancel(timer) }
                 requests[ticket]?.timeout = nil
@@ -90,16 +90,48 @@ extension CaptureEngine {
             case .fail(let ticket, let failure):
                 guard let request = requests.removeValue(forKey: ticket) else { continue }
                 if let timer = request.timeout { loop.cancel(timer) }
-                request.completion(.failure(error(for: failure, camera: request.camera)))
+                let waited = loop.now - (request.waitingSince ?? loop.now)
+                request.completion(.failure(error(for: failure, camera: request.camera, waited: waited)))
             case .burstEnded(let ticket, let report):
                 burstEnded(ticket, report: report)
             }
         }
     }
 
-    private func error(for failure: CaptureMachine.Failure, camera: String) -> CaptureError {
+    /// How long a capture pressed now waits for its frame: `frameTimeout`, and longer by as
+    /// much as the watchdog, whose timeout follows the camera's frame gaps, takes longer than
+    /// its shortest timeout to notice a stall. A press during a stall is so served by the
+    /// restarted camera whatever the camera's rate: 4 s at 30 fps, about 8 s for vimc
+    /// under emulation (frames 1.3 s apart).
+    var frameWait: Duration {
+        max(frameTimeout, frameTimeout + watchdog.rhythmTimeout - watchdog.timeout)
+    }
+
+    /// (Re)starts `ticket`'s wait for its frame: it fails if none came within `wait`.
+    func waitForFrame(_ ticket: CaptureTicket, atMost wait: Duration) {
+        guard let request = requests[ticket] else { return }
+        if let timer = request.timeout { loop.cancel(timer) }
+        requests[ticket]?.timeout = loop.schedule(after: wait) { [weak self] in
+            guard let self else { return }
+            self.requests[ticket]?.timeout = nil
+            self.perform(self.machine.timedOut(ticket))
+        }
+    }
+
+    /// The watchdog restarted the camera: captures still waiting for a frame wait for the
+    /// restarted camera's, as long as a capture pressed now would, through one restart each
+    /// (a camera that restarts and still sends nothing fails them).
+    func capturesWaitForTheRestartedCamera() {
+        for (ticket, request) in requests where request.timeout != nil && !request.waitedThroughRestart {
+            requests[ticket]?.waitedThroughRestart = true
+            waitForFrame(ticket, atMost: frameWait)
+        }
+    }
+
+    private func error(for failure: CaptureMachine.Failure, camera: String, waited: Duration) -> CaptureError
+    {
         switch failure {
-        case .noFrame: return .noFrame(camera: camera, waited: frameTimeout)
+        case .noFrame: return .noFrame(camera: camera, waited: waited)
         case .flashBusy: return .failed("a flash capture is already under way: press again once it is saved")
         case .stopped: return .noCamera
         case .burstBusy: return .failed("a burst is already under way: wait for its answer")
@@ -113,7 +145,8 @@ extension CaptureEngine {
     /// its buffer goes straight back to the camera; the copy is encoded on a parallel thread
     /// (one per core, so a burst's shots are encoded side by side) straight into the store's
     /// file (`PhotoStore.write`), so the whole JPEG is never in memory beside the frame; the
-    /// photo is indexed on the loop's worker, one photo after the other.
+    /// photo is indexed on the loop's worker, one photo after the other. The frame counts in
+    /// flight until its encode ends, then as waiting until the photo is saved (`CaptureMachine`).
     func process(
         _ frame: any CameraFrame, press: CaptureMachine.Press, selection: FrameSelection, flashFired: Bool
     ) {
@@ -127,7 +160,7 @@ extension CaptureEngine {
         }
         guard let camera = current, let request = finish else {
             frame.release()
-            perform(machine.saved(ticket))
+            perform(machine.saved(ticket, wasEncoded: false))
             finish?(.failure(CaptureError.noCamera))
             return
         }
@@ -146,7 +179,7 @@ extension CaptureEngine {
         let loop = self.loop
         let stored: (Result<SavedPhoto, Error>) -> Void = { [weak self] outcome in
             guard let self else { return }
-            self.perform(self.machine.saved(ticket))
+            self.perform(self.machine.saved(ticket, wasEncoded: true))
             request(
                 outcome.map {
                     CaptureResult(
@@ -167,7 +200,10 @@ extension CaptureEngine {
                         }
                     }
                 }
-            }) { written in
+            }) { [weak self] written in
+                // The frame's copy is gone with the encode: its place in flight goes to the next
+                // frame while this photo's file is synced and indexed.
+                if let self { self.perform(self.machine.encoded()) }
                 loop.offload(
                     { written.flatMap { written in Result { try store.index(written, album: album) } } },
                     then: stored)

@@ -17,6 +17,7 @@ extension CaptureEngine {
         startDevice(stalled, camera: camera) { [weak self] error in
             guard let self else { return }
             guard error != nil else {
+                self.capturesWaitForTheRestartedCamera()
                 return self.report(.cameraRestarted(camera: camera.model, silence: silence))
             }
             guard self.device === stalled else { return }
@@ -37,6 +38,7 @@ extension CaptureEngine {
                             if let error {
                                 self?.report(.restartFailed(camera: camera.model, reason: "\(error)"))
                             } else {
+                                self?.capturesWaitForTheRestartedCamera()
                                 self?.report(.cameraRestarted(camera: camera.model, silence: silence))
                             }
                         }

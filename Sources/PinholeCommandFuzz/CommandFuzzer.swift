@@ -153,8 +153,23 @@ public final class CommandFuzzer {
         loop.advance(by: roll < 95 ? .milliseconds(Int64(roll)) : .milliseconds(Int64(roll - 94) * 400))
     }
 
-    /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish).
-    public func settle(_ duration: Duration) { loop.advance(by: duration) }
+    /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish), then more
+    /// while a line is still unanswered: a command may rightly take long (`sim wait` up to a
+    /// day of virtual time, the lines after it waiting their turn), so time moves on until the
+    /// console is idle, for at most `duration` plus the longest `sim wait` after the last
+    /// answer. A line still unanswered then was never going to be.
+    public func settle(_ duration: Duration) {
+        loop.advance(by: duration)
+        let patience = duration + .milliseconds(SimCommand.maxWaitMs)
+        let step = Duration.seconds(60)
+        var answered = answers
+        var waited = Duration.zero
+        while console.isBusy, waited < patience {
+            loop.advance(by: step)
+            waited = answers == answered ? waited + step : .zero
+            answered = answers
+        }
+    }
 
     /// Lines sent that have no answer yet (after `settle`: lines never answered). On a serial
     /// line, lines the gate held back are not counted: only those the console took.

@@ -77,18 +77,28 @@ public struct CommandScript {
     ]
 
     /// The line as bytes with a line ending (LF, CR or CRLF), sometimes with hostile bytes
-    /// put in.
+    /// put in. Hostile bytes that would end the line early with the line that follows them
+    /// (`ESC O` before an `M` is the keypad's Enter) are left out, so the bytes stay one line.
     public mutating func bytes(for line: String) -> [UInt8] {
         var bytes = Array(line.utf8)
         if random.next() % 8 == 0 {
             let hostile = pick(Self.hostileBytes)
             let at = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count + 1))
-            bytes.insert(contentsOf: hostile, at: at)
+            var spoilt = bytes
+            spoilt.insert(contentsOf: hostile, at: at)
+            if !Self.holdsEnter(spoilt) { bytes = spoilt }
         }
         var ending: [UInt8] = [[0x0A], [0x0D], [0x0D, 0x0A]][Int(random.next() % 3)]
         if ending == [0x0A], lastTerminator == [0x0D], bytes.isEmpty { ending = [0x0D] }
         lastTerminator = ending
         return bytes + ending
+    }
+
+    /// Whether a terminal decoder reads an Enter key in `bytes` (a line ending, or the
+    /// keypad's Enter `ESC O M`).
+    static func holdsEnter(_ bytes: [UInt8]) -> Bool {
+        var decoder = TerminalDecoder()
+        return decoder.feed(bytes).contains(.enter)
     }
 
     /// `count` generated lines as bytes, each with its line ending: a script for a pipe.

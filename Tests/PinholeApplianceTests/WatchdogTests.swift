@@ -1,6 +1,7 @@
 // The camera watchdog: a camera that stops sending frames is restarted, reported, and captures go on.
 
 import PinholeAppliance
+import PinholeCapture
 import PinholeCore
 import PinholeSim
 import XCTest
@@ -35,6 +36,50 @@ final class WatchdogTests: XCTestCase {
         let result = try rig.capture()
         XCTAssertEqual(result.selection, .nextAfterPress)
         XCTAssertEqual(rig.camera.starts, 2)
+    }
+
+    /// vimc under emulation sends a frame every 1.3 s or so, and the watchdog waits four such
+    /// gaps (5.2 s) before it restarts a stalled camera: a press during the stall waits for
+    /// the restarted camera's frame. (A VM run failed with "camera Sensor B sent no frame in
+    /// 4000 ms" while the watchdog restarted the camera 5.1 s into the stall.)
+    func testAPressDuringAStallOfASlowCameraIsServedByTheRestartedCamera() throws {
+        var slow = CaptureTestRig.small(.back)
+        slow.frameDuration = .milliseconds(1300)
+        let rig = try CaptureTestRig(specs: [slow])
+        try rig.engine.focus.setMode(.manual)
+        rig.loop.advance(by: .seconds(30))
+        XCTAssertGreaterThan(rig.engine.watchdog.effectiveTimeout, .seconds(5))
+        // The stall begins just after a frame, and the press comes at once: the watchdog
+        // restarts the camera 5.2 s after that frame, later than a fixed 4 s wait would end.
+        let frames = rig.engine.framesReceived
+        while rig.engine.framesReceived == frames { rig.loop.advance(by: .milliseconds(10)) }
+        rig.world.stallCameras([rig.camera.spec.id])
+        var outcome: Result<CaptureResult, Error>?
+        rig.appliance.capture { outcome = $0 }
+        rig.loop.advance(by: .seconds(5))
+        XCTAssertNil(outcome, "still waiting, the camera not yet restarted")
+        XCTAssertEqual(rig.camera.starts, 1)
+        rig.loop.advance(by: .seconds(10))
+        XCTAssertEqual(rig.camera.starts, 2, "restarted")
+        let result = try XCTUnwrap(outcome, "the press was never answered").get()
+        XCTAssertEqual(result.selection, .nextAfterPress)
+    }
+
+    /// A camera that never sends a frame fails the capture once the wait is over, and the
+    /// error says how long it waited.
+    func testACaptureFromADeadCameraFailsSayingHowLongItWaited() throws {
+        let rig = try CaptureTestRig()
+        try rig.engine.focus.setMode(.manual)
+        rig.loop.advance(by: .seconds(2))
+        rig.world.deadCameras.insert(rig.camera.spec.id)
+        var outcome: Result<CaptureResult, Error>?
+        rig.appliance.capture { outcome = $0 }
+        rig.loop.advance(by: .seconds(60))
+        let answered: Result<CaptureResult, Error> = try XCTUnwrap(outcome, "the press was never answered")
+        guard case .failure(let error) = answered else { return XCTFail("a photo from a dead camera") }
+        XCTAssertTrue("\(error)".contains("sent no frame in "), "\(error)")
+        XCTAssertFalse(
+            "\(error)".contains("sent no frame in 4000 ms"), "the wait through the restart: \(error)")
     }
 
     func testLongExposuresAreNotMistakenForAStall() throws {

@@ -30,7 +30,7 @@ public enum SimCommand: ConsoleCommand {
     /// The most chatter transitions `--bounce` simulates.
     static let maxBounce = 50
     /// The longest `sim wait` (a day).
-    static let maxWaitMs = 86_400_000
+    package static let maxWaitMs = 86_400_000
 
     /// The `sim` verb.
     public static let definition = CommandDefinition(
