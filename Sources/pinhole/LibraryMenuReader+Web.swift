@@ -44,7 +44,7 @@ extension LibraryMenuReader: WebLibraryReading {
             return nil
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (path, Int64(info.st_size), "\(id).motion.mp4")
+        guard stat(path.string, &info) == 0 else { return nil }
+        return (path.string, Int64(info.st_size), "\(id).motion.mp4")
     }
 }
