@@ -2,6 +2,7 @@
 
 import PinholeCore
 import PinholeImaging
+import SystemPackage
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
 /// indexed as video assets when they end. Used from the recorder's own thread.
@@ -69,11 +70,11 @@ extension LibraryClipStore {
     /// the still by `PhotoLibrary.attachMotion(to:clipBytes:stillOffset:)`.
     public func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String {
+    ) throws -> FilePath {
         let sink = MemoryClipSink()
         let window = try write(sink)
         let asset = try library.attachMotion(
             to: photoID, clipBytes: sink.bytes, stillOffset: .microseconds(window.stillOffsetMicroseconds))
-        return library.motionFilePath(of: asset) ?? asset.path
+        return library.motionFilePath(of: asset) ?? library.fileURLPath(of: asset)
     }
 }
