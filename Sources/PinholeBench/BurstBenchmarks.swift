@@ -136,11 +136,16 @@ enum BurstBenchmarks {
             ? "the camera's frame rate (every frame taken)"
             : ceiling < frameRate
                 ? "the CPU: the JPEG encode and the simulator's render on \(cores) shared cores"
-                : "frames skipped while \(burst.report.maxInFlight) shots were in flight (the CPU, shared)"
+                : burst.report.framesSkippedWaiting * 2 > burst.report.framesSkipped
+                    ? "frames skipped while \(burst.report.maxWaiting) encoded shots waited for their sync and "
+                        + "index (storage)"
+                    : "frames skipped while \(burst.report.maxInFlight) shots were being encoded (the CPU, shared)"
         print("burst: bound by \(bound)")
         print(
             "burst: \(burst.report.atFrameRate) shots at the frame rate, then \(burst.report.framesSkipped) "
-                + "frames skipped while \(burst.report.maxInFlight) were in flight")
+                + "frames skipped: \(burst.report.framesSkipped - burst.report.framesSkippedWaiting) while "
+                + "\(burst.report.maxInFlight) were being encoded, \(burst.report.framesSkippedWaiting) while "
+                + "\(burst.report.maxWaiting) encoded shots waited for their sync and index")
         print(
             "burst: peak resident \(format(Double(peak) / 1024)) MB (\(format(Double(peak - residentBefore) / 1024)) MB "
                 + "above the running appliance = \(format(Double(peak - residentBefore) / frame))× one 12 MP YUV frame; "

@@ -145,7 +145,8 @@ extension CaptureEngine {
     /// its buffer goes straight back to the camera; the copy is encoded on a parallel thread
     /// (one per core, so a burst's shots are encoded side by side) straight into the store's
     /// file (`PhotoStore.write`), so the whole JPEG is never in memory beside the frame; the
-    /// photo is indexed on the loop's worker, one photo after the other.
+    /// photo is indexed on the loop's worker, one photo after the other. The frame counts in
+    /// flight until its encode ends, then as waiting until the photo is saved (`CaptureMachine`).
     func process(
         _ frame: any CameraFrame, press: CaptureMachine.Press, selection: FrameSelection, flashFired: Bool
     ) {
@@ -159,7 +160,7 @@ extension CaptureEngine {
         }
         guard let camera = current, let request = finish else {
             frame.release()
-            perform(machine.saved(ticket))
+            perform(machine.saved(ticket, wasEncoded: false))
             finish?(.failure(CaptureError.noCamera))
             return
         }
@@ -178,7 +179,7 @@ extension CaptureEngine {
         let loop = self.loop
         let stored: (Result<SavedPhoto, Error>) -> Void = { [weak self] outcome in
             guard let self else { return }
-            self.perform(self.machine.saved(ticket))
+            self.perform(self.machine.saved(ticket, wasEncoded: true))
             request(
                 outcome.map {
                     CaptureResult(
@@ -199,7 +200,10 @@ extension CaptureEngine {
                         }
                     }
                 }
-            }) { written in
+            }) { [weak self] written in
+                // The frame's copy is gone with the encode: its place in flight goes to the next
+                // frame while this photo's file is synced and indexed.
+                if let self { self.perform(self.machine.encoded()) }
                 loop.offload(
                     { written.flatMap { written in Result { try store.index(written, album: album) } } },
                     then: stored)

@@ -55,12 +55,18 @@ public final class CaptureEngine {
     var nextTicket: UInt64 = 0
     /// Bursts whose shots are still being taken, encoded or stored.
     var bursts: [CaptureTicket: BurstProgress] = [:]
-    /// During a burst, at most this many shots are encoded and stored at once (each holds a
+    /// During a burst, at most this many shots are encoded at once (each holds a
     /// full-resolution copy and its JPEG); frames arriving meanwhile are skipped and reported.
     /// `[capture] frames_in_flight`; at least 1.
     public var maxFramesInFlight: Int {
         get { machine.maxInFlight }
         set { machine.maxInFlight = max(1, newValue) }
+    }
+    /// During a burst, at most this many encoded shots wait for their file's sync and the
+    /// index (no frame held); at least 0.
+    public var maxShotsWaitingToStore: Int {
+        get { machine.maxWaiting }
+        set { machine.maxWaiting = max(0, newValue) }
     }
     /// Full-resolution frames kept for zero shutter lag.
     public var ringSize: Int { machine.ringSize }

@@ -13,8 +13,12 @@ extension CaptureMachine {
         var taken = 0
         /// Shots taken before storage first held the burst back.
         var atFrameRate = 0
-        /// Frames that passed while `maxInFlight` frames were being encoded and stored.
+        /// Frames that passed while `maxInFlight` frames were being encoded, or while
+        /// `maxInFlight + maxWaiting` shots were not yet saved.
         var framesSkipped = 0
+        /// Of those, frames that passed while encodes had room but `maxWaiting` encoded shots
+        /// waited for their sync and index.
+        var framesSkippedWaiting = 0
 
         /// Whether more shots are wanted.
         var wantsMore: Bool { count.map { taken < $0 } ?? true }
@@ -23,8 +27,9 @@ extension CaptureMachine {
     /// Starts a burst of `count` shots (nil: until `stopBurst`). The first shot is chosen as a
     /// press's frame is (zero shutter lag, or the first frame with changed controls in force);
     /// every later shot is the next frame, as long as fewer than `maxInFlight` frames are being
-    /// encoded and stored. Frames that pass while that many are in flight are counted, never
-    /// queued. The flash does not fire in a burst (the engine reports when a single shot would
+    /// encoded and fewer than `maxInFlight + maxWaiting` shots are unsaved (encoded shots wait
+    /// for their sync and index without holding a frame). Frames that pass meanwhile are
+    /// counted, never queued. The flash does not fire in a burst (the engine reports when a single shot would
     /// have fired it).
     mutating func startBurst(_ press: Press, count: Int?) -> [Action] {
         guard burst == nil else { return [.fail(press.ticket, .burstBusy)] }
@@ -65,7 +70,8 @@ extension CaptureMachine {
     func report(_ state: Burst) -> BurstReport {
         BurstReport(
             asked: state.count, taken: state.taken, atFrameRate: state.atFrameRate,
-            framesSkipped: state.framesSkipped, maxInFlight: maxInFlight)
+            framesSkipped: state.framesSkipped, maxInFlight: maxInFlight,
+            framesSkippedWaiting: state.framesSkippedWaiting, maxWaiting: maxWaiting)
     }
 
     /// Offers a frame to the burst; nil when no burst wants it now (it waits for controls, or
@@ -84,11 +90,13 @@ extension CaptureMachine {
     }
 
     /// The burst takes `frame` as its next shot, or counts it as skipped while `maxInFlight`
-    /// frames are in flight.
+    /// frames are being encoded or `maxInFlight + maxWaiting` shots are unsaved.
     mutating func burstFrame(_ frame: any CameraFrame, selection: FrameSelection) -> [Action] {
         guard var state = burst, state.wantsMore else { return [.release(frame)] }
-        guard inFlight < maxInFlight else {
+        let encodesFull = inFlight >= maxInFlight
+        guard !encodesFull, inFlight + waiting < maxInFlight + maxWaiting else {
             state.framesSkipped += 1
+            if !encodesFull { state.framesSkippedWaiting += 1 }
             burst = state
             return [.release(frame)]
         }

@@ -108,20 +108,30 @@ struct CaptureMachine {
         var policy: FlashPolicy
         var settling = AESettling()
     }
-    /// Frames handed out for encoding and storing and not yet saved.
+    /// Frames handed out for encoding and not yet encoded (each holds a full-resolution copy).
     var inFlight = 0
     /// At most this many frames are in flight during a burst (each holds a full-resolution
     /// copy and its JPEG): frames arriving meanwhile are skipped and counted.
     var maxInFlight: Int
+    /// Shots encoded into their files and waiting for the file's sync and the index (no frame
+    /// held: a file written, a few bytes of record).
+    var waiting = 0
+    /// During a burst, a frame is taken only while fewer than `maxInFlight + maxWaiting` shots
+    /// are unsaved, so that at most `maxWaiting` wait for their sync and index once encoded.
+    var maxWaiting: Int
     /// The burst under way.
     var burst: Burst?
     /// Controls changed and not yet seen in effect.
     private(set) var requirement: ControlRequirement?
 
     /// Creates a machine keeping `ringSize` frames.
-    init(ringSize: Int, maxInFlight: Int = CaptureMachine.defaultMaxInFlight) {
+    init(
+        ringSize: Int, maxInFlight: Int = CaptureMachine.defaultMaxInFlight,
+        maxWaiting: Int = CaptureMachine.defaultMaxWaiting
+    ) {
         self.ringSize = ringSize
         self.maxInFlight = max(1, maxInFlight)
+        self.maxWaiting = max(0, maxWaiting)
     }
 
     /// Frames in flight by default: 2 full-resolution shots (a 12 MP copy of about 18 MB and a
@@ -129,8 +139,15 @@ struct CaptureMachine {
     /// more would add memory (a frame each), not speed.
     static let defaultMaxInFlight = 2
 
+    /// Shots waiting for their sync and index by default: a burst's syncs and commits run one
+    /// after the other on the loop's worker while the next frames are encoded, and four absorb
+    /// a slow sync (tens of milliseconds on an SD card) without holding a frame.
+    static let defaultMaxWaiting = 4
+
     /// Whether any press is waiting, being served, or the flash is out.
-    var isBusy: Bool { !pending.isEmpty || inFlight > 0 || flash != nil || burst != nil || autoJudge != nil }
+    var isBusy: Bool {
+        !pending.isEmpty || inFlight > 0 || waiting > 0 || flash != nil || burst != nil || autoJudge != nil
+    }
 
     /// The newest kept frame.
     var newestFrame: (any CameraFrame)? { ring.last }
@@ -277,9 +294,22 @@ struct CaptureMachine {
         return []
     }
 
-    /// A processed frame's photo was stored (or failed to be).
-    mutating func saved(_ ticket: CaptureTicket) -> [Action] {
+    /// A processed frame was encoded into its file (or failed to be): its full-resolution copy
+    /// is gone, so its place in flight is free; the photo waits for its sync and index.
+    mutating func encoded() -> [Action] {
         inFlight = max(0, inFlight - 1)
+        waiting += 1
+        return []
+    }
+
+    /// A processed frame's photo was stored (or failed to be); `wasEncoded`: after `encoded()`
+    /// (otherwise it failed before its encode ended).
+    mutating func saved(_ ticket: CaptureTicket, wasEncoded: Bool) -> [Action] {
+        if wasEncoded {
+            waiting = max(0, waiting - 1)
+        } else {
+            inFlight = max(0, inFlight - 1)
+        }
         return []
     }
 

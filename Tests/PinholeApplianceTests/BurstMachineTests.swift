@@ -52,15 +52,49 @@ final class BurstMachineTests: XCTestCase {
         XCTAssertEqual(arrive(&machine, 3), [.release(3)])
         XCTAssertEqual(machine.inFlight, 2)
         XCTAssertEqual(machine.ring.count, 0, "a skipped frame is not kept either")
-        _ = machine.saved(ticket)
+        _ = machine.saved(ticket, wasEncoded: false)
         XCTAssertEqual(arrive(&machine, 4), [.process(4, ticket: 7, .burst, flash: false)])
         XCTAssertEqual(arrive(&machine, 5), [.release(5)])
-        _ = machine.saved(ticket)
-        _ = machine.saved(ticket)
+        _ = machine.saved(ticket, wasEncoded: false)
+        _ = machine.saved(ticket, wasEncoded: false)
         XCTAssertEqual(
             arrive(&machine, 6),
             [.process(6, ticket: 7, .burst, flash: false), .ended(7, taken: 4, atFrameRate: 2, skipped: 3)])
         XCTAssertLessThanOrEqual(machine.inFlight, 2)
+    }
+
+    func testAnEncodedShotFreesItsPlaceInFlightAndWaitsWithinItsOwnBound() {
+        var machine = CaptureMachine(ringSize: 2, maxInFlight: 2, maxWaiting: 2)
+        _ = machine.startBurst(press(atMs: 0), count: 8)
+        XCTAssertEqual(
+            arrive(&machine, 0), [.cancel(7), .process(0, ticket: 7, .exposingAtPress, flash: false)])
+        XCTAssertEqual(arrive(&machine, 1), [.process(1, ticket: 7, .burst, flash: false)])
+        XCTAssertEqual(arrive(&machine, 2), [.release(2)], "two frames being encoded: the bound")
+        // Shot 1's encode ended: its copy is gone, so the next frame is taken although shot 1
+        // is not yet synced and indexed.
+        _ = machine.encoded()
+        XCTAssertEqual([machine.inFlight, machine.waiting], [1, 1])
+        XCTAssertEqual(arrive(&machine, 3), [.process(3, ticket: 7, .burst, flash: false)])
+        _ = machine.encoded()
+        XCTAssertEqual(arrive(&machine, 4), [.process(4, ticket: 7, .burst, flash: false)])
+        // Both encodes end: no frame is being encoded, but four shots wait for their sync and
+        // index (two of them beyond the encodes' bound): the waiting bound skips the frame.
+        _ = machine.encoded()
+        _ = machine.encoded()
+        XCTAssertEqual([machine.inFlight, machine.waiting], [0, 4])
+        XCTAssertEqual(arrive(&machine, 5), [.release(5)])
+        XCTAssertTrue(machine.isBusy)
+        _ = machine.saved(ticket, wasEncoded: true)
+        XCTAssertEqual(arrive(&machine, 6), [.process(6, ticket: 7, .burst, flash: false)])
+        let ended = machine.stopBurst()
+        XCTAssertEqual(Step.of(ended), [.cancel(7), .ended(7, taken: 5, atFrameRate: 2, skipped: 2)])
+        guard case .burstEnded(_, let report)? = ended.last else { return XCTFail("no report") }
+        XCTAssertEqual(report.framesSkippedWaiting, 1)
+        XCTAssertEqual(
+            report.storageNote,
+            "storage could not keep up: 2 of 5 shots at the frame rate, then 2 frames skipped: "
+                + "1 while 2 photos were being encoded (`[capture] frames_in_flight`), "
+                + "1 while 2 encoded photos waited for their sync and index")
     }
 
     func testAHeldShutterBurstRunsUntilStoppedAndASecondBurstIsRefused() {

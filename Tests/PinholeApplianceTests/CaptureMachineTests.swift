@@ -82,7 +82,9 @@ final class CaptureMachineTests: XCTestCase {
         XCTAssertEqual(steps, [.process(1, ticket: 1, .exposingAtPress, flash: false)])
         XCTAssertEqual(machine.inFlight, 1)
         XCTAssertEqual(machine.ring.map(\.metadata.sequence), [0])
-        XCTAssertEqual(Step.of(machine.saved(CaptureTicket(1))), [])
+        XCTAssertEqual(Step.of(machine.encoded()), [])
+        XCTAssertTrue(machine.isBusy, "encoded, not yet saved")
+        XCTAssertEqual(Step.of(machine.saved(CaptureTicket(1), wasEncoded: true)), [])
         XCTAssertFalse(machine.isBusy)
     }
 
