@@ -1,6 +1,7 @@
 // The `[web]` table of the configuration file: the web gallery's address, openness and TLS.
 
 import PinholeCore
+import SystemPackage
 
 /// `[web]` settings; the web gallery is off unless `listen` is set.
 public struct WebSettings: Sendable, Hashable {
@@ -21,6 +22,9 @@ public struct WebSettings: Sendable, Hashable {
     public var sessionMinutes = 720
     /// `live_fps`: the live view's frame rate at most (1…15, default 5).
     public var liveFPS = 5
+    /// `live_size`: the live view's longest side in pixels at most (160…1920, default 640);
+    /// a larger viewfinder image is scaled down before it is sent.
+    public var liveSize = 640
     /// The configuration file's line of `listen` (0: unknown), for errors at start.
     public var listenLine = 0
 
@@ -51,7 +55,7 @@ public struct WebSettings: Sendable, Hashable {
     }
 
     /// Reads the `[web]` table.
-    static func parse(_ table: TOMLTable, file: String) throws -> WebSettings {
+    static func parse(_ table: TOMLTable, file: FilePath) throws -> WebSettings {
         var settings = WebSettings()
         var r = TableReader(table: table, file: file, context: "[web]")
         if let listen = try r.string("listen") {
@@ -78,6 +82,7 @@ public struct WebSettings: Sendable, Hashable {
         }
         settings.sessionMinutes = try r.integer("session_minutes", in: 1...43_200) ?? 720
         settings.liveFPS = try r.integer("live_fps", in: 1...15) ?? 5
+        settings.liveSize = try r.integer("live_size", in: 160...1920) ?? 640
         try r.rejectUnknown()
         return settings
     }

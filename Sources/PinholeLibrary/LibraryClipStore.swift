@@ -1,6 +1,7 @@
 // The appliance's clip store on the photo library: recordings grow in the library's own files.
 
 import PinholeCore
+import SystemPackage
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
 /// indexed as video assets when they end. Used from the recorder's own thread.
@@ -67,11 +68,11 @@ extension LibraryClipStore {
     /// the still by `PhotoLibrary.attachMotion(to:clipBytes:stillOffset:)`.
     public func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String {
+    ) throws -> FilePath {
         let sink = MemoryClipSink()
         let window = try write(sink)
         let asset = try library.attachMotion(
             to: photoID, clipBytes: sink.bytes, stillOffset: .microseconds(window.stillOffsetMicroseconds))
-        return library.motionFilePath(of: asset) ?? asset.path
+        return library.motionFilePath(of: asset) ?? library.fileURLPath(of: asset)
     }
 }

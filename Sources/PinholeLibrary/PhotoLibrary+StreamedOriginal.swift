@@ -17,7 +17,7 @@ import SystemPackage
 public struct WrittenOriginal: Sendable {
     let asset: Asset
     /// The file's absolute path.
-    public let path: String
+    public let path: FilePath
     /// Its size in bytes.
     public var byteCount: Int64 { asset.fileSize }
 }
@@ -36,7 +36,7 @@ private final class OriginalFileSink: ByteSink {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
-        try naming("write", path) { _ = try fd.writeAll(bytes) }
+        try naming("write", FilePath(path)) { _ = try fd.writeAll(bytes) }
         crc = Checksum.update(crc, with: bytes)
         count += Int64(bytes.count)
     }
@@ -60,7 +60,7 @@ extension PhotoLibrary {
         try checkReserve(adding: 0)
         do {
             try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            let temp = DurableFiles.temporaryPath(for: absolute)
+            let temp = DurableFiles.temporaryPath(for: FilePath(absolute)).string
             let fd: FileDescriptor
             do {
                 fd = try openNew(temp)
@@ -70,25 +70,25 @@ extension PhotoLibrary {
                 fd = try openNew(temp)
             }
             let sink = OriginalFileSink(fd: fd, path: temp)
-            try naming("close", absolute) {
+            try naming("close", FilePath(absolute)) {
                 try fd.closeAfter {
                     do {
                         try produce(sink)
                         try checkReserve(adding: 0)
-                        try naming("fsync", temp) { try fd.sync() }
-                        try DurableFiles.rename(temp, to: absolute, replace: false)
+                        try naming("fsync", FilePath(temp)) { try fd.sync() }
+                        try DurableFiles.rename(FilePath(temp), to: FilePath(absolute), replace: false)
                     } catch {
                         _ = unlink(temp)
                         throw error
                     }
-                    if fd.needsSyncAfterRename { try naming("fsync", absolute) { try fd.sync() } }
+                    if fd.needsSyncAfterRename { try naming("fsync", FilePath(absolute)) { try fd.sync() } }
                 }
             }
             try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
             let asset = Asset(
                 id: id, path: relative, metadata: metadata, added: added, fileSize: sink.count,
                 checksum: Checksum.string(crc32: sink.crc ^ 0xFFFF_FFFF))
-            return WrittenOriginal(asset: asset, path: absolute)
+            return WrittenOriginal(asset: asset, path: FilePath(absolute))
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
@@ -114,12 +114,13 @@ extension PhotoLibrary {
     /// Throws `storageFull` when less than the reserve (plus `bytes`) is free.
     func checkReserve(adding bytes: Int64) throws {
         if let free = POSIXFiles.freeBytes(at: layout.root), free - bytes < options.reservedBytes {
-            throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
+            throw LibraryError.storageFull(
+                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free)
         }
     }
 
     func openNew(_ path: String) throws -> FileDescriptor {
-        try naming("open", path) {
+        try naming("open", FilePath(path)) {
             try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])

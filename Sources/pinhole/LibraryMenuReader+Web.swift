@@ -5,6 +5,10 @@ import PinholeCore
 import PinholeLibrary
 import PinholeWeb
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension LibraryMenuReader: WebLibraryReading {
     func photos(in source: String, after: String?, limit: Int) throws -> (
         rows: [LibraryPhotoRow], next: String?
@@ -31,7 +35,16 @@ extension LibraryMenuReader: WebLibraryReading {
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
         guard let asset = try library.asset(id: id) else { return nil }
         let path = library.fileURLPath(of: asset)
-        let name = path.split(separator: "/").last.map(String.init) ?? "\(id).jpg"
-        return (path, asset.fileSize, name)
+        let name = path.lastComponent?.string ?? "\(id).jpg"
+        return (path.string, asset.fileSize, name)
+    }
+
+    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+        guard let asset = try library.asset(id: id), let path = library.motionFilePath(of: asset) else {
+            return nil
+        }
+        var info = stat()
+        guard stat(path.string, &info) == 0 else { return nil }
+        return (path.string, Int64(info.st_size), "\(id).motion.mp4")
     }
 }

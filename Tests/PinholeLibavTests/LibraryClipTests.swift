@@ -7,6 +7,7 @@ import PinholeLibav
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 /// Writes a clip's container bytes into the library's recording file (as `pinhole run` does).
 final class LibraryClipSink: ClipSink {
@@ -92,7 +93,7 @@ enum LibraryClipFixtures {
         throws -> PhotoLibrary
     {
         try PhotoLibrary.open(
-            at: directory.appendingPathComponent(name).path, options: options,
+            at: FilePath(directory.appendingPathComponent(name).path), options: options,
             now: { WallTime(secondsSince1970: 1_795_700_000) })
     }
 
@@ -147,7 +148,7 @@ final class LibraryClipTests: XCTestCase {
         let clips = try reopened.assets(AssetQuery.all.filter(.mediaType(.video)))
         XCTAssertEqual(clips.count, 1)
         let clip = try XCTUnwrap(clips.first)
-        let file = reopened.fileURLPath(of: clip)
+        let file = reopened.fileURLPath(of: clip).string
         XCTAssertTrue(file.hasSuffix("/\(clip.id).mp4"), file)
         // Cut back to the end of the second fragment: 30 frames, 2 s, every one decodes.
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)).count, secondEnd)
@@ -190,7 +191,7 @@ final class LibraryClipTests: XCTestCase {
             let clip = try library.beginClip(created: nil)
             try Data(contentsOf: URL(fileURLWithPath: whole.path)).withUnsafeBytes { try clip.write($0) }
             // The cut falls after the rename, before the index entry.
-            try FileManager.default.moveItem(atPath: clip.temporaryPath, toPath: clip.absolutePath)
+            try FileManager.default.moveItem(atPath: clip.temporaryPath, toPath: clip.absolutePath.string)
             id = String(clip.relative.split(separator: "/").last!.dropLast(4))
         }
         let reopened = try open(directory)
@@ -224,27 +225,28 @@ final class LibraryClipTests: XCTestCase {
 
         // Exported as .mp4, the same bytes.
         let out = directory.appendingPathComponent("stick").path
-        let exported = try library.export(AssetQuery.all.filter(.mediaType(.video)), to: out)
+        let exported = try library.export(AssetQuery.all.filter(.mediaType(.video)), to: FilePath(out))
         XCTAssertEqual(exported.written.count, 1)
         XCTAssertTrue(exported.written[0].hasSuffix(".mp4"), exported.written[0])
         XCTAssertEqual(
             try Data(contentsOf: URL(fileURLWithPath: exported.written[0])),
-            try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: clip))))
+            try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: clip).string)))
 
         // Imported into another library: a video with what libavformat reads in it.
         let other = try LibraryClipFixtures.open(directory, name: "other")
-        let imported = try other.importFolder(out)
+        let imported = try other.importFolder(FilePath(out))
         XCTAssertEqual(imported.imported.count, 1, "\(imported.failures)")
         let copy = try XCTUnwrap(try other.asset(id: imported.imported[0]))
         XCTAssertEqual(copy.mediaType, .video)
         XCTAssertEqual(copy.duration, .seconds(3))
         XCTAssertEqual(copy.frameRate, 15)
         XCTAssertEqual(copy.created, WallTime(secondsSince1970: 1_795_698_000), "creation_time from the mvhd")
-        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(copy, file: other.fileURLPath(of: copy))
-        XCTAssertTrue(other.fileURLPath(of: copy).hasSuffix(".mp4"))
+        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(
+            copy, file: other.fileURLPath(of: copy).string)
+        XCTAssertTrue(other.fileURLPath(of: copy).string.hasSuffix(".mp4"))
         XCTAssertEqual(
-            try other.importFolder(out).duplicates.count, 1, "the same bytes again are a duplicate")
-        XCTAssertEqual(try decodedFrames(other.fileURLPath(of: copy)), 45)
+            try other.importFolder(FilePath(out)).duplicates.count, 1, "the same bytes again are a duplicate")
+        XCTAssertEqual(try decodedFrames(other.fileURLPath(of: copy).string), 45)
 
         // Recently Deleted, restore, purge: the file goes only with the purge.
         try library.delete([clip.id])
@@ -253,7 +255,7 @@ final class LibraryClipTests: XCTestCase {
         try library.restore([clip.id])
         XCTAssertEqual(try library.count(library.query(for: .videos)), 1)
         try library.delete([clip.id])
-        let file = library.fileURLPath(of: clip)
+        let file = library.fileURLPath(of: clip).string
         try library.purge([clip.id])
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         XCTAssertNil(try library.asset(id: clip.id))
@@ -274,11 +276,11 @@ final class LibraryClipTests: XCTestCase {
             try library.delete([clip.id])
             // A purge cut after the move into .purging/, before its commit.
             try FileManager.default.moveItem(
-                atPath: library.fileURLPath(of: clip), toPath: root + "/.purging/\(clip.id).mp4")
+                atPath: library.fileURLPath(of: clip).string, toPath: root + "/.purging/\(clip.id).mp4")
         }
         let reopened = try open(directory)
         XCTAssertEqual(reopened.recoveryReport.restoredPurges, [clip.id], "\(reopened.recoveryReport.lines)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: clip)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: clip).string))
         XCTAssertTrue(try reopened.fsck(verifyChecksums: true).isClean)
     }
 

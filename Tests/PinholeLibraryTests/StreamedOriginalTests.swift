@@ -6,6 +6,7 @@ import PinholeImaging
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class StreamedOriginalTests: LibraryTestCase {
     /// Writes `jpeg` into the sink in pieces of `piece` bytes.
@@ -24,7 +25,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         let library = try openLibrary()
         let jpeg = TestJPEG.make(width: 320, height: 240, seed: 3)
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(jpeg))
-        XCTAssertEqual(FileManager.default.contents(atPath: written.path).map(Array.init), jpeg)
+        XCTAssertEqual(FileManager.default.contents(atPath: written.path.string).map(Array.init), jpeg)
         XCTAssertEqual(written.byteCount, Int64(jpeg.count))
         XCTAssertEqual(try library.count(.all), 0, "not indexed before add")
 
@@ -35,7 +36,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         XCTAssertEqual(try library.assets(.all), [asset])
         let report = try library.fsck(verifyChecksums: true)
         XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
-        let directory = (written.path as NSString).deletingLastPathComponent
+        let directory = written.path.removingLastComponent().string
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["\(asset.id).jpg"])
     }
 
@@ -81,7 +82,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         let library = try openLibrary()
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make()))
         library.discard(written)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: written.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: written.path.string))
         XCTAssertTrue(try library.fsck().isClean)
     }
 }
