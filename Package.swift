@@ -240,10 +240,6 @@ let package = Package(
                         "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
                         "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
                         "-Xlinker", "--end-group",
-                        // The static runtime's executor hook stays visible to dlsym, where NIO
-                        // looks for it to run Swift concurrency on its event loops (the web
-                        // server; WebServer.runConcurrencyOnEventLoops).
-                        "-Xlinker", "--export-dynamic-symbol=swift_task_enqueueGlobal_hook",
                     ], .when(configuration: .release))
             ],
             plugins: ["PinholeVersion"]),
