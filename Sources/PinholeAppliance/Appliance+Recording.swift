@@ -35,8 +35,12 @@ extension Appliance {
         recorder.onEvent = { [weak self, weak recorder] event in
             guard let self, let recorder else { return }
             switch event {
-            case .started: self.indicator.show(.recording(true))
-            case .saved, .failed: self.indicator.show(.recording(recorder.isRecording))
+            case .started:
+                self.indicator.show(.recording(true))
+                self.checkStorageWhileRecording()
+            case .saved, .failed:
+                self.indicator.show(.recording(recorder.isRecording))
+                self.checkStorage()  // a clip's bytes count as a photo's: the low mark, recycling
             case .liveSaved, .liveFailed: break
             }
             self.emit(.recording(event))
@@ -55,6 +59,20 @@ extension Appliance {
             }
         }
     }
+
+    /// While a recording grows, looks at the free space every `recordingStorageCheck` (the
+    /// low-storage mark, and with `when_full = recycle` room made before the library's reserve
+    /// ends the clip).
+    func checkStorageWhileRecording() {
+        _ = loop.schedule(after: Self.recordingStorageCheck) { [weak self] in
+            guard let self, self.recorder?.isRecording == true else { return }
+            self.checkStorage()
+            self.checkStorageWhileRecording()
+        }
+    }
+
+    /// How often the free space is looked at while recording.
+    static let recordingStorageCheck = Duration.seconds(5)
 
     /// Starts a clip now (`record start`): up to `preSeconds` from the pre-roll ring, at most
     /// `maxSeconds` long. Refused when no camera delivers the video stream.

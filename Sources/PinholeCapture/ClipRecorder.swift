@@ -47,6 +47,21 @@ public struct RecordingStatus: Sendable, Hashable {
     public var preRollSeconds: Double
     /// The encoder.
     public var encoder: VideoEncoderKind
+    /// The time the clip is measured from: the trigger edge, or when `record start` was given.
+    public var triggerAt: Instant
+    /// When the loop learnt that the clip's first frame was in the file (the start latency's end).
+    public var firstWrittenAt: Instant?
+
+    /// Milliseconds from `triggerAt` to the clip's first frame's exposure (negative: pre-roll
+    /// before it), nil before a frame is in the file.
+    public var firstFrameMilliseconds: Double? {
+        progress.firstFrameMicroseconds.map { Double($0 - triggerAt.nanoseconds / 1000) / 1000 }
+    }
+
+    /// Milliseconds from `record start` to the loop learning that the first frame was in the file.
+    public var startLatencyMilliseconds: Double? {
+        firstWrittenAt.map { Double(($0 - startedAt).nanoseconds) / 1_000_000 }
+    }
 }
 
 /// What a trigger did to recording.
@@ -162,7 +177,7 @@ public final class ClipRecorder {
                 switch result {
                 case .success(let progress?):
                     guard !self.stopping, self.current != nil else { return }
-                    self.current?.progress = progress
+                    self.noteProgress(progress)
                     if let failure = progress.failure {
                         self.finish(cutShort: failure) { _ in }
                     } else if progress.reachedLimit {
@@ -174,6 +189,13 @@ public final class ClipRecorder {
                     if self.current != nil, !self.stopping { self.finish(cutShort: "\(error)") { _ in } }
                 }
             })
+    }
+
+    /// Takes the clip's progress from the lane; the first time it holds a frame is the end of
+    /// the start latency.
+    private func noteProgress(_ progress: ClipProgress) {
+        current?.progress = progress
+        if progress.frames > 0, current?.firstWrittenAt == nil { current?.firstWrittenAt = loop.now }
     }
 
     /// The pre-roll ring's packets from the last keyframe at or before `start` to the last
@@ -207,9 +229,11 @@ public final class ClipRecorder {
         guard preSeconds <= ringSeconds else { throw .preRollTooLong(asked: preSeconds, ring: ringSeconds) }
         let id = nextID
         nextID += 1
+        let triggerInstant = min(triggerAt ?? loop.now, loop.now)
         current = RecordingStatus(
-            id: id, startedAt: loop.now, maxSeconds: limit, preRollSeconds: preSeconds, encoder: pick.kind)
-        let trigger = min(triggerAt ?? loop.now, loop.now).nanoseconds / 1000
+            id: id, startedAt: loop.now, maxSeconds: limit, preRollSeconds: preSeconds, encoder: pick.kind,
+            triggerAt: triggerInstant)
+        let trigger = triggerInstant.nanoseconds / 1000
         let from = trigger - Int64(preSeconds * 1_000_000)
         let limitMicroseconds = Int64(limit * 1_000_000)
         let wall = metadata.creationTime
@@ -220,7 +244,7 @@ public final class ClipRecorder {
             {
                 Result {
                     let recording = try store.beginClip(startedAt: wall)
-                    try pipeline.open(
+                    return try pipeline.open(
                         recording: recording, metadata: metadata, from: from, trigger: trigger,
                         limitMicroseconds: limitMicroseconds)
                 }
@@ -228,7 +252,8 @@ public final class ClipRecorder {
             then: { [weak self] result in
                 guard let self else { return }
                 switch result {
-                case .success:
+                case .success(let progress):
+                    if let progress, self.current?.id == id { self.noteProgress(progress) }
                     self.onEvent?(.started(id: id))
                 case .failure(let error):
                     if self.current?.id == id { self.current = nil }

@@ -14,6 +14,8 @@ public struct PreRollRing: Sendable {
     private var groups: [[EncodedPacket]] = []
     /// Bytes held.
     public private(set) var byteCount = 0
+    /// The most bytes held at once since the ring was made (the pre-roll's memory figure).
+    public private(set) var peakByteCount = 0
 
     /// Creates an empty ring reaching back `spanMicroseconds`, holding at most `byteLimit` bytes.
     public init(spanMicroseconds: Int64, byteLimit: Int) {
@@ -34,9 +36,14 @@ public struct PreRollRing: Sendable {
     public var oldestMicroseconds: Int64? { groups.first?.first?.presentationMicroseconds }
 
     /// Adds the newest packet. A packet before the first keyframe is dropped (nothing could
-    /// decode it); then whole groups go from the front while the next group still reaches back
+    /// decode it), and so is one not newer than the newest held; then whole groups go from the front while the next group still reaches back
     /// far enough, or while the ring is over its byte limit.
     public mutating func append(_ packet: EncodedPacket) {
+        // A packet decoded no later than the newest held is one the ring has (or one out of
+        // order): taking it would hold it twice and push the oldest out.
+        if let newest = groups.last?.last, packet.decodingMicroseconds <= newest.decodingMicroseconds {
+            return
+        }
         if packet.isKeyframe {
             groups.append([packet])
         } else if groups.isEmpty {
@@ -56,6 +63,7 @@ public struct PreRollRing: Sendable {
             groups.removeAll()
             byteCount = 0
         }
+        peakByteCount = max(peakByteCount, byteCount)
     }
 
     /// The packets from the last keyframe at or before `start` (the oldest keyframe when none is

@@ -15,6 +15,12 @@ public struct ClipProgress: Sendable, Hashable {
     /// Why the clip's bytes could not be written (a full disk): the loop then closes it,
     /// keeping its complete fragments.
     public var failure: String?
+    /// The sensor time (µs) of the clip's first frame, nil before it is in the file.
+    public var firstFrameMicroseconds: Int64?
+    /// Bytes in the pre-roll ring now, and the most it has held.
+    public var ringBytes = 0
+    /// The most bytes the pre-roll ring has held at once.
+    public var ringPeakBytes = 0
 }
 
 /// Encoder, ring and writer. Confined to the recording's lane: every method runs there, one at
@@ -67,15 +73,25 @@ final class VideoPipeline: @unchecked Sendable {
         forceKeyframe = false
         if clip != nil, clip?.poster == nil { clip?.poster = image }
         deliver(packets)
-        return clip?.progress
+        return progressWithRing()
+    }
+
+    /// The open clip's progress with the ring's size, nil when no clip is open.
+    private func progressWithRing() -> ClipProgress? {
+        guard var progress = clip?.progress else { return nil }
+        progress.ringBytes = ring.byteCount
+        progress.ringPeakBytes = ring.peakByteCount
+        return progress
     }
 
     /// Opens a clip writing from the last keyframe at or before `from` (pre-roll from the ring);
-    /// with nothing in the ring that early, from the next frame (made a keyframe).
+    /// with nothing in the ring that early, from the next frame (made a keyframe). Returns the
+    /// clip's progress once the pre-roll is in it.
+    @discardableResult
     func open(
         recording: any ClipRecording, metadata: ClipMetadata, from: Int64, trigger: Int64,
         limitMicroseconds: Int64
-    ) throws(VideoError) {
+    ) throws(VideoError) -> ClipProgress? {
         let encoder = try openEncoder()
         let counting = CountingSink(recording)
         let writer = try backend.makeWriter(
@@ -86,7 +102,9 @@ final class VideoPipeline: @unchecked Sendable {
             limitMicroseconds: limitMicroseconds)
         let preRoll = ring.packets(from: from)
         if preRoll.isEmpty { forceKeyframe = true }
-        deliver(preRoll)
+        // Already in the ring: into the clip only (appended again, the ring would hold them twice).
+        deliver(preRoll, intoRing: false)
+        return progressWithRing()
     }
 
     /// Closes the open clip: drains the encoder into it, writes the trailer, names and indexes it.
@@ -175,15 +193,16 @@ final class VideoPipeline: @unchecked Sendable {
         return opened
     }
 
-    /// Packets into the ring and the open clip (rebased to start at 0); a write failure (a
-    /// full disk) stops the clip's writing and is kept for `close`.
-    private func deliver(_ packets: [EncodedPacket]) {
+    /// Packets into the ring (unless they come from it) and the open clip (rebased to start
+    /// at 0); a write failure (a full disk) stops the clip's writing and is kept for `close`.
+    private func deliver(_ packets: [EncodedPacket], intoRing: Bool = true) {
         for packet in packets {
-            ring.append(packet)
+            if intoRing { ring.append(packet) }
             guard var open = clip, open.failure == nil else { continue }
             if open.firstMicroseconds == nil {
                 guard packet.isKeyframe else { continue }
                 open.firstMicroseconds = packet.presentationMicroseconds
+                open.progress.firstFrameMicroseconds = packet.presentationMicroseconds
             }
             let first = open.firstMicroseconds ?? 0
             let offset = packet.presentationMicroseconds - first

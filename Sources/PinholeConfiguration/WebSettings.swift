@@ -21,6 +21,9 @@ public struct WebSettings: Sendable, Hashable {
     public var sessionMinutes = 720
     /// `live_fps`: the live view's frame rate at most (1…15, default 5).
     public var liveFPS = 5
+    /// `live_size`: the live view's longest side in pixels at most (160…1920, default 640);
+    /// a larger viewfinder image is scaled down before it is sent.
+    public var liveSize = 640
     /// The configuration file's line of `listen` (0: unknown), for errors at start.
     public var listenLine = 0
 
@@ -78,6 +81,7 @@ public struct WebSettings: Sendable, Hashable {
         }
         settings.sessionMinutes = try r.integer("session_minutes", in: 1...43_200) ?? 720
         settings.liveFPS = try r.integer("live_fps", in: 1...15) ?? 5
+        settings.liveSize = try r.integer("live_size", in: 160...1920) ?? 640
         try r.rejectUnknown()
         return settings
     }

@@ -24,7 +24,15 @@ final class LibraryClipRecording: ClipRecording {
     init(file: LibraryClipFile) { self.file = file }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
-        do { try file.write(bytes) } catch { throw .storage("\(error)") }
+        do {
+            try file.write(bytes)
+        } catch LibraryError.storageFull(let mount, let left) {
+            throw .storage(
+                "storage full: the clip ends here, kept up to its last whole fragment; free space on \(mount)"
+                    + " (\(left / 1_000_000) MB left, the library keeps its reserve)")
+        } catch {
+            throw .storage("\(error)")
+        }
     }
 
     func fragmentCompleted() throws(VideoError) {
@@ -46,8 +54,9 @@ final class LibraryClipRecording: ClipRecording {
         // Indexing tells the library's observers (the status line, the menu) as a photo does.
         let asset = try file.complete(record)
         return SavedClip(
-            id: asset.id, path: file.absolutePath, byteCount: asset.fileSize, frameCount: facts.frameCount,
-            durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
+            id: asset.id, path: file.absolutePath, byteCount: asset.fileSize,
+            frameCount: file.framesKept ?? facts.frameCount,
+            durationSeconds: Double(asset.duration?.nanoseconds ?? facts.durationMicroseconds * 1000) / 1e9)
     }
 
     func discard() { file.discard() }

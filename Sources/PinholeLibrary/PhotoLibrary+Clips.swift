@@ -2,6 +2,7 @@
 
 import PinholeCore
 import PinholeImaging
+import PinholeLibav
 import PinholeSystem
 import SystemPackage
 
@@ -69,6 +70,12 @@ public final class LibraryClipFile: @unchecked Sendable {
     var checksum: String { Checksum.string(crc32: crc ^ 0xFFFF_FFFF) }
     private var directorySynced = false
     private var closed = false
+    /// Whether a write failed (a full card): `complete` then cuts the file back to its whole
+    /// fragments.
+    private var writeFailed = false
+    /// Frames kept when `complete` cut the clip back after a failed write (read back by
+    /// libavformat); nil otherwise.
+    public private(set) var framesKept: Int?
 
     init(
         library: PhotoLibrary, id: String, created: WallTime, relative: String, temporaryPath: String,
@@ -86,12 +93,24 @@ public final class LibraryClipFile: @unchecked Sendable {
     static let recordingSuffix = ".recording"
 
     /// Appends bytes (write(2), all of them).
+    /// - Throws: `LibraryError.storageFull` when they would leave less than the library's
+    ///   reserve free (nothing is written then: the reserve keeps the index writable, so the
+    ///   clip can still be named and indexed), or on ENOSPC; `.fileSystem`. After a failed
+    ///   write the clip can only be completed (cut back to its whole fragments) or discarded.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
         do {
+            guard !writeFailed else {
+                throw LibraryError.invalidRequest("the clip \(relative) stopped at a failed write")
+            }
+            try library.checkReserve(adding: Int64(bytes.count))
             try naming("write", temporaryPath) { _ = try fd.writeAll(bytes) }
         } catch let failure as POSIXFailure {
+            writeFailed = true
             throw LibraryError.from(failure, libraryPath: library.layout.root)
+        } catch {
+            writeFailed = true
+            throw error
         }
         crc = Checksum.update(crc, with: bytes)
         byteCount += Int64(bytes.count)
@@ -112,14 +131,20 @@ public final class LibraryClipFile: @unchecked Sendable {
     }
 
     /// Names the clip (fsync, a rename that never replaces, fsync of the directory) and indexes
-    /// it as a video asset. Naming needs no free space, so a clip ended by a full disk is kept.
+    /// it as a video asset. Naming needs no free space, so a clip ended by a full disk is kept:
+    /// after a failed write it is first cut back to its last whole fragment and read back by
+    /// libavformat (the index then records the frames and duration kept, `framesKept`). One
+    /// with no whole fragment stays hidden for the next start's recovery (quarantined there).
     public func complete(_ record: ClipRecord) throws -> Asset {
         guard !closed else { throw LibraryError.invalidRequest("the clip \(relative) was already closed") }
         closed = true
         let absolute = library.layout.absolute(relative)
+        var record = record
+        var (size, checksum) = (byteCount, self.checksum)
         do {
             try naming("close", absolute) {
                 try fd.closeAfter {
+                    if writeFailed { (size, checksum) = try cutBack(&record) }
                     try naming("fsync", temporaryPath) { try fd.sync() }
                     try DurableFiles.rename(temporaryPath, to: absolute, replace: false)
                 }
@@ -130,12 +155,34 @@ public final class LibraryClipFile: @unchecked Sendable {
         }
         var asset = Asset(
             clipID: id, path: relative, record: record, added: library.now(),
-            created: record.created ?? created,
-            fileSize: byteCount, checksum: Checksum.string(crc32: crc ^ 0xFFFF_FFFF))
+            created: record.created ?? created, fileSize: size, checksum: checksum)
         asset.mediaType = .video
         let written = WrittenOriginal(asset: asset, path: absolute)
         _ = try library.performChanges { batch in _ = batch.adopt(written) }
         return asset
+    }
+
+    /// Cuts the file back to its last whole fragment (a write failed inside the next one) and
+    /// takes the duration kept from libavformat; returns the new size and checksum.
+    private func cutBack(_ record: inout ClipRecord) throws -> (Int64, String) {
+        guard let whole = try MP4Fragments.wholeLength(of: temporaryPath) else {
+            throw LibraryError.invalidImage(path: temporaryPath, reason: "not an MP4 after its failed write")
+        }
+        try naming("ftruncate", temporaryPath) { try fd.resize(to: whole) }
+        let probed: ProbedClip
+        do {
+            probed = try LibavClipReader.probe(temporaryPath)
+        } catch {
+            throw LibraryError.invalidImage(
+                path: temporaryPath,
+                reason:
+                    "no whole fragment before the failed write (\(error)); the next start's recovery keeps it aside"
+            )
+        }
+        record.duration = .microseconds(probed.durationMicroseconds)
+        framesKept = probed.frameCount
+        byteCount = whole
+        return (whole, try Checksum.string(ofFile: temporaryPath))
     }
 
     /// Removes the file (a clip with no frame).

@@ -5,9 +5,12 @@ import PinholeCore
 /// A simulated camera device.
 ///
 /// Frames start every frame period (longer when the exposure is longer); frame k's exposure
-/// starts at its sensor timestamp and the frame is delivered one period later. At most
-/// `bufferCount` frames may be held by the application; further frames are dropped, as a
-/// real camera without queued requests would.
+/// starts at its sensor timestamp and the frame is delivered one period later. The sensor's
+/// clock does not wait for the loop: frame k+1 starts one period after frame k started, even
+/// when the loop ran frame k's timer late (a busy machine), so a late loop catches up instead
+/// of losing a little time at every frame. At most `bufferCount` frames may be held by the
+/// application, and a loop later than `bufferCount` periods finds the frames in between gone;
+/// both are counted as dropped, as a real camera without queued requests would drop them.
 public final class SimulatedCamera: CameraDevice {
     /// The spec this camera simulates.
     public let spec: SimCameraSpec
@@ -131,9 +134,10 @@ public final class SimulatedCamera: CameraDevice {
         world.stalledCameras.remove(spec.id)
         applyQueued(upTo: .max)
         if spec.startupLatency > .zero {
-            timer = loop.schedule(after: spec.startupLatency) { [weak self] in self?.beginFrame() }
+            let first = loop.now + spec.startupLatency
+            timer = loop.schedule(at: first) { [weak self] in self?.beginFrame(at: first) }
         } else {
-            beginFrame()
+            beginFrame(at: loop.now)
         }
     }
 
@@ -230,8 +234,21 @@ public final class SimulatedCamera: CameraDevice {
         }
     }
 
-    private func beginFrame() {
-        let start = loop.now
+    /// Starts the frame whose exposure begins at `start` (on the sensor's own schedule, which
+    /// may be a little behind the loop's clock when its timer ran late).
+    private func beginFrame(at scheduled: Instant) {
+        var start = scheduled
+        let behind = loop.now - scheduled
+        let tolerated =
+            (request.video.map { Duration.microseconds(1_000_000 / Int64(max(1, $0.fps))) }
+                ?? spec.frameDuration) * bufferCount
+        if behind > tolerated {
+            // The loop stalled longer than the buffers cover: the frames in between were lost.
+            let skipped = Int(behind.seconds / max(tolerated.seconds / Double(bufferCount), 1e-6))
+            droppedFrames += skipped
+            sequence += UInt64(skipped)
+            start = loop.now
+        }
         applyQueued(upTo: sequence)
         let scene = world.scene(seenFrom: spec.position)
         let (exposure, gain) = exposureForNextFrame(scene: scene)
@@ -269,7 +286,7 @@ public final class SimulatedCamera: CameraDevice {
         }
         timer = loop.schedule(at: start + period) { [weak self] in
             self?.deliver(frame)
-            self?.beginFrame()
+            self?.beginFrame(at: start + period)
         }
     }
 

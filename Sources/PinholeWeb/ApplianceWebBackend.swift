@@ -18,12 +18,19 @@ public final class ApplianceWebBackend: WebBackend {
     private let subscribers = Mutex<[Int: AsyncStream<String>.Continuation]>([:])
     private let nextSubscriber = Atomic<Int>(0)
     private let pinChanges = Atomic<Int>(0)
+    /// The live view's longest side at most, in pixels.
+    private let liveLongestSide: Int
     /// The library, read through the menu's protocol.
     public let library: any WebLibraryReading
 
-    /// Creates the backend on the loop (it observes the appliance's events from now on).
-    public init(console: LineModeConsole, appliance: Appliance, library: any WebLibraryReading) {
+    /// Creates the backend on the loop (it observes the appliance's events from now on). Live
+    /// frames are scaled down to `liveLongestSide` pixels on their longest side at most.
+    public init(
+        console: LineModeConsole, appliance: Appliance, library: any WebLibraryReading,
+        liveLongestSide: Int = 640
+    ) {
         loop = appliance.loop
+        self.liveLongestSide = liveLongestSide
         self.console = LoopBound(console, loop: appliance.loop)
         self.appliance = LoopBound(appliance, loop: appliance.loop)
         self.library = library
@@ -90,7 +97,8 @@ public final class ApplianceWebBackend: WebBackend {
         }
     }
 
-    /// The newest frame's viewfinder image (taken on the loop), encoded off it.
+    /// The newest frame's viewfinder image (taken on the loop), scaled down to the live view's
+    /// bound and encoded off it.
     public func viewfinderFrame() async -> WebFrame? {
         let picture: (RawImage, Int, FrameMetadata?)? = await withCheckedContinuation { continuation in
             loop.post { [appliance] in
@@ -101,7 +109,9 @@ public final class ApplianceWebBackend: WebBackend {
                     })
             }
         }
-        guard let (image, rotation, metadata) = picture, let jpeg = try? encoder.encode(image) else {
+        guard let (image, rotation, metadata) = picture,
+            let jpeg = try? encoder.encode(LiveFrame.bounded(image, longestSide: liveLongestSide))
+        else {
             return nil
         }
         return WebFrame(

@@ -23,8 +23,26 @@ enum CameraPage {
             <button data-command="ev" data-input="ev">Set</button></p>\
             <p><label>Focus <select id="af"><option>continuous</option><option>auto</option><option>manual</option></select></label>\
             <button data-command="af-mode" data-input="af">Set</button></p>\
-            <p><button data-command="exposure-auto">Auto exposure</button></p>\
+            <p><label>Shutter <select id="time">\(shutterOptions)</select></label>\
+            <label>Gain <input id="gain" type="number" step="0.1" min="1" max="16" value="1"></label>\
+            <button data-command="exposure-manual" data-fields="time gain" id="manual">Manual exposure</button>\
+            <button data-command="exposure-auto">Auto exposure</button><br><small>gain 1 = ISO 100; \
+            the camera refuses what it cannot do</small></p>\
             <p id="answer"></p><h2>Events</h2><pre id="log"></pre>
             """
+    }
+
+    /// Shutter speeds for manual exposure, as the time in microseconds the command takes.
+    static let shutterSpeeds: [(label: String, microseconds: Int)] = [
+        ("1/2000", 500), ("1/1000", 1000), ("1/500", 2000), ("1/250", 4000), ("1/125", 8000),
+        ("1/60", 16_667),
+        ("1/30", 33_333), ("1/15", 66_667), ("1/8", 125_000), ("1/4", 250_000), ("1/2", 500_000),
+        ("1 s", 1_000_000),
+    ]
+
+    private static var shutterOptions: String {
+        shutterSpeeds.map { speed in
+            "<option value=\"\(speed.microseconds)\"\(speed.label == "1/60" ? " selected" : "")>\(speed.label)</option>"
+        }.joined()
     }
 }

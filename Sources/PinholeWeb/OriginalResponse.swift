@@ -1,4 +1,5 @@
-// Serves a photo's original with HTTP Range (one range), If-Range and a strong ETag.
+// Serves a photo's original (or a Live Photo's motion clip) with HTTP Range (one range),
+// If-Range and a strong ETag: clips seek and play in the browser's video element.
 
 import HTTPTypes
 import Hummingbird
@@ -48,7 +49,8 @@ enum OriginalResponse {
         let size = Int(file.size)
         let etag = "\"\(id)-\(size)\""
         var headers: HTTPFields = [
-            .contentType: "image/jpeg", .acceptRanges: "bytes", .eTag: etag,
+            .contentType: file.name.hasSuffix(".mp4") ? "video/mp4" : "image/jpeg", .acceptRanges: "bytes",
+            .eTag: etag,
             .contentDisposition:
                 "attachment; filename=\"\(file.name.filter { $0.isASCII && $0 != "\"" && $0 != "\\" })\"",
             .cacheControl: "private, max-age=86400",

@@ -7,9 +7,10 @@ import PinholeConsole
 enum PhotoPage {
     static func render(_ detail: LibraryPhotoDetail, albums: [LibraryAlbumRow], csrf: String) -> String {
         let id = detail.id
-        var out = """
-            <div class="photo"><a href="/photo/\(id)/original"><img alt="photo \(id)" src="/photo/\(id)/view"></a></div>\
-            <p><a id="download" href="/photo/\(id)/original" download>Download original</a></p>
+        var out = picture(detail)
+        out += """
+            <p><a id="download" href="/photo/\(id)/original" download>Download original</a>\
+            \(detail.clipKind == "live" ? " · <a href=\"/photo/\(id)/motion\" download>Download motion clip</a>" : "")</p>
             """
         out += "<table>"
         for (label, value) in detail.fields() {
@@ -55,5 +56,28 @@ enum PhotoPage {
                 """
         }
         return out + "</div>"
+    }
+
+    /// The picture: a clip plays in a video element over its poster (the Range download, so
+    /// it seeks); a Live Photo shows its still and plays its motion clip beneath.
+    static func picture(_ detail: LibraryPhotoDetail) -> String {
+        let id = detail.id
+        let still =
+            "<a href=\"/photo/\(id)/original\"><img alt=\"photo \(id)\" src=\"/photo/\(id)/view\"></a>"
+        switch detail.clipKind {
+        case "video"?:
+            return """
+                <div class="photo"><video id="clip" controls playsinline preload="metadata" \
+                poster="/photo/\(id)/view" src="/photo/\(id)/original"></video></div>
+                """
+        case "live"?:
+            return """
+                <div class="photo">\(still)</div>\
+                <div class="photo"><video id="clip" controls playsinline muted loop preload="metadata" \
+                poster="/photo/\(id)/view" src="/photo/\(id)/motion"></video></div>
+                """
+        default:
+            return "<div class=\"photo\">\(still)</div>"
+        }
     }
 }

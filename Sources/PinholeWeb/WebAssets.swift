@@ -12,7 +12,8 @@ enum WebAssets {
         .tile img{width:100%;height:100%;object-fit:cover;display:block}\
         .tile input{position:absolute;top:4px;left:4px;width:1.4em;height:1.4em;display:none}\
         .selecting .tile input{display:block}.fav{position:absolute;right:4px;bottom:2px}\
-        .photo img{max-width:100%;height:auto;display:block;margin:auto}\
+        .clip{position:absolute;left:4px;bottom:4px;padding:0 .3em;font-size:12px;background:#000b;border-radius:3px}\
+        .photo img,.photo video{max-width:100%;height:auto;display:block;margin:auto}\
         table{border-collapse:collapse;width:100%}td{padding:.2em .4em;border-bottom:1px solid #333;vertical-align:top;word-break:break-all}\
         button,select,input{font:inherit;padding:.4em .7em;margin:.15em}.actions form{display:inline}\
         .live{position:relative;overflow:hidden;background:#000;text-align:center}\
@@ -66,6 +67,7 @@ enum WebAssets {
           const f = {command: b.dataset.command};
           const input = b.dataset.input && document.getElementById(b.dataset.input);
           if (input) f.value = input.value;
+          (b.dataset.fields || '').split(' ').filter(Boolean).forEach(n => { f[n] = document.getElementById(n).value; });
           post('/camera/command', f);
         });
         const live = document.getElementById('live');

@@ -76,4 +76,7 @@ public protocol WebLibraryReading: LibraryReading {
     func observeChanges(_ handler: @escaping @Sendable ([String]) -> Void) -> (any Sendable)?
     /// The path and byte size of the photo's original (nil: no such photo).
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)?
+    /// The path and byte size of a Live Photo's motion clip (nil: no such photo, or not a
+    /// Live Photo).
+    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)?
 }

@@ -119,15 +119,16 @@ extension WebRoutes {
     }
 
     /// MJPEG (multipart/x-mixed-replace) from the viewfinder stream, at most `liveFPS` frames a
-    /// second, rendered only while this response is being read.
-    private func liveView() throws -> Response {
+    /// second, rendered only while this response is being read; a client that stops reading
+    /// is disconnected after `stallGuard.limit`.
+    func liveView() throws -> Response {
         guard liveViewers.add(1, ordering: .relaxed).newValue <= Self.maximumLiveViewers else {
             liveViewers.subtract(1, ordering: .relaxed)
             throw HTTPError(.serviceUnavailable, message: "too many live views open")
         }
         let boundary = "pinholeframe"
         let interval = Duration.milliseconds(1000 / max(1, liveFPS))
-        let body = ResponseBody { [backend] writer in
+        let body = ResponseBody { [backend, stallGuard] writer in
             defer { liveViewers.subtract(1, ordering: .relaxed) }
             let clock = ContinuousClock()
             while !Task.isCancelled {
@@ -141,7 +142,7 @@ extension WebRoutes {
                     )
                     part.writeBytes(frame.jpeg)
                     part.writeString("\r\n")
-                    try await writer.write(part)
+                    try await stallGuard.write(part, to: &writer)
                 }
                 try await Task.sleep(until: started + interval, clock: clock)
             }
@@ -156,11 +157,12 @@ extension WebRoutes {
     }
 
     /// Server-sent events: the console's event lines as they happen, each followed by the
-    /// status it left (`status …`), and a comment every 15 s.
-    private func events() -> Response {
+    /// status it left (`status …`), and a comment every 15 s; a client that stops reading is
+    /// disconnected after `stallGuard.limit`.
+    func events() -> Response {
         let stream = backend.events()
         let body = ResponseBody { [self] writer in
-            try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+            try await stallGuard.write(ByteBuffer(string: "retry: 3000\n\n"), to: &writer)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (ticks, tick) = AsyncStream<String>.makeStream()
                 group.addTask {
@@ -177,7 +179,7 @@ extension WebRoutes {
                         tick.yield(": keep-alive\n\n")
                     }
                 }
-                for await text in ticks { try await writer.write(ByteBuffer(string: text)) }
+                for await text in ticks { try await stallGuard.write(ByteBuffer(string: text), to: &writer) }
                 group.cancelAll()
             }
             try await writer.finish(nil)

@@ -63,6 +63,14 @@ extension WebRoutes {
             }
             return try await OriginalResponse.respond(to: request, file: file, id: id, context: context)
         }
+        router.get("/photo/{id}/motion") { request, context in
+            let id = try Self.photoID(context.parameters.require("id"))
+            guard let file = try await read({ try $0.motionFile(id: id) }) else {
+                throw HTTPError(.notFound)
+            }
+            return try await OriginalResponse.respond(
+                to: request, file: file, id: id + "-motion", context: context)
+        }
         router.post("/photo/{id}/action") { request, context in
             let id = try Self.photoID(context.parameters.require("id"))
             let form = try await Self.form(request, context: context)
@@ -143,9 +151,17 @@ extension WebRoutes {
             """
             <a class="tile" href="/photo/\(row.id)"><img loading="lazy" alt="" src="/photo/\(row.id)/thumb">\
             <input type="checkbox" value="\(row.id)" onclick="event.stopPropagation()">\
-            \(row.favorite ? "<span class=\"fav\">♥</span>" : "")</a>
+            \(row.favorite ? "<span class=\"fav\">♥</span>" : "")\(clipBadge(row))</a>
             """
         }.joined()
+    }
+
+    /// A clip's or Live Photo's badge on its tile: its kind and length (`▶ 3.0 s`, `LIVE 2.5 s`).
+    static func clipBadge(_ row: LibraryPhotoRow) -> String {
+        guard let kind = row.clipKind else { return "" }
+        let label = kind == "live" ? "LIVE" : "▶"
+        let length = row.clipLength.map { " " + HTML.escape($0) } ?? ""
+        return "<span class=\"clip\">\(label)\(length)</span>"
     }
 
     static func nextMarker(source: String, next: String?, id: String) -> String {

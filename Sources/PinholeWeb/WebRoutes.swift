@@ -17,16 +17,21 @@ struct WebRoutes: Sendable {
     let secure: Bool
     /// Thumbnails already sent, following the library's changes.
     let thumbnails: ThumbnailCache
+    /// The deadline on each write of the live view and the event stream.
+    let stallGuard: StallGuard
 
-    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`.
+    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`. A live view
+    /// or event stream whose client takes no bytes for `stallLimit` on `clock` is disconnected.
     init(
         backend: any WebBackend, sessions: WebSessions, liveFPS: Int, secure: Bool,
-        thumbnailBytes: Int = 8 << 20
+        thumbnailBytes: Int = 8 << 20, stallLimit: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.backend = backend
         self.sessions = sessions
         self.liveFPS = liveFPS
         self.secure = secure
+        stallGuard = StallGuard(limit: stallLimit, clock: clock)
         thumbnails = ThumbnailCache(capacity: thumbnailBytes)
         thumbnails.follow(backend.library)
     }
@@ -35,7 +40,8 @@ struct WebRoutes: Sendable {
     static let routes: [(HTTPRequest.Method, String)] = [
         (.get, "/"), (.get, "/app.js"), (.get, "/albums"), (.get, "/album/{id}"), (.get, "/grid"),
         (.get, "/photo/{id}"), (.get, "/photo/{id}/thumb"), (.get, "/photo/{id}/view"),
-        (.get, "/photo/{id}/original"), (.post, "/photo/{id}/action"), (.post, "/archive"),
+        (.get, "/photo/{id}/original"), (.get, "/photo/{id}/motion"), (.post, "/photo/{id}/action"),
+        (.post, "/archive"),
         (.get, "/camera"), (.get, "/camera/live"), (.post, "/camera/command"), (.get, "/events"),
         (.get, "/status"), (.get, "/settings"), (.post, "/settings"), (.post, "/logout"),
     ]

@@ -5,6 +5,10 @@ import PinholeCore
 import PinholeLibrary
 import PinholeWeb
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension LibraryMenuReader: WebLibraryReading {
     func photos(in source: String, after: String?, limit: Int) throws -> (
         rows: [LibraryPhotoRow], next: String?
@@ -33,5 +37,14 @@ extension LibraryMenuReader: WebLibraryReading {
         let path = library.fileURLPath(of: asset)
         let name = path.split(separator: "/").last.map(String.init) ?? "\(id).jpg"
         return (path, asset.fileSize, name)
+    }
+
+    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+        guard let asset = try library.asset(id: id), let path = library.motionFilePath(of: asset) else {
+            return nil
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (path, Int64(info.st_size), "\(id).motion.mp4")
     }
 }

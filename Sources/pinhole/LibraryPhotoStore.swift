@@ -92,7 +92,10 @@ extension LibraryPhotoStore: StorageRecycling {
     /// Recycles through the library; one log line per photo.
     func recycle(untilFree bytes: Int64) throws -> [String] {
         try library.recycle(untilFree: bytes).map { photo in
-            (photo.wasDeleted ? "purged \(photo.id) from Recently Deleted" : "recycled \(photo.id)")
+            let what = photo.mediaType == .photo ? "" : (photo.mediaType == .video ? "clip " : "Live Photo ")
+            return
+                (photo.wasDeleted
+                ? "purged \(what)\(photo.id) from Recently Deleted" : "recycled \(what)\(photo.id)")
                 + " (taken \(photo.created.iso8601), \(photo.bytes / 1024) KB) to make room: [library] when_full = recycle"
         }
     }

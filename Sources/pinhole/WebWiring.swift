@@ -26,7 +26,8 @@ enum WebWiring {
         let web = settings.web
         guard let options = options(settings) else { return nil }
         let backend = ApplianceWebBackend(
-            console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library))
+            console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library),
+            liveLongestSide: web.liveSize)
         WebServer.runConcurrencyOnEventLoops()
         let server: WebServer
         do {

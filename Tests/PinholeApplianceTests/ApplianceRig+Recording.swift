@@ -10,12 +10,13 @@ import PinholeSim
 extension ApplianceRig {
     /// The simulated board (with `board`'s changes) and a recorder attached: 160x96 (or
     /// `size`) at 10 fps (or `fps`), a keyframe a second, `ringSeconds` of pre-roll, clips into
-    /// `clips`; the ring has had 4 s to fill. The buttons in `closed` are already down when
+    /// `clips` (photos into `photoStore` when given); the ring has had 4 s to fill. The buttons in `closed` are already down when
     /// the appliance starts (a latching switch left on).
     static func recording(
         into clips: MemoryClipStore, size: PixelSize = PixelSize(width: 160, height: 96), fps: Int = 10,
         maxSeconds: Double = 60, ringSeconds: Double = 2,
-        closed: [ButtonFunction] = [], board change: (inout BoardProfile) -> Void = { _ in }
+        closed: [ButtonFunction] = [], photoStore: (any PhotoStore)? = nil,
+        board change: (inout BoardProfile) -> Void = { _ in }
     ) throws -> ApplianceRig {
         var board = try BuiltInBoards.simulated()
         change(&board)
@@ -25,7 +26,8 @@ extension ApplianceRig {
         let spec = SimCameraSpec(
             id: "test/imx477@1a", model: "imx477", position: .back,
             pixelArraySize: PixelSize(width: 320, height: 240), focusable: false)
-        let rig = try ApplianceRig(board: board, gpio: gpio, loop: loop, specs: [spec])
+        let rig = try ApplianceRig(
+            board: board, gpio: gpio, loop: loop, specs: [spec], photoStore: photoStore)
         var settings = VideoSettings()
         settings.size = size
         settings.fps = fps

@@ -25,6 +25,18 @@ final class PreRollRingTests: XCTestCase {
         XCTAssertEqual(clip.count, 25)
     }
 
+    func testPacketsTheRingAlreadyHoldsAreNotTakenAgain() {
+        var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
+        for index in 0..<45 { ring.append(packet(index)) }
+        let (held, bytes) = (ring.packets(from: 0), ring.byteCount)
+        // A clip's pre-roll comes from the ring: handing it back must change nothing.
+        for packet in ring.packets(from: 3_000_000) { ring.append(packet) }
+        XCTAssertEqual(ring.packets(from: 0), held)
+        XCTAssertEqual(ring.byteCount, bytes)
+        ring.append(packet(45))
+        XCTAssertEqual(ring.newestMicroseconds, 4_500_000)
+    }
+
     func testAWindowStartsAtTheKeyframeBeforeItAndEndsAtItsEnd() {
         var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
         for index in 0..<60 { ring.append(packet(index)) }

@@ -76,6 +76,43 @@ final class RecordingTests: XCTestCase {
         _ = startedAt
     }
 
+    func testThePreRollGoesIntoTheClipButNotBackIntoTheRing() throws {
+        let (recorder, _) = try rig(ringSeconds: 3)
+        loop.advance(by: .seconds(5))
+        let start = loop.now
+        try recorder.start(preSeconds: 2, metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .milliseconds(450))
+        let status = try XCTUnwrap(recorder.status)
+        let first = try XCTUnwrap(status.firstFrameMilliseconds)
+        // The first frame is the keyframe at or before start − 2 s (a keyframe a second).
+        XCTAssertLessThanOrEqual(first, -2000)
+        XCTAssertGreaterThanOrEqual(first, -3000)
+        XCTAssertEqual(status.startLatencyMilliseconds, 0, "the pre-roll is in the file when it opens")
+        var window: [EncodedPacket] = []
+        recorder.ringWindow(from: start - .seconds(2), through: loop.now) { window = $0 }
+        loop.runUntilIdle()
+        let stamps = window.map(\.presentationMicroseconds)
+        XCTAssertFalse(stamps.isEmpty)
+        XCTAssertEqual(stamps, stamps.sorted())
+        XCTAssertEqual(Set(stamps).count, stamps.count, "each frame once in the ring")
+        let limit = PreRollRing.byteLimit(bitRate: 800_000, seconds: 3, keyframeSeconds: 1)
+        XCTAssertLessThanOrEqual(status.progress.ringPeakBytes, limit)
+        XCTAssertGreaterThan(status.progress.ringBytes, 0)
+    }
+
+    func testWithoutARingTheClipStartsAtTheNextFrame() throws {
+        let (recorder, _) = try rig()
+        loop.advance(by: .milliseconds(1050))
+        try recorder.start(metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .milliseconds(200))
+        let status = try XCTUnwrap(recorder.status)
+        // Frames expose every 100 ms from 0 and arrive a period later: the first to arrive after
+        // the start at 1050 ms (at 1100 ms) is the one exposed from 1000 ms, forced a keyframe.
+        XCTAssertEqual(status.firstFrameMilliseconds, -50)
+        // It is in the file as it arrives: within one frame period of the start.
+        XCTAssertEqual(status.startLatencyMilliseconds, 50)
+    }
+
     func testTheMaximumDurationEndsTheClip() throws {
         let (recorder, _) = try rig()
         try recorder.start(maxSeconds: 2, metadata: ClipMetadata(creationTime: nil))

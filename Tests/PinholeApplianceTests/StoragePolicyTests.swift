@@ -5,6 +5,7 @@ import PinholeCapture
 import PinholeCore
 import PinholeField
 import PinholeImaging
+import PinholeSim
 import XCTest
 
 /// A memory store whose "recycling" frees a fixed amount per photo removed.
@@ -89,6 +90,29 @@ final class StoragePolicyTests: XCTestCase {
         XCTAssertEqual(appliance.status().storageLow, true)
         XCTAssertEqual(appliance.status().whenFull, "stop")
         XCTAssertEqual(appliance.indicator.statusState, .pattern(.slow), "the low-storage pattern")
+    }
+
+    func testARecordingCountsLikePhotosWhileItGrowsAndWhenSaved() throws {
+        let store = RecyclingStore(freeBytes: 70 << 20, removable: 5)
+        let rig = try ApplianceRig.recording(into: MemoryClipStore(), photoStore: store)
+        let appliance = rig.appliance
+        appliance.lowStorageBytes = 64 << 20
+        appliance.storagePolicy.whenFull = .recycle
+        var notices: [String] = []
+        appliance.observe { if case .notice(let text) = $0 { notices.append(text) } }
+        try appliance.startRecording()
+        // The clip fills the card while it records: room is made before the reserve ends it.
+        store.inner.setFreeBytes(60 << 20)
+        rig.loop.advance(by: .seconds(6))
+        XCTAssertEqual(store.requests, [64 << 20], "looked at while recording")
+        XCTAssertEqual(notices, ["recycled old-4"])
+        XCTAssertTrue(appliance.recorder?.isRecording ?? false, "the recording goes on")
+        // And once more when it is saved.
+        store.inner.setFreeBytes(60 << 20)
+        try appliance.recorder?.stop { _ in }
+        rig.loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(store.requests, [64 << 20, 64 << 20], "looked at when the clip was saved")
+        XCTAssertEqual(appliance.status().recycled, 2)
     }
 
     func testNothingLeftToRecycleIsReportedOnce() throws {

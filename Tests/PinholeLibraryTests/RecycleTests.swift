@@ -89,6 +89,41 @@ final class RecycleTests: XCTestCase {
                 metadata: testMetadata(width: 160, height: 120)))
     }
 
+    func testClipsAreRecycledLikePhotosByTheSameRule() throws {
+        let dir = try smallFileSystem()
+        let library = try PhotoLibrary.open(
+            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+        )
+        // Three 1 MB clips, a minute apart, then a photo; the oldest clip is a favourite.
+        var clips: [String] = []
+        for k in 0..<3 {
+            let clip = try library.beginClip(
+                created: WallTime(secondsSince1970: 1_795_000_000 + Int64(k) * 60))
+            try [UInt8](repeating: UInt8(k), count: 1_000_000).withUnsafeBytes { try clip.write($0) }
+            clips.append(
+                try clip.complete(
+                    ClipRecord(
+                        size: PixelSize(width: 160, height: 96), frameRate: 30, codec: "h264",
+                        duration: .seconds(60))
+                ).id)
+        }
+        let photo = try library.add(
+            jpeg: TestJPEG.noise(width: 160, height: 120, seed: 1),
+            metadata: testMetadata(
+                width: 160, height: 120, taken: WallTime(secondsSince1970: 1_795_000_000 + 600))
+        ).id
+        try library.setFavorite([clips[0]], true)
+        let before = try XCTUnwrap(POSIXFiles.freeBytes(at: dir.join("lib")))
+        let removed = try library.recycle(untilFree: before + 1_500_000)
+        XCTAssertEqual(removed.map(\.id), [clips[1], clips[2]], "the oldest unprotected first, clips or not")
+        XCTAssertEqual(removed.map(\.mediaType), [.video, .video])
+        XCTAssertEqual(removed.map(\.bytes), [1_000_000, 1_000_000], "a clip's bytes count")
+        XCTAssertEqual(Set(try library.assetIDs(AssetQuery.all.trash(.included))), [clips[0], photo])
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(POSIXFiles.freeBytes(at: dir.join("lib"))), before + 1_500_000)
+        XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, "\((try? library.fsck().lines) ?? [])")
+    }
+
     func testNothingIsRemovedWhenEverythingIsProtected() throws {
         let dir = try smallFileSystem()
         let library = try PhotoLibrary.open(

@@ -90,6 +90,42 @@ final class SimulatedCameraTests: XCTestCase {
         XCTAssertGreaterThan(held.count, camera.bufferCount)
     }
 
+    func testALateLoopDoesNotSlowTheSensorDown() {
+        let loop = EventLoop.virtual()
+        let provider = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [.back])
+        let camera = try! provider.open(id: SimCameraSpec.back.id) as! SimulatedCamera
+        var stamps: [Int64] = []
+        try! camera.start { frame in
+            stamps.append(frame.metadata.sensorTimestamp.nanoseconds)
+            // Every frame keeps the loop 20 ms (a busy machine): its timers run late.
+            loop.block(for: .milliseconds(20))
+            frame.release()
+        }
+        loop.advance(by: .seconds(1))
+        XCTAssertEqual(stamps, (0..<30).map { Int64($0) * 33_333_000 })
+        XCTAssertEqual(camera.droppedFrames, 0)
+    }
+
+    func testALoopStalledLongerThanTheBuffersLosesTheFramesBetween() {
+        let loop = EventLoop.virtual()
+        let provider = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [.back])
+        let camera = try! provider.open(id: SimCameraSpec.back.id) as! SimulatedCamera
+        var frames: [FrameMetadata] = []
+        try! camera.start { frame in
+            frames.append(frame.metadata)
+            if frames.count == 3 { loop.block(for: .seconds(1)) }
+            frame.release()
+        }
+        loop.advance(by: .seconds(2))
+        let sequences = frames.map(\.sequence)
+        XCTAssertEqual(camera.droppedFrames, Int(sequences.last! + 1) - frames.count)
+        XCTAssertGreaterThan(camera.droppedFrames, 20)
+        // After the stall the sensor runs on from the stall's end, a period apart again.
+        let after = frames.drop { $0.sequence <= 2 }.map { $0.sensorTimestamp.nanoseconds }
+        XCTAssertGreaterThanOrEqual(after.first ?? 0, 1_066_666_000)
+        XCTAssertEqual(Set(zip(after.dropFirst(), after).map { $0 - $1 }), [33_333_000])
+    }
+
     func testConfigurationIsValidatedAndAdjusted() throws {
         let (_, camera, _) = start()
         let outcome = try camera.configure(

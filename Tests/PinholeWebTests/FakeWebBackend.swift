@@ -68,8 +68,11 @@ final class FakeLibrary: WebLibraryReading {
     let directory: String
     let ids: [String]
     let bytes: [UInt8]
+    /// Photos that are clips: id → `video` or `live` (a Live Photo has a motion file).
+    let clips: [String: String]
 
-    init(count: Int) {
+    /// `count` photos; the indexes in `clips` are clips of that kind (`video`, `live`).
+    init(count: Int, clips: [Int: String] = [:]) {
         var template = Array("/tmp/pinhole-web-test-XXXXXX".utf8CString)
         directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         ids = (0..<count).map { index in
@@ -77,15 +80,27 @@ final class FakeLibrary: WebLibraryReading {
             return "0190a5c0-0000-7000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
         }
         bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        self.clips = Dictionary(uniqueKeysWithValues: clips.map { [ids] in (ids[$0.key], $0.value) })
         for id in ids {
             let fd = open(directory + "/" + id + ".jpg", O_CREAT | O_WRONLY | O_TRUNC, 0o644)
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }
+        for (id, kind) in self.clips where kind == "live" {
+            let fd = open(motionPath(id), O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            _ = motionBytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
     }
+
+    /// A Live Photo's motion file's bytes (3000 of them).
+    var motionBytes: [UInt8] { (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) } }
+
+    func motionPath(_ id: String) -> String { directory + "/" + id + ".motion.mp4" }
 
     func remove() {
         for id in ids { unlink(directory + "/" + id + ".jpg") }
+        for id in clips.keys { unlink(motionPath(id)) }
         rmdir(directory)
     }
 
@@ -118,6 +133,10 @@ final class FakeLibrary: WebLibraryReading {
         detail.longitude = 6.6
         detail.iso = 100
         detail.model = "<script>alert(1)</script>"
+        if let kind = clips[id] {
+            detail.clipKind = kind
+            detail.clipLength = "3.0 s"
+        }
         return detail
     }
 
@@ -145,14 +164,26 @@ final class FakeLibrary: WebLibraryReading {
     }
 
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
-        ids.contains(id) ? (directory + "/" + id + ".jpg", Int64(bytes.count), id + ".jpg") : nil
+        guard ids.contains(id) else { return nil }
+        return (
+            directory + "/" + id + ".jpg", Int64(bytes.count), id + (clips[id] == "video" ? ".mp4" : ".jpg")
+        )
+    }
+
+    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+        clips[id] == "live" ? (motionPath(id), Int64(motionBytes.count), id + ".motion.mp4") : nil
     }
 
     private func row(_ id: String) -> LibraryPhotoRow {
-        LibraryPhotoRow(
+        var row = LibraryPhotoRow(
             id: id, created: "2026-11-26T12:00:00Z", camera: "back", width: 4056, height: 3040,
             favorite: false,
             edited: false, deleted: nil)
+        if let kind = clips[id] {
+            row.clipKind = kind
+            row.clipLength = "3.0 s"
+        }
+        return row
     }
 
     enum FakeError: Error { case noAlbum }

@@ -203,7 +203,7 @@ final class WebLibraryRouteTests: WebTestCase {
             for body in [
                 "command=shutter", "command=switch", "command=torch-on", "command=af-point&x=0.25&y=0.75",
                 "command=ev&value=-1.5", "command=flash&value=auto", "command=exposure-auto",
-                "command=af-mode&value=continuous",
+                "command=af-mode&value=continuous", "command=exposure-manual&time=8000&gain=2.5",
             ] {
                 let response = try await client.execute(
                     uri: "/camera/command", method: .post, headers: session.postHeaders,
@@ -213,6 +213,8 @@ final class WebLibraryRouteTests: WebTestCase {
             for hostile in [
                 "command=af-point&x=2&y=0.5", "command=af-point&x=nan&y=0.5", "command=ev&value=inf",
                 "command=flash&value=always", "command=shutdown", "command=", "command=ev&value=1e400",
+                "command=exposure-manual&time=0&gain=1", "command=exposure-manual&time=8000&gain=nan",
+                "command=exposure-manual&gain=1",
             ] {
                 let response = try await client.execute(
                     uri: "/camera/command", method: .post, headers: session.postHeaders,
@@ -225,7 +227,25 @@ final class WebLibraryRouteTests: WebTestCase {
             ConsoleInvocation(TorchCommand(on: true)), ConsoleInvocation(AFCommand.point(x: 0.25, y: 0.75)),
             ConsoleInvocation(EVCommand(stops: -1.5)), ConsoleInvocation(FlashCommand(mode: .auto)),
             ConsoleInvocation(ExposureCommand.auto), ConsoleInvocation(AFCommand.mode(.continuous)),
+            ConsoleInvocation(ExposureCommand.manual(timeUs: 8000, gain: 2.5)),
         ]
         XCTAssertEqual(backend.ran, expected)
+    }
+
+    func testTheManualExposureFormSendsEveryShutterSpeedAsTheConsolesCommand() throws {
+        let page = CameraPage.render(rotation: 0)
+        let fields = try XCTUnwrap(
+            page.firstMatch(of: /data-command="exposure-manual" data-fields="([^"]+)"/)?.1)
+        for id in fields.split(separator: " ") {
+            XCTAssertTrue(page.contains("id=\"\(id)\""), "the form has its field \(id)")
+        }
+        let values = page.matches(of: /<option value="([0-9]+)"/).map { String($0.1) }
+        XCTAssertEqual(values.count, CameraPage.shutterSpeeds.count)
+        for value in values {
+            let form = try XCTUnwrap(WebForm("command=exposure-manual&time=\(value)&gain=1"))
+            XCTAssertEqual(
+                ConsoleInvocation(try WebRoutes.cameraCommand(form)),
+                ConsoleInvocation(ExposureCommand.manual(timeUs: Int(value)!, gain: 1)), value)
+        }
     }
 }

@@ -157,6 +157,21 @@ struct RecordStatusAnswer: Encodable {
     var encoder: String
     var size: String
     var fps: Int
+    /// The clip's first frame's time less the trigger's (or the start's), ms: ≤ −1000 × pre.
+    var firstFrameMs: Double?
+    /// From `record start` to the first frame in the file, ms.
+    var startLatencyMs: Double?
+    /// Bytes in the pre-roll ring now, and the most it has held.
+    var ringBytes: Int?
+    var ringPeakBytes: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case recording, id, seconds, bytes, frames, dropped, encoder, size, fps
+        case firstFrameMs = "first_frame_ms"
+        case startLatencyMs = "start_latency_ms"
+        case ringBytes = "ring_bytes"
+        case ringPeakBytes = "ring_peak_bytes"
+    }
 
     init(_ recorder: ClipRecorder) {
         let status = recorder.status
@@ -169,6 +184,10 @@ struct RecordStatusAnswer: Encodable {
         encoder = recorder.pick.kind.codecName
         size = recorder.settings.size.description
         fps = recorder.settings.fps
+        firstFrameMs = status?.firstFrameMilliseconds
+        startLatencyMs = status?.startLatencyMilliseconds
+        ringBytes = status?.progress.ringBytes
+        ringPeakBytes = status?.progress.ringPeakBytes
     }
 }
 

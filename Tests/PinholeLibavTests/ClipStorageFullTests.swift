@@ -1,0 +1,88 @@
+// A full card through the real library: a recording from the simulated camera (real libx264) ends at the reserve and keeps what it recorded.
+
+import Foundation
+import PinholeCapture
+import PinholeCore
+import PinholeLibav
+import PinholeSim
+import PinholeTestTools
+import XCTest
+
+@testable import PinholeLibrary
+
+final class ClipStorageFullTests: XCTestCase {
+    private var mountPoint: String?
+
+    override func tearDown() {
+        if let mountPoint { _ = try? ExternalTool.run("umount", [mountPoint]) }
+    }
+
+    /// A 16 MB tmpfs (as the library's storage-full tests use), or a skip where mounting is not allowed.
+    private func smallFileSystem() throws -> URL {
+        let directory = try ClipTools.temporaryDirectory(for: self)
+        let mounted = try ExternalTool.run(
+            "mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", directory.path])
+        guard mounted.status == 0 else {
+            throw XCTSkip(
+                "cannot mount a 16 MB tmpfs here (needs root or CAP_SYS_ADMIN): \(mounted.errorText)")
+        }
+        mountPoint = directory.path
+        return directory
+    }
+
+    func testAFullCardEndsARecordingAtTheReserveAndKeepsItsWholeFragments() throws {
+        let directory = try smallFileSystem()
+        let library = try LibraryClipFixtures.open(directory)  // the default 8 MB reserve
+        // Fill the card until 150 kB above the reserve are left: a few seconds at 200 kbit/s.
+        let free = try XCTUnwrap(POSIXFiles.freeBytes(at: library.layout.root))
+        let filler = directory.appendingPathComponent("filler").path
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: filler, contents: Data(count: Int(free - library.options.reservedBytes - 150_000))))
+
+        let loop = EventLoop.virtual()
+        let provider = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [.back])
+        let camera = try provider.open(id: SimCameraSpec.back.id)
+        var settings = VideoSettings()
+        settings.size = PixelSize(width: 160, height: 96)
+        settings.fps = 10
+        settings.bitRate = 200_000
+        let backend = LibavVideoBackend()
+        let recorder = ClipRecorder(
+            loop: loop, backend: backend, store: LibraryClipStore(library: library), settings: settings,
+            pick: try settings.pickEncoder(hardwareEncoder: false, libavcodecHas: backend.available))
+        var events: [RecordingEvent] = []
+        recorder.onEvent = { events.append($0) }
+        _ = try camera.configure(
+            StreamRequest(stillSize: SimCameraSpec.back.pixelArraySize, video: recorder.videoStream))
+        try camera.start { frame in
+            recorder.frameArrived(frame)
+            frame.release()
+        }
+        try recorder.start(
+            maxSeconds: 120, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
+        loop.advance(by: .seconds(60))
+        camera.stop()
+
+        guard case .saved(_, let clip, let note?)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertTrue(
+            note.contains("storage full: the clip ends here, kept up to its last whole fragment"), note)
+        XCTAssertNil(recorder.status, "the recording ended")
+        XCTAssertGreaterThan(clip.frameCount, 10)
+        XCTAssertLessThan(clip.frameCount, 600, "ended by the reserve, long before its 60 s")
+        // The file holds whole fragments only: every frame decodes, as many as the clip says.
+        XCTAssertEqual(try ClipTools.decodeErrors(clip.path), "")
+        XCTAssertEqual(try LibraryClipFixtures.decodedFrames(clip.path), clip.frameCount)
+        let asset = try XCTUnwrap(try library.assets(AssetQuery.all.filter(.mediaType(.video))).first)
+        XCTAssertEqual(asset.fileSize, POSIXFiles.fileSize(clip.path))
+        XCTAssertEqual(asset.duration, .milliseconds(100 * clip.frameCount))
+        XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, "\((try? library.fsck().lines) ?? [])")
+        // The reserve held: the index stays writable, and the clip can be deleted to make room.
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(POSIXFiles.freeBytes(at: library.layout.root)),
+            library.options.reservedBytes - 65_536)
+        try library.delete([asset.id])
+        try library.purge([asset.id])
+        XCTAssertEqual(try library.count(.all), 0)
+    }
+}
