@@ -89,7 +89,10 @@ let package = Package(
             swiftSettings: swift6),
         // Simulated hardware: cameras with a scene, lens and exposure model; GPIO lines
         // with bounce. Used by the `sim` board and by the tests.
-        .target(name: "PinholeSim", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        .target(
+            name: "PinholeSim",
+            dependencies: ["PinholeCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
         // The simulated board's `sim …` hooks (presses with bounce, tilt, triggers, scene,
         // faults): used by `pinhole run --board sim` and by the command fuzzer.
         .target(
@@ -125,7 +128,11 @@ let package = Package(
         // `pinhole library` and by the console's line mode (through `pinhole run`).
         .target(
             name: "PinholeLibraryCommandLine",
-            dependencies: ["PinholeCore", "PinholeImaging", "PinholeLibrary"], swiftSettings: swift6),
+            dependencies: [
+                "PinholeCore", "PinholeImaging", "PinholeLibrary",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The configuration file (pinhole.toml): reading it with file:line errors, and
         // editing one key of it in place (the console's Settings page).
         .target(
@@ -137,7 +144,11 @@ let package = Package(
         // The board's own parts: its profile (buttons, LEDs, cameras, triggers), the button,
         // chord and two-stage shutter state machines, LED patterns, tilt, and `pinhole doctor`.
         .target(
-            name: "PinholeBoard", dependencies: ["PinholeCore", "PinholeImaging"], swiftSettings: swift6),
+            name: "PinholeBoard",
+            dependencies: [
+                "PinholeCore", "PinholeImaging", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The camera at work: the capture engine and machine, focus, metering, exposure, flash,
         // the photo and video pipelines, and camera standby and watchdog. Knows protocols only;
         // its settings file goes through PinholeSystem.
@@ -154,6 +165,7 @@ let package = Package(
             name: "PinholeField",
             dependencies: [
                 "PinholeBoard", "PinholeCapture", "PinholeCore", "PinholeImaging", "PinholeSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         // The appliance: the composition of board, capture and field parts on the event loop,
@@ -170,6 +182,7 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeImaging", "PinholeAppliance", "PinholeBoard", "PinholeCapture",
                 "PinholeField", "PinholeConfiguration",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6, plugins: ["PinholeCommandList"]),
         // Lists the console's command types from Sources/PinholeConsole/Commands (tools/command-list).
@@ -247,6 +260,7 @@ let package = Package(
             dependencies: [
                 "PinholeConsole", "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSim",
                 "PinholeSimBoard", "PinholeCore", "PinholeImaging",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         .executableTarget(
@@ -256,6 +270,7 @@ let package = Package(
             dependencies: [
                 "PinholeCore", "PinholeSim", "PinholeImaging", "PinholeLibrary",
                 "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSystem", "PinholeLibav",
+                .product(name: "SystemPackage", package: "swift-system"),
                 // The library benchmarks' raw-SQLite reference.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -263,7 +278,10 @@ let package = Package(
 
         // Runs the real tools (ffprobe, exiftool, djpeg, curl, the built pinhole) for the tests, one way.
         .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
-        .testTarget(name: "PinholeCoreTests", dependencies: ["PinholeCore"], swiftSettings: swift6),
+        .testTarget(
+            name: "PinholeCoreTests",
+            dependencies: ["PinholeCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",
             dependencies: ["PinholeSystem", .product(name: "SystemPackage", package: "swift-system")],
@@ -275,7 +293,7 @@ let package = Package(
             name: "PinholeLibraryTests",
             dependencies: [
                 "PinholeLibrary", "PinholeLibraryCommandLine", "PinholeImaging", "PinholeCore",
-                "PinholeSystem", "PinholeTestTools",
+                "PinholeSystem", "PinholeTestTools", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The crash and process tests run the built `pinhole` (built first, never stale).
                 "pinhole",
@@ -286,6 +304,7 @@ let package = Package(
             dependencies: [
                 "PinholeLibav", "PinholeCore", "PinholeAppliance", "PinholeCapture", "PinholeSim",
                 "PinholeLibrary", "PinholeImaging", "PinholeTestTools",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -295,6 +314,7 @@ let package = Package(
             dependencies: [
                 "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim",
                 "PinholeCore", "PinholeImaging", "PinholeSystem", "PinholeTestTools",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         .testTarget(
@@ -302,7 +322,7 @@ let package = Package(
             dependencies: [
                 "PinholeConsole", "PinholeCommandFuzz", "PinholeConfiguration", "PinholeAppliance",
                 "PinholeBoard", "PinholeCapture", "PinholeField", "PinholeSim", "PinholeSimBoard",
-                "PinholeCore", "PinholeImaging",
+                "PinholeCore", "PinholeImaging", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         // The contract suites against the simulated backends (the real ones run them in the VM).
@@ -314,6 +334,7 @@ let package = Package(
             name: "PinholeWebTests",
             dependencies: [
                 "PinholeWeb", "PinholeCore", "PinholeConsole", "PinholeConfiguration", "PinholeTestTools",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

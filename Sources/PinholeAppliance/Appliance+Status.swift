@@ -22,7 +22,7 @@ extension Appliance {
         let frame = engine.lastFrame
         let last = lastCapture.map {
             ApplianceStatus.LastCapture(
-                id: $0.photo.id, file: $0.photo.file, selection: $0.selection.rawValue,
+                id: $0.photo.id, file: $0.photo.file.string, selection: $0.selection.rawValue,
                 pressToSelectedMs: ($0.selectedAt - $0.pressedAt).milliseconds,
                 pressToSavedMs: ($0.savedAt - $0.pressedAt).milliseconds)
         }

@@ -8,6 +8,7 @@ import PinholeCore
 import PinholeImaging
 import PinholeLibrary
 import PinholeSim
+import SystemPackage
 
 /// `make bench SECTIONS=burst`: a 30-shot burst of 12.3 MP frames (the simulated back camera at
 /// its frame rate, the real JPEG encoder, a durable library store), as shots per second against
@@ -25,7 +26,7 @@ enum BurstBenchmarks {
     private static func measure(shots: Int = 30) throws {
         let directory = NSTemporaryDirectory() + "pinhole-bench-burst-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let library = try PhotoLibrary.open(at: directory, now: { systemWallNow() })
+        let library = try PhotoLibrary.open(at: FilePath(directory), now: { systemWallNow() })
         let spec = SimCameraSpec.back.startingAfter(SimCameraSpec.typicalStartupLatency)
         let world = SimWorld()
         let cores = SystemInfo.onlineCPUs

@@ -10,6 +10,7 @@ import PinholeCore
 import PinholeImaging
 import PinholeLibrary
 import PinholeSim
+import SystemPackage
 
 /// Press-to-frame-selected and press-to-saved latency of the capture engine on the simulated
 /// board (12.3 MP back camera, real JPEG encoder, durable library store), against a reference
@@ -23,7 +24,7 @@ enum CaptureBenchmarks {
     private static func measure(captures: Int = 6) throws {
         let directory = "/tmp/pinhole-bench-\(getpid())"
         defer { _ = system("rm -rf '\(directory)'") }
-        let library = try PhotoLibrary.open(at: directory, now: { systemWallNow() })
+        let library = try PhotoLibrary.open(at: FilePath(directory), now: { systemWallNow() })
         let loop = EventLoop(mode: .realTime)
         let board = try BuiltInBoards.simulated()
         let world = SimWorld()

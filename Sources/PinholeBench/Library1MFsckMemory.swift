@@ -2,6 +2,7 @@
 
 import GRDB
 import PinholeCore
+import SystemPackage
 @_spi(Benchmarks) import PinholeLibrary
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ extension Library1MBenchmarks {
         }
         let small = root + "-tenth-fsck"
         defer { LibraryBench.removeTree(small) }
-        try { _ = try PhotoLibrary.open(at: small, now: clock.now) }()
+        try { _ = try PhotoLibrary.open(at: FilePath(small), now: clock.now) }()
         try generate(count: count / 10, root: small)
         let setup = try LibraryBench.time {
             try giveEveryRowAFile(root: small, clock: clock)
@@ -57,7 +58,7 @@ extension Library1MBenchmarks {
         let jpeg = try BenchJPEG.small()
         let scratch = root + "-scratch"
         defer { LibraryBench.removeTree(scratch) }
-        let asset = try PhotoLibrary.open(at: scratch, now: clock.now).add(
+        let asset = try PhotoLibrary.open(at: FilePath(scratch), now: clock.now).add(
             jpeg: jpeg, metadata: BenchJPEG.metadata())
         var source = ""
         var links = 0

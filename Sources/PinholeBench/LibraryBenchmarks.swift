@@ -4,6 +4,7 @@ import GRDB
 import PinholeCore
 import PinholeImaging
 import PinholeSystem
+import SystemPackage
 @_spi(Benchmarks) import PinholeLibrary
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ enum LibraryBenchmarks {
         // commit each: rounds of 25, interleaved; the fastest round of each counts (on a
         // shared machine, the round no other process's I/O interrupted), and the sums too.
         let addCount = 200, rounds = 8, perRound = addCount / rounds
-        let emptyLibrary = try PhotoLibrary.open(at: root + "/empty", now: clock.now)
+        let emptyLibrary = try PhotoLibrary.open(at: FilePath(root + "/empty"), now: clock.now)
         let rawAdder = try RawDurableAdder(root: root + "/raw-add")
         var emptyAdd = Duration.zero, rawAdd = Duration.zero
         var fastestAdd = Duration.seconds(1_000), fastestRaw = Duration.seconds(1_000)
@@ -67,7 +68,9 @@ enum LibraryBenchmarks {
         let big = root + "/big"
         let ids = try writeOriginals(count: photos, jpeg: jpeg, root: big)
         var library: PhotoLibrary?
-        let rebuild = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        let rebuild = try LibraryBench.time {
+            library = try PhotoLibrary.open(at: FilePath(big), now: clock.now)
+        }
         let rawInsert = try measureRawInsert(ids: ids, path: root + "/raw.sqlite")
         LibraryBench.report(
             "open + adopt (index rebuild)", rebuild, per: photos, reference: rawInsert,
@@ -79,9 +82,13 @@ enum LibraryBenchmarks {
         library = nil
 
         // 3. Opening a clean library of `photos` (recovery pass included) vs raw open + scan of the ids.
-        let firstOpen = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        let firstOpen = try LibraryBench.time {
+            library = try PhotoLibrary.open(at: FilePath(big), now: clock.now)
+        }
         library = nil
-        let open = try LibraryBench.time { library = try PhotoLibrary.open(at: big, now: clock.now) }
+        let open = try LibraryBench.time {
+            library = try PhotoLibrary.open(at: FilePath(big), now: clock.now)
+        }
         let rawOpen = try LibraryBench.time {
             let queue = try DatabaseQueue(path: big + "/library.sqlite")
             _ = try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") }
@@ -205,7 +212,7 @@ enum LibraryBenchmarks {
         }
         let files = try assets.map { try library.thumbnail(of: $0, size: size, mode: .aspectFill).file }
         let rawRead = try LibraryBench.time {
-            for _ in 0..<warmRounds { for file in files { _ = try LibraryBench.rawRead(file) } }
+            for _ in 0..<warmRounds { for file in files { _ = try LibraryBench.rawRead(file.string) } }
         }
         LibraryBench.report(
             "thumbnail, cached", warm, per: warmRounds * assets.count, reference: rawRead,

@@ -4,6 +4,7 @@ import PinholeCore
 import PinholeImaging
 import PinholeLibrary
 import PinholeSystem
+import SystemPackage
 
 /// Counts the `fsync`/`fdatasync` calls each kind of library change costs, through
 /// `SyncCount` (Pinhole's own syncs and SQLite's, by its counting VFS), against what the
@@ -20,7 +21,7 @@ enum SyncBenchmarks {
         let root = LibraryBench.makeTemporaryDirectory()
         defer { LibraryBench.removeTree(root) }
         let clock = LibraryBench.BenchClock()
-        let library = try PhotoLibrary.open(at: root + "/library", now: clock.now)
+        let library = try PhotoLibrary.open(at: FilePath(root + "/library"), now: clock.now)
         let jpeg = try BenchJPEG.small()
         let metadata = BenchJPEG.metadata()
         // Warm: the day's directory and the database's log exist, as on a camera in use.
@@ -46,7 +47,7 @@ enum SyncBenchmarks {
             let photo = try BenchJPEG.small(seed: index + 1)
             try LibraryBench.rawWrite(photo, to: folder + "/\(index).jpg")
         }
-        let (imported, importing) = try SyncCount.counting { try library.importFolder(folder) }
+        let (imported, importing) = try SyncCount.counting { try library.importFolder(FilePath(folder)) }
         guard imported.imported.count == photos else {
             throw LibraryBench.BenchFailure("imported \(imported.imported.count) of \(photos)")
         }

@@ -1,9 +1,11 @@
 // Reads the `[chords.*]` and `[tilt]` sections of a board profile.
 
 import PinholeCore
+import SystemPackage
 
 extension BoardProfile {
-    static func parseChords(_ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String) throws
+    static func parseChords(_ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: FilePath)
+        throws
         -> [Chord]
     {
         var chords: [Chord] = []
@@ -46,7 +48,7 @@ extension BoardProfile {
     }
 
     static func parseTilt(
-        _ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: String,
+        _ table: TOMLTable?, buttons: [ButtonFunction: ButtonWiring], file: FilePath,
         root: TOMLTable
     ) throws -> TiltMapping? {
         let hasA = buttons[.tiltA] != nil

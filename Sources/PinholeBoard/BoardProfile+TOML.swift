@@ -1,10 +1,11 @@
 // Reads board profiles from TOML, rejecting mistakes with the file, line and reason.
 
 import PinholeCore
+import SystemPackage
 
 extension BoardProfile {
     /// Parses a profile; `file` is used in error messages and `name` defaults to its directory.
-    public static func parse(_ text: String, file: String, name: String) throws -> BoardProfile {
+    public static func parse(_ text: String, file: FilePath, name: String) throws -> BoardProfile {
         let root = try TOMLDocument.parse(text, file: file)
         var reader = TableReader(table: root, file: file, context: "")
         let board = try reader.table("board", required: true)!
@@ -39,7 +40,7 @@ extension BoardProfile {
             gpioChip: chip, chords: chords, tilt: tilt, triggers: triggers)
     }
 
-    private static func parseButtons(_ table: TOMLTable?, file: String) throws -> [ButtonFunction:
+    private static func parseButtons(_ table: TOMLTable?, file: FilePath) throws -> [ButtonFunction:
         ButtonWiring]
     {
         var buttons: [ButtonFunction: ButtonWiring] = [:]
@@ -72,7 +73,7 @@ extension BoardProfile {
         return buttons
     }
 
-    private static func parseOutputs(_ table: TOMLTable?, file: String) throws -> [OutputFunction:
+    private static func parseOutputs(_ table: TOMLTable?, file: FilePath) throws -> [OutputFunction:
         OutputWiring]
     {
         var outputs: [OutputFunction: OutputWiring] = [:]
@@ -90,7 +91,7 @@ extension BoardProfile {
         return outputs
     }
 
-    private static func parseCameras(_ root: TOMLTable, file: String) throws -> [CameraFitting] {
+    private static func parseCameras(_ root: TOMLTable, file: FilePath) throws -> [CameraFitting] {
         guard let list = root["cameras"] else { return [] }
         guard case .array(let items) = list else {
             throw ConfigurationError(
@@ -132,7 +133,7 @@ extension BoardProfile {
 
     private static func checkLinesUnique(
         buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
-        root: TOMLTable, file: String
+        root: TOMLTable, file: FilePath
     ) throws {
         var seen: [String: String] = [:]
         for (function, wiring) in buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -155,7 +156,7 @@ extension BoardProfile {
 
     /// Lines are named, never numbered: chip numbering differs between boards (the Pi 5
     /// renumbered its chip) but the device tree's line names do not.
-    static func checkLineName(_ name: String, file: String, line: Int) throws {
+    static func checkLineName(_ name: String, file: FilePath, line: Int) throws {
         if name.allSatisfy(\.isWhitespace) {
             throw ConfigurationError(
                 file: file, line: line,
@@ -172,7 +173,7 @@ extension BoardProfile {
     private static func checkTriggerLinesUnique(
         _ triggers: [TriggerWiring], buttons: [ButtonFunction: ButtonWiring],
         outputs: [OutputFunction: OutputWiring],
-        root: TOMLTable, file: String
+        root: TOMLTable, file: FilePath
     ) throws {
         var used = Set(buttons.values.map(\.line)).union(outputs.values.map(\.line))
         for trigger in triggers {

@@ -1,6 +1,7 @@
 // `pinhole doctor`: checks a board against its profile, each item OK or a problem with its remedy.
 
 import PinholeCore
+import SystemPackage
 
 /// One item of the doctor's report.
 public struct DoctorItem: Sendable, Equatable {
@@ -35,9 +36,9 @@ public struct Doctor {
     /// The service user (`pinhole`).
     public var user: String
     /// The photo library directory the service uses.
-    public var libraryPath: String
+    public var libraryPath: FilePath
     /// The console device (the configuration's, else the profile's), or nil for none.
-    public var consoleDevice: String?
+    public var consoleDevice: FilePath?
     /// gpsd's address when the configuration asks for GPS; nil leaves the item out.
     public var gpsd: (host: String, port: Int)?
     /// Free space below which the library is reported as a problem.
@@ -45,7 +46,7 @@ public struct Doctor {
 
     /// Creates a doctor for `board`.
     public init(
-        board: BoardProfile, user: String = "pinhole", libraryPath: String, consoleDevice: String?,
+        board: BoardProfile, user: String = "pinhole", libraryPath: FilePath, consoleDevice: FilePath?,
         gpsd: (host: String, port: Int)? = nil
     ) {
         self.board = board
@@ -202,7 +203,7 @@ public struct Doctor {
                     ? "set [console] device in /etc/pinhole/pinhole.toml to the serial port"
                     : "apply the UART overlay (see overlay) and enable_uart=1, then reboot")
         }
-        let name = String(path.split(separator: "/").last ?? "")
+        let name = path.lastComponent?.string ?? ""
         let holders = probe.processesHolding(path)
         let gettys = holders.filter { $0.contains("getty") }
         if !gettys.isEmpty || probe.kernelConsole(on: [name, "serial0", "ttyAMA0"].filter { !$0.isEmpty }) {

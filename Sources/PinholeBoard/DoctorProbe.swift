@@ -1,6 +1,7 @@
 // What `pinhole doctor` looks at on the machine, behind a protocol so tests can inject a board.
 
 import PinholeCore
+import SystemPackage
 
 /// The state of one named GPIO line.
 public enum DoctorLineState: Sendable, Equatable {
@@ -17,14 +18,14 @@ public enum DoctorLineState: Sendable, Equatable {
 /// A device node's owner group and whether that group may read and write it.
 public struct DoctorDevice: Sendable, Equatable {
     /// The node, e.g. /dev/gpiochip0.
-    public var path: String
+    public var path: FilePath
     /// The owning group's name.
     public var group: String
     /// Whether the group has read and write permission.
     public var groupReadWrite: Bool
 
     /// Creates a description of a device node.
-    public init(path: String, group: String, groupReadWrite: Bool) {
+    public init(path: FilePath, group: String, groupReadWrite: Bool) {
         self.path = path
         self.group = group
         self.groupReadWrite = groupReadWrite
@@ -34,7 +35,7 @@ public struct DoctorDevice: Sendable, Equatable {
 /// A directory as the service user would find it.
 public struct DoctorDirectory: Sendable, Equatable {
     /// The directory (or, when it does not exist yet, the nearest existing parent) checked.
-    public var checkedPath: String
+    public var checkedPath: FilePath
     /// Whether `checkedPath` is the directory itself.
     public var exists: Bool
     /// Whether the user may create files in it.
@@ -43,7 +44,7 @@ public struct DoctorDirectory: Sendable, Equatable {
     public var freeBytes: UInt64
 
     /// Creates a directory description.
-    public init(checkedPath: String, exists: Bool, writable: Bool, freeBytes: UInt64) {
+    public init(checkedPath: FilePath, exists: Bool, writable: Bool, freeBytes: UInt64) {
         self.checkedPath = checkedPath
         self.exists = exists
         self.writable = writable
@@ -65,17 +66,17 @@ public protocol DoctorProbe {
     /// Whether a device-tree node called `name` exists anywhere in the live tree.
     func deviceTreeHasNode(named name: String) -> Bool
     /// The device node at `path` (symlinks followed), or nil when it does not exist.
-    func device(at path: String) -> DoctorDevice?
+    func device(at path: FilePath) -> DoctorDevice?
     /// The GPIO, media and video device nodes present (`/dev/gpiochip*`, `/dev/media*`, `/dev/video*`).
     func cameraAndGPIODevices() -> [DoctorDevice]
     /// The processes holding `path` open, as "NAME (pid N)".
-    func processesHolding(_ path: String) -> [String]
+    func processesHolding(_ path: FilePath) -> [String]
     /// Whether the kernel command line puts a console on `deviceName` (e.g. ttyAMA0, serial0).
     func kernelConsole(on deviceNames: [String]) -> Bool
     /// The groups of `user`, or nil when there is no such user.
     func groups(ofUser user: String) -> [String]?
     /// `path` as `user` would find it.
-    func directory(_ path: String, user: String) -> DoctorDirectory
+    func directory(_ path: FilePath, user: String) -> DoctorDirectory
     /// Whether the kernel clock is synchronized (adjtimex reports TIME_OK rather than
     /// TIME_ERROR), or nil when it cannot be asked.
     func clockSynchronized() -> Bool?

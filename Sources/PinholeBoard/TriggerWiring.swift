@@ -1,6 +1,7 @@
 // A trigger input in a board profile: a PIR sensor, a contact closure or an intervalometer on a GPIO line.
 
 import PinholeCore
+import SystemPackage
 
 /// Which edge of a trigger line fires it.
 public enum TriggerEdge: String, Sendable, Hashable, CaseIterable {
@@ -78,7 +79,7 @@ public struct TriggerWiring: Sendable, Hashable {
 
 extension BoardProfile {
     /// Reads a trigger's `clip = { pre_s = 3, post_s = 10 }` (pre_s 0…30, post_s 1…3600).
-    static func parseClip(_ r: inout TableReader, entry: TOMLTable, file: String) throws -> TriggerClip? {
+    static func parseClip(_ r: inout TableReader, entry: TOMLTable, file: FilePath) throws -> TriggerClip? {
         guard let table = try r.table("clip") else { return nil }
         var clip = TableReader(table: table, file: file, context: "clip")
         let pre = try clip.number("pre_s", in: 0...VideoSettings.longestPreRollSeconds) ?? 3
@@ -88,7 +89,7 @@ extension BoardProfile {
     }
 
     /// Reads `[triggers.NAME]` tables.
-    static func parseTriggers(_ table: TOMLTable?, file: String) throws -> [TriggerWiring] {
+    static func parseTriggers(_ table: TOMLTable?, file: FilePath) throws -> [TriggerWiring] {
         var triggers: [TriggerWiring] = []
         for (name, value, line) in table?.entries ?? [] {
             guard case .table(let entry) = value else {

@@ -1,13 +1,14 @@
 // Live Photos: the pre-roll ring's packets around a still's exposure written as its motion clip.
 
 import PinholeCore
+import SystemPackage
 
 /// A still's motion clip, kept.
 public struct LiveMotion: Sendable, Hashable {
     /// The photo that is now a Live Photo.
     public var photoID: String
     /// The motion clip's file.
-    public var file: String
+    public var file: FilePath
     /// Frames and where the still falls in them.
     public var window: MotionWindow
 }

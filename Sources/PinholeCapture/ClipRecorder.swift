@@ -2,6 +2,7 @@
 // through a small queue, and the loop never waits for it.
 
 import PinholeCore
+import SystemPackage
 
 /// Why a recording request was refused; nothing changed then.
 public enum RecordingError: Error, CustomStringConvertible, Equatable {
@@ -83,7 +84,7 @@ public enum RecordingEvent: Sendable, Hashable {
     /// The recording could not be kept.
     case failed(id: Int, message: String)
     /// The photo `photoID` is a Live Photo: its motion clip is `file`, `frames` long.
-    case liveSaved(photoID: String, file: String, frames: Int)
+    case liveSaved(photoID: String, file: FilePath, frames: Int)
     /// The photo `photoID` stays a still: why its motion clip could not be kept.
     case liveFailed(photoID: String, message: String)
 }

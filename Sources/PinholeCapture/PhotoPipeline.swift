@@ -2,6 +2,7 @@
 
 import PinholeCore
 import PinholeImaging
+import SystemPackage
 
 /// Turns a raw still and its metadata into a finished photo file's bytes.
 public protocol StillEncoder: Sendable {
@@ -38,14 +39,14 @@ public struct WrittenPhoto: Sendable {
 }
 
 /// A photo that is durably stored.
-public struct SavedPhoto: Sendable, Hashable, Codable {
+public struct SavedPhoto: Sendable, Hashable {
     /// The library's identifier.
     public var id: String
     /// Absolute path of the file.
-    public var file: String
+    public var file: FilePath
 
     /// Creates a record.
-    public init(id: String, file: String) {
+    public init(id: String, file: FilePath) {
         self.id = id
         self.file = file
     }

@@ -2,6 +2,7 @@
 
 import PinholeCore
 import PinholeImaging
+import SystemPackage
 
 /// What the owner set: exposure, white balance, focus and the current album for every
 /// camera, and per camera what belongs to its lens and fitting (still size, manual lens
@@ -73,7 +74,7 @@ public struct SavedSettings: Sendable, Hashable {
     }
 
     /// Reads a settings file's text; errors name the file, line and reason.
-    public static func parse(_ text: String, file: String) throws -> SavedSettings {
+    public static func parse(_ text: String, file: FilePath) throws -> SavedSettings {
         let root = try TOMLDocument.parse(text, file: file)
         var settings = SavedSettings()
         var reader = SettingsTableReader(root, file: file, context: "")
@@ -174,11 +175,11 @@ extension PixelSize {
 /// Reads typed keys of one settings-file table, remembering which were read.
 struct SettingsTableReader {
     let table: TOMLTable
-    let file: String
+    let file: FilePath
     let context: String
     private var used: Set<String> = []
 
-    init(_ table: TOMLTable, file: String, context: String) {
+    init(_ table: TOMLTable, file: FilePath, context: String) {
         self.table = table
         self.file = file
         self.context = context

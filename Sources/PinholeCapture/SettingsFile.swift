@@ -9,16 +9,14 @@ import SystemPackage
 /// old one and the directory flushed, so a power cut leaves the old or the new file, whole.
 public struct SettingsFile: Sendable, Hashable {
     /// The file's path.
-    public var path: String
+    public var path: FilePath
 
     /// A settings file at `path`.
-    public init(path: String) { self.path = path }
+    public init(path: FilePath) { self.path = path }
 
     /// The settings file beside a configuration file (its directory, `camera-settings.toml`).
-    public static func beside(configuration: String) -> SettingsFile {
-        let directory =
-            configuration.contains("/") ? String(configuration[..<configuration.lastIndex(of: "/")!]) : "."
-        return SettingsFile(path: (directory.isEmpty ? "" : directory) + "/camera-settings.toml")
+    public static func beside(configuration: FilePath) -> SettingsFile {
+        SettingsFile(path: DurableFiles.parentDirectory(of: configuration).appending("camera-settings.toml"))
     }
 
     /// The saved settings; nil when there is no file yet. A file that cannot be read or parsed
@@ -26,7 +24,7 @@ public struct SettingsFile: Sendable, Hashable {
     public func load() throws -> SavedSettings? {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
         } catch let code as Errno where code == .noSuchFileOrDirectory {
             return nil
         } catch {

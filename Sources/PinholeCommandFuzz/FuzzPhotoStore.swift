@@ -5,6 +5,7 @@ import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import Synchronization
+import SystemPackage
 
 /// Stores photos as a count (called from the loop's worker thread, so behind a mutex).
 final class FuzzPhotoStore: PhotoStore {
@@ -15,7 +16,7 @@ final class FuzzPhotoStore: PhotoStore {
             $0 += 1
             return $0
         }
-        return SavedPhoto(id: "photo\(n)", file: "/mem/photo\(n).jpg")
+        return SavedPhoto(id: "photo\(n)", file: FilePath("/mem/photo\(n).jpg"))
     }
 
     func photoCount() throws -> Int { count.withLock { $0 } }

@@ -69,7 +69,7 @@ extension Configuration {
     /// reason) is thrown. Written to a temporary file, flushed, renamed over the old one, and
     /// the directory flushed, so an answered save survives power loss.
     @discardableResult
-    public static func save(_ section: String, _ key: String, literal: String?, file: String) throws
+    public static func save(_ section: String, _ key: String, literal: String?, file: FilePath) throws
         -> Configuration
     {
         // Only a file that is not there starts empty: a save never proceeds from a failed read
@@ -94,7 +94,7 @@ extension Configuration {
     /// rename over the old file, fsync of the directory, so an answered save survives power
     /// loss; without the directory's fsync `make powercut` found an acknowledged setting
     /// lost); the error names the file and what to do.
-    private static func writeAtomically(_ text: String, to file: String) throws {
+    private static func writeAtomically(_ text: String, to file: FilePath) throws {
         do {
             try DurableFiles.write(Array(text.utf8), to: file, replace: true)
         } catch let failure as SystemFailure {
@@ -112,7 +112,7 @@ extension Configuration {
         }
     }
 
-    private static func writeError(_ file: String, _ what: String, _ code: Errno) -> ConfigurationError {
+    private static func writeError(_ file: FilePath, _ what: String, _ code: Errno) -> ConfigurationError {
         let advice =
             code == .permissionDenied || code == .readOnlyFileSystem
             ? ": run as a user who may write it, or use --config FILE" : ""

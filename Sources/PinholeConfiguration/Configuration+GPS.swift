@@ -1,6 +1,7 @@
 // The `[gps]` table of the configuration file: gpsd's address and whether GPS may set the clock.
 
 import PinholeCore
+import SystemPackage
 
 /// `[gps]` settings; GPS is off unless `gpsd` is set.
 public struct GPSSettings: Sendable, Hashable {
@@ -40,7 +41,7 @@ public struct GPSSettings: Sendable, Hashable {
     }
 
     /// Reads the `[gps]` table.
-    static func parse(_ table: TOMLTable, file: String) throws -> GPSSettings {
+    static func parse(_ table: TOMLTable, file: FilePath) throws -> GPSSettings {
         var settings = GPSSettings()
         var r = TableReader(table: table, file: file, context: "[gps]")
         if let address = try r.string("gpsd") {

@@ -5,6 +5,7 @@
 #endif
 import PinholeCore
 import PinholeSystem
+import SystemPackage
 
 extension Configuration {
     /// Removes the temporary files that an interrupted write of `file` left in its directory:
@@ -13,22 +14,21 @@ extension Configuration {
     /// so that a write in progress in another process keeps its file; at start (nil) every
     /// one goes. Returns the paths removed; a file that cannot be removed is left alone.
     @discardableResult
-    public static func removeStaleTemporaries(of file: String, olderThanSeconds: Int64? = nil) -> [String] {
-        let slash = file.lastIndex(of: "/")
-        let directory = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
-        let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
-        guard !name.isEmpty else { return [] }
+    public static func removeStaleTemporaries(of file: FilePath, olderThanSeconds: Int64? = nil) -> [FilePath]
+    {
+        let directory = DurableFiles.parentDirectory(of: file)
+        guard let name = file.lastComponent?.string, !name.isEmpty else { return [] }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var removed: [String] = []
+        var removed: [FilePath] = []
         for entry in FileSystem.list(directory).sorted() where isTemporary(entry, of: name) {
-            let path = (directory == "/" ? "" : directory) + "/" + entry
+            let path = directory.appending(entry)
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(path.string, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             if let olderThanSeconds, Int64(now.tv_sec) - Int64(info.st_mtim.tv_sec) < olderThanSeconds {
                 continue
             }
-            if unlink(path) == 0 { removed.append(path) }
+            if unlink(path.string) == 0 { removed.append(path) }
         }
         // The removals are durable with the directory (a failure here only leaves them to the next pass).
         if !removed.isEmpty { try? DurableFiles.syncDirectory(directory) }

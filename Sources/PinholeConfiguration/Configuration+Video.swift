@@ -1,10 +1,11 @@
 // The configuration file's [video] table: size, fps, quality or bitrate, limits, pre-roll, encoder.
 
 import PinholeCore
+import SystemPackage
 
 extension Configuration {
     /// Reads `[video]`; every bad value names the file, the line and what would do.
-    static func parseVideo(_ table: TOMLTable, file: String) throws -> VideoSettings {
+    static func parseVideo(_ table: TOMLTable, file: FilePath) throws -> VideoSettings {
         var r = TableReader(table: table, file: file, context: "[video]")
         var settings = VideoSettings()
         func fail(_ key: String, _ reason: String) -> ConfigurationError {

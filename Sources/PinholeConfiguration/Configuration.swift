@@ -1,15 +1,16 @@
 // The appliance's configuration file (/etc/pinhole/pinhole.toml on a device).
 
 import PinholeCore
+import SystemPackage
 
 /// Settings from the configuration file; every key is optional.
 public struct Configuration: Sendable, Hashable {
     /// The file it was read from (nil: defaults).
-    public var file: String?
+    public var file: FilePath?
     /// `[board] name`: auto, sim, a name under board/, or a path.
     public var board: String?
     /// `[library] path`.
-    public var libraryPath: String?
+    public var libraryPath: FilePath?
     /// `[capture] quality`, 1…100.
     public var jpegQuality = 93
     /// `[capture] frames_in_flight`, 1…64: burst shots encoded and stored at once (each holds
@@ -62,7 +63,7 @@ public struct Configuration: Sendable, Hashable {
     public init() {}
 
     /// Parses a configuration file's text.
-    public static func parse(_ text: String, file: String) throws -> Configuration {
+    public static func parse(_ text: String, file: FilePath) throws -> Configuration {
         let root = try TOMLDocument.parse(text, file: file)
         var configuration = Configuration()
         configuration.file = file
@@ -74,7 +75,7 @@ public struct Configuration: Sendable, Hashable {
         }
         if let table = try reader.table("library") {
             var r = TableReader(table: table, file: file, context: "[library]")
-            configuration.libraryPath = try r.string("path")
+            configuration.libraryPath = try r.string("path").map { FilePath($0) }
             if let policy = try r.string("when_full") {
                 guard ["stop", "recycle"].contains(policy) else {
                     throw ConfigurationError(
@@ -146,13 +147,13 @@ public struct Configuration: Sendable, Hashable {
     }
 
     /// The configuration file on a device.
-    public static let defaultFile = "/etc/pinhole/pinhole.toml"
+    public static let defaultFile: FilePath = "/etc/pinhole/pinhole.toml"
 
     /// Reads `file`; a missing default file gives the defaults, a missing named file is an
     /// error. Only a missing file means "no configuration": a file that is there but cannot be
     /// read (EACCES, EIO) is an error too, never the defaults (which have no PIN, and which the
     /// next `set` would write over the owner's settings).
-    public static func load(file: String?, defaultFile: String = Configuration.defaultFile) throws
+    public static func load(file: FilePath?, defaultFile: FilePath = Configuration.defaultFile) throws
         -> Configuration
     {
         let path = file ?? defaultFile
@@ -166,7 +167,7 @@ public struct Configuration: Sendable, Hashable {
 
     /// The text of the configuration file at `path`, nil when there is none; any other read
     /// error is a `ConfigurationError` saying what to do.
-    static func readExisting(_ path: String) throws(ConfigurationError) -> String? {
+    static func readExisting(_ path: FilePath) throws(ConfigurationError) -> String? {
         do {
             return try FileSystem.readTextIfPresent(path)
         } catch {

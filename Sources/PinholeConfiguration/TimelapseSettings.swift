@@ -1,6 +1,7 @@
 // The configuration file's [timelapse] table: a timelapse that starts when the appliance does.
 
 import PinholeCore
+import SystemPackage
 
 /// `[timelapse]`: every, count, from/to, album, lock — the same as `timelapse start`.
 public struct TimelapseSettings: Sendable, Hashable {
@@ -28,7 +29,7 @@ public struct TimelapseSettings: Sendable, Hashable {
         hasher.combine(album)
     }
 
-    static func parse(_ table: TOMLTable, file: String) throws -> TimelapseSettings {
+    static func parse(_ table: TOMLTable, file: FilePath) throws -> TimelapseSettings {
         var r = TableReader(table: table, file: file, context: "[timelapse]")
         let line = table.line(of: "every")
         var every: Int64?

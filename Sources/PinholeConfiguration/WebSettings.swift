@@ -1,6 +1,7 @@
 // The `[web]` table of the configuration file: the web gallery's address, openness and TLS.
 
 import PinholeCore
+import SystemPackage
 
 /// `[web]` settings; the web gallery is off unless `listen` is set.
 public struct WebSettings: Sendable, Hashable {
@@ -54,7 +55,7 @@ public struct WebSettings: Sendable, Hashable {
     }
 
     /// Reads the `[web]` table.
-    static func parse(_ table: TOMLTable, file: String) throws -> WebSettings {
+    static func parse(_ table: TOMLTable, file: FilePath) throws -> WebSettings {
         var settings = WebSettings()
         var r = TableReader(table: table, file: file, context: "[web]")
         if let listen = try r.string("listen") {

@@ -2,6 +2,7 @@
 
 import PinholeAppliance
 import PinholeConfiguration
+import SystemPackage
 
 /// Settings changed from the console (Settings page, `set KEY VALUE`), each saved at once to
 /// the configuration file; `onChange` applies what can change while running.
@@ -20,12 +21,12 @@ public final class ConsoleSettings {
     /// The configuration as last saved.
     public private(set) var configuration: Configuration
     /// The file changes go to.
-    public let file: String
+    public let file: FilePath
     /// Called after each successful change.
     public var onChange: ((Configuration) -> Void)?
 
     /// Settings over `configuration`, saved to `file`.
-    public init(configuration: Configuration, file: String) {
+    public init(configuration: Configuration, file: FilePath) {
         self.configuration = configuration
         self.file = file
     }

@@ -1,6 +1,7 @@
 // The library pages' records, and the protocol the menu reads them through.
 
 import PinholeCore
+import SystemPackage
 
 /// An album or smart album in the browser.
 public struct LibraryAlbumRow: Hashable, Sendable {
@@ -64,7 +65,7 @@ public struct LibraryPhotoDetail: Sendable {
     /// Identifier.
     public var id: String
     /// The original's path.
-    public var file: String
+    public var file: FilePath
     /// Capture time (ISO 8601).
     public var created: String
     /// When it was added (ISO 8601).
@@ -127,7 +128,7 @@ public struct LibraryPhotoDetail: Sendable {
 
     /// A detail with the fields every photo has; set the others as known.
     public init(
-        id: String, file: String, created: String, added: String, width: Int, height: Int, favorite: Bool,
+        id: String, file: FilePath, created: String, added: String, width: Int, height: Int, favorite: Bool,
         edited: Bool
     ) {
         self.id = id
@@ -142,7 +143,9 @@ public struct LibraryPhotoDetail: Sendable {
 
     /// Label and value rows for the Photo page; `cameras` give the camera its display name.
     public func fields(cameras: [MenuSnapshot.Camera] = []) -> [(String, String)] {
-        var rows: [(String, String)] = [("Id", id), ("File", file), ("Taken", created), ("Added", added)]
+        var rows: [(String, String)] = [
+            ("Id", id), ("File", file.string), ("Taken", created), ("Added", added),
+        ]
         if let clipKind {
             rows.append(
                 ("Type", clipKind == "live" ? "Live Photo" : "clip (the picture is its poster frame)"))

@@ -1,6 +1,7 @@
 // What the menu shows of the appliance, gathered by the shell and handed to the model.
 
 import PinholeAppliance
+import SystemPackage
 
 /// The appliance's state as the menu shows it; the shell refreshes it about once a second
 /// and after every command.
@@ -48,7 +49,7 @@ public struct MenuSnapshot: Sendable {
     /// Settings as (key, value) pairs for the Settings page.
     public var settings: [(key: String, value: String)] = []
     /// The configuration file settings are saved to (nil: none).
-    public var settingsFile: String?
+    public var settingsFile: FilePath?
     /// Whether leaving the console is offered (on stdio; a serial console stays).
     public var canQuit = false
     /// Whether switching to line mode is offered.

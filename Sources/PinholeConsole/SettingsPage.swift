@@ -52,7 +52,7 @@ enum SettingsPage {
                     action: .run(PINCommand.clear)))
         }
         items.append(.info(""))
-        items.append(.info("Saved to", file))
+        items.append(.info("Saved to", file.string))
         return items
     }
 }

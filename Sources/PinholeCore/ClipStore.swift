@@ -1,5 +1,7 @@
 // Where recordings go: a file that grows fragment by fragment, named and indexed when the clip ends.
 
+import SystemPackage
+
 /// Stores clips: the library on a device, a directory in tests. Called from the recording's
 /// own thread, never from the loop.
 public protocol ClipStore: AnyObject, Sendable {
@@ -12,7 +14,7 @@ public protocol ClipStore: AnyObject, Sendable {
     /// file's path.
     func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String
+    ) throws -> FilePath
 }
 
 /// A Live Photo's motion clip as written from the pre-roll ring.
@@ -33,7 +35,7 @@ extension ClipStore {
     /// A store that keeps no Live Photos refuses them.
     public func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String {
+    ) throws -> FilePath {
         throw VideoError.storage("this store keeps no Live Photos")
     }
 }
@@ -89,7 +91,7 @@ public struct SavedClip: Sendable, Hashable {
     /// The library's identifier.
     public var id: String
     /// The file's path.
-    public var path: String
+    public var path: FilePath
     /// Its size in bytes.
     public var byteCount: Int64
     /// Frames in it.
@@ -98,7 +100,7 @@ public struct SavedClip: Sendable, Hashable {
     public var durationSeconds: Double
 
     /// Creates a record.
-    public init(id: String, path: String, byteCount: Int64, frameCount: Int, durationSeconds: Double) {
+    public init(id: String, path: FilePath, byteCount: Int64, frameCount: Int, durationSeconds: Double) {
         self.id = id
         self.path = path
         self.byteCount = byteCount

@@ -1,5 +1,7 @@
 // A reader for the TOML subset Pinhole's configuration and board profiles use, with line numbers.
 
+import SystemPackage
+
 /// A TOML value with the line it was written on.
 public indirect enum TOMLValue: Sendable, Hashable {
     /// A string.
@@ -70,14 +72,14 @@ public struct TOMLTable: Sendable, Hashable {
 /// An error in a configuration file: which file, which line, and why.
 public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     /// The file.
-    public var file: String
+    public var file: FilePath
     /// The 1-based line.
     public var line: Int
     /// What is wrong and what to do.
     public var reason: String
 
     /// Creates an error.
-    public init(file: String, line: Int, reason: String) {
+    public init(file: FilePath, line: Int, reason: String) {
         self.file = file
         self.line = line
         self.reason = reason
@@ -96,7 +98,7 @@ public enum TOMLDocument {
     /// Parses `text`; errors name `file` and the line. Text over `maximumSize` bytes, and
     /// nesting deeper than 32 arrays or inline tables (or dotted keys of more than 32 parts),
     /// are errors, so hostile input cannot exhaust memory or the stack.
-    public static func parse(_ text: String, file: String) throws -> TOMLTable {
+    public static func parse(_ text: String, file: FilePath) throws -> TOMLTable {
         guard text.utf8.count <= maximumSize else {
             throw ConfigurationError(
                 file: file, line: 0, reason: "larger than \(maximumSize >> 20) MB: not a configuration file")

@@ -1,9 +1,11 @@
 // The TOML parser behind TOMLDocument: a line-aware recursive-descent scanner.
 
+import SystemPackage
+
 /// Recursive-descent TOML parser over the text's Unicode scalars.
 struct TOMLParser {
     private let scalars: [Unicode.Scalar]
-    private let file: String
+    private let file: FilePath
     private var index = 0
     private var line = 1
     /// Arrays and inline tables open around the value being parsed.
@@ -13,7 +15,7 @@ struct TOMLParser {
     /// far beyond any configuration, far below what would overflow the stack.
     static let maximumDepth = 32
 
-    init(text: String, file: String) {
+    init(text: String, file: FilePath) {
         self.scalars = Array(text.unicodeScalars)
         self.file = file
     }
@@ -233,7 +235,7 @@ struct TOMLParser {
 
     // MARK: Building the tree
 
-    private static func open(_ root: inout TOMLTable, path: [String], array: Bool, line: Int, file: String)
+    private static func open(_ root: inout TOMLTable, path: [String], array: Bool, line: Int, file: FilePath)
         throws
     {
         try modify(&root, path: Array(path.dropLast()), line: line, file: file) { parent in
@@ -257,7 +259,7 @@ struct TOMLParser {
 
     private static func assign(
         _ root: inout TOMLTable, tablePath: [String], inArray: Bool, keys: [String],
-        value: TOMLValue, line: Int, file: String
+        value: TOMLValue, line: Int, file: FilePath
     ) throws {
         try modify(&root, path: tablePath + keys.dropLast(), line: line, file: file) { table in
             let key = keys.last!
@@ -270,7 +272,7 @@ struct TOMLParser {
 
     /// Applies `body` to the table at `path`, descending into the last element of arrays of tables.
     private static func modify(
-        _ table: inout TOMLTable, path: [String], line: Int, file: String,
+        _ table: inout TOMLTable, path: [String], line: Int, file: FilePath,
         _ body: (inout TOMLTable) throws -> Void
     ) throws {
         guard let head = path.first else { return try body(&table) }

@@ -1,17 +1,19 @@
 // Typed reads of TOML tables with file and line in every error; unknown keys are rejected.
 
+import SystemPackage
+
 /// Reads typed keys from a table, remembering which were used so unknown keys are rejected.
 public struct TableReader {
     /// The table read.
     public let table: TOMLTable
     /// The file it came from, for errors.
-    public let file: String
+    public let file: FilePath
     /// Where the table sits (`[console]`), for errors; empty at the top level.
     public let context: String
     private var used: Set<String> = []
 
     /// Reads `table` of `file`; `context` names it in errors.
-    public init(table: TOMLTable, file: String, context: String) {
+    public init(table: TOMLTable, file: FilePath, context: String) {
         self.table = table
         self.file = file
         self.context = context
@@ -122,7 +124,7 @@ extension TableReader {
     /// The `[section.KEY]` tables of `table`, where each KEY must name a case of `Key`: each
     /// with its case, its table and a reader for it. `noun` names a KEY in errors ("button").
     public static func namedTables<Key: RawRepresentable & CaseIterable>(
-        _ table: TOMLTable?, section: String, noun: String, file: String
+        _ table: TOMLTable?, section: String, noun: String, file: FilePath
     ) throws -> [(key: Key, table: TOMLTable, reader: TableReader)] where Key.RawValue == String {
         try (table?.entries ?? []).map { key, value, line in
             guard let named = Key(rawValue: key) else {

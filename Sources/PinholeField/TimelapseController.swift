@@ -3,6 +3,7 @@
 import PinholeCapture
 import PinholeCore
 import PinholeSystem
+import SystemPackage
 
 /// Shoots a timelapse through the appliance's normal capture path.
 ///
@@ -17,7 +18,7 @@ public final class TimelapseController {
     private let loop: EventLoop
     private let engine: CaptureEngine
     /// Where the running timelapse is kept (nil: not durable, for tests of the schedule only).
-    public let stateFile: String?
+    public let stateFile: FilePath?
     /// The running timelapse.
     public private(set) var state: TimelapseState?
     /// Progress of the last run, kept after it ended.
@@ -37,7 +38,7 @@ public final class TimelapseController {
     private var generation = 0
 
     /// Creates a controller; call `resume()` once the appliance has started.
-    public init(appliance: any UnattendedShooting, stateFile: String?) {
+    public init(appliance: any UnattendedShooting, stateFile: FilePath?) {
         self.appliance = appliance
         self.loop = appliance.loop
         self.engine = appliance.engine

@@ -1,6 +1,7 @@
 // A running timelapse's durable record: plan, grid, progress and locked exposure, as a small TOML file.
 
 import PinholeCore
+import SystemPackage
 
 /// Everything needed to resume a timelapse after a restart or power loss.
 public struct TimelapseState: Sendable, Hashable {
@@ -77,7 +78,7 @@ public struct TimelapseState: Sendable, Hashable {
     }
 
     /// Reads a state file's text; errors name the file, line and reason.
-    public static func parse(_ text: String, file: String) throws -> TimelapseState {
+    public static func parse(_ text: String, file: FilePath) throws -> TimelapseState {
         let root = try TOMLDocument.parse(text, file: file)
         var r = TableReader(table: root, file: file, context: "")
         let interval = try r.integer(

@@ -1,6 +1,8 @@
 // The appliance's clip store on the photo library: recordings grow in the library's own files.
 
 import PinholeCore
+import PinholeImaging
+import SystemPackage
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
 /// indexed as video assets when they end. Used from the recorder's own thread.
@@ -51,6 +53,7 @@ final class LibraryClipRecording: ClipRecording {
         record.longitude = facts.metadata.longitude
         record.altitude = facts.metadata.altitude
         record.clockTrust = facts.metadata.clockTrust
+        record.orientation = Orientation(mountRotation: facts.metadata.rotationDegrees)
         // Indexing tells the library's observers (the status line, the menu) as a photo does.
         let asset = try file.complete(record)
         return SavedClip(
@@ -67,11 +70,11 @@ extension LibraryClipStore {
     /// the still by `PhotoLibrary.attachMotion(to:clipBytes:stillOffset:)`.
     public func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String {
+    ) throws -> FilePath {
         let sink = MemoryClipSink()
         let window = try write(sink)
         let asset = try library.attachMotion(
             to: photoID, clipBytes: sink.bytes, stillOffset: .microseconds(window.stillOffsetMicroseconds))
-        return library.motionFilePath(of: asset) ?? asset.path
+        return library.motionFilePath(of: asset) ?? library.fileURLPath(of: asset)
     }
 }

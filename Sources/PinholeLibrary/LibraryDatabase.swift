@@ -3,6 +3,7 @@
 import CSQLiteSyncs
 import GRDB
 import PinholeCore
+import SystemPackage
 
 /// Opening and damage handling of the index database.
 enum LibraryDatabase {
@@ -37,7 +38,7 @@ enum LibraryDatabase {
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         try LibrarySchema.renameShippedIdentifiers(pool)
         if try pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
-            throw LibraryError.schemaTooNew(path: layout.database)
+            throw LibraryError.schemaTooNew(path: FilePath(layout.database))
         }
         try migrator.migrate(pool)
         // Every asset a write changes is recorded, to check it was announced (ChangeTracker).

@@ -1,15 +1,17 @@
 // The errors of the photo library, each saying what failed and what to do.
 
+import SystemPackage
+
 /// An error from the photo library store.
 public enum LibraryError: Error, CustomStringConvertible, Equatable {
     /// The file system is full: nothing was saved. `mount` is the file system's mount point.
-    case storageFull(mount: String, bytesLeft: Int64)
+    case storageFull(mount: FilePath, bytesLeft: Int64)
     /// A file operation failed (not for lack of space).
-    case fileSystem(operation: String, path: String, reason: String)
+    case fileSystem(operation: String, path: FilePath, reason: String)
     /// The database could not be used.
     case database(reason: String)
     /// The database was written by a newer Pinhole whose schema this version does not know.
-    case schemaTooNew(path: String)
+    case schemaTooNew(path: FilePath)
     /// No asset with this identifier.
     case assetNotFound(id: String)
     /// No album with this identifier.
@@ -73,7 +75,7 @@ extension LibraryError {
     static func from(_ failure: POSIXFailure, libraryPath: String) -> LibraryError {
         if failure.isStorageFull {
             return .storageFull(
-                mount: POSIXFiles.mountPoint(of: libraryPath),
+                mount: FilePath(POSIXFiles.mountPoint(of: libraryPath)),
                 bytesLeft: POSIXFiles.freeBytes(at: libraryPath) ?? 0)
         }
         return .fileSystem(operation: failure.operation, path: failure.path, reason: failure.description)

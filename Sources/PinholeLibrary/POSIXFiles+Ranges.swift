@@ -12,7 +12,7 @@ import SystemPackage
 extension POSIXFiles {
     /// Up to `count` bytes of `path` from `offset` (fewer at the end of the file).
     static func read(_ path: String, at offset: Int64, count: Int) throws -> [UInt8] {
-        let fd = try naming("open", path) {
+        let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
         }
         return try fd.closeAfter { try read(fd, path: path, at: offset, count: count) }
@@ -20,7 +20,7 @@ extension POSIXFiles {
 
     /// Up to `count` bytes of the open file `fd` (named `path` in errors) from `offset`.
     static func read(_ fd: FileDescriptor, path: String, at offset: Int64, count: Int) throws -> [UInt8] {
-        try naming("pread", path) {
+        try naming("pread", FilePath(path)) {
             var bytes = [UInt8](repeating: 0, count: max(0, count))
             var filled = 0
             while filled < bytes.count {
@@ -38,10 +38,10 @@ extension POSIXFiles {
 
     /// Cuts `path` to `length` bytes and makes that durable (ftruncate, fsync).
     static func truncateDurably(_ path: String, to length: Int64) throws {
-        let fd = try naming("open", path) {
+        let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .writeOnly, options: .closeOnExec)
         }
-        try naming("ftruncate", path) {
+        try naming("ftruncate", FilePath(path)) {
             try fd.closeAfter {
                 try fd.resize(to: length)
                 try fd.sync()
@@ -63,7 +63,7 @@ extension POSIXFiles {
             var left = count ?? Int64.max
             while left > 0 {
                 let wanted = Int(min(Int64(buffer.count), left))
-                let read = try naming("pread", path) {
+                let read = try naming("pread", FilePath(path)) {
                     try buffer.withUnsafeMutableBytes {
                         try fd.read(
                             fromAbsoluteOffset: position,
@@ -90,6 +90,6 @@ extension POSIXFiles {
         to path: String, replace: Bool = false,
         producing produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
-        try DurableFiles.write(to: path, replace: replace, producing: produce)
+        try DurableFiles.write(to: FilePath(path), replace: replace, producing: produce)
     }
 }

@@ -22,18 +22,18 @@ enum POSIXFiles {
     /// complete file exists under `path` afterwards or (after a crash) at most a `.….tmp` file
     /// does, which the recovery pass removes.
     static func writeDurably(_ bytes: [UInt8], to path: String, replace: Bool = false) throws {
-        try DurableFiles.write(bytes, to: path, replace: replace)
+        try DurableFiles.write(bytes, to: FilePath(path), replace: replace)
     }
 
     /// Writes `bytes` to `path` atomically but without fsync (for disposable caches): a
     /// uniquely named temporary file renamed onto `path`, so readers never see a partial file.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        try DurableFiles.writeAtomically(bytes, to: path)
+        try DurableFiles.writeAtomically(bytes, to: FilePath(path))
     }
 
     /// `fsync` on a directory, making renames and unlinks in it durable.
     static func syncDirectory(_ path: String) throws {
-        try DurableFiles.syncDirectory(path)
+        try DurableFiles.syncDirectory(FilePath(path))
     }
 
     /// Creates `path` and any missing parents (mode 0755), syncing each parent whose entries
@@ -47,7 +47,7 @@ enum POSIXFiles {
         } catch let code where code == .fileExists {
             // Made meanwhile (another process): as good as made here.
         } catch {
-            throw POSIXFailure("mkdir", path, error)
+            throw POSIXFailure("mkdir", FilePath(path), error)
         }
         if !parent.isEmpty { try syncDirectory(parent) }
     }
@@ -55,7 +55,7 @@ enum POSIXFiles {
     /// Renames `from` to `to` — failing with EEXIST rather than replacing a file already
     /// there (`renameat2(RENAME_NOREPLACE)`) — and syncs both directories.
     static func moveDurably(_ from: String, to: String) throws {
-        try DurableFiles.rename(from, to: to, replace: false)
+        try DurableFiles.rename(FilePath(from), to: FilePath(to), replace: false)
         let a = parentDirectory(of: from), b = parentDirectory(of: to)
         try syncDirectory(b)
         if a != b { try syncDirectory(a) }
@@ -68,7 +68,7 @@ enum POSIXFiles {
         } catch let code where code == .noSuchFileOrDirectory {
             return
         } catch {
-            throw POSIXFailure("unlink", path, error)
+            throw POSIXFailure("unlink", FilePath(path), error)
         }
     }
 
@@ -79,10 +79,10 @@ enum POSIXFiles {
 
     /// Reads a whole file (one allocation of its size, then reads until end of file).
     static func read(_ path: String) throws -> [UInt8] {
-        let fd = try naming("open", path) {
+        let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
         }
-        return try naming("read", path) {
+        return try naming("read", FilePath(path)) {
             try fd.closeAfter {
                 var info = stat()
                 let expected = fstat(fd.rawValue, &info) == 0 ? max(0, Int(info.st_size)) : 0
@@ -113,7 +113,7 @@ enum POSIXFiles {
         bytes.reserveCapacity(Int(size))
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = try naming("read", path) {
+            let count = try naming("read", FilePath(path)) {
                 try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
             }
             if count == 0 { return bytes }
@@ -137,11 +137,13 @@ enum POSIXFiles {
         } catch let code as Errno where code == .tooManySymbolicLinkLevels {
             throw LibraryError.invalidImage(path: path, reason: "a symbolic link (not followed)")
         } catch let code as Errno {
-            throw POSIXFailure("open", path, code)
+            throw POSIXFailure("open", FilePath(path), code)
         }
         return try fd.closeAfter {
             var info = stat()
-            guard fstat(fd.rawValue, &info) == 0 else { throw POSIXFailure("fstat", path, currentErrno) }
+            guard fstat(fd.rawValue, &info) == 0 else {
+                throw POSIXFailure("fstat", FilePath(path), currentErrno)
+            }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw LibraryError.invalidImage(
                     path: path, reason: "not a regular file (\(fileKind(info.st_mode)))")
@@ -190,7 +192,7 @@ enum POSIXFiles {
 
     /// Opens (creating) a lock file and returns its descriptor.
     static func openLockFile(_ path: String) throws -> FileDescriptor {
-        try naming("open", path) {
+        try naming("open", FilePath(path)) {
             try FileDescriptor.open(
                 FilePath(path), .readWrite, options: [.create, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
@@ -202,7 +204,7 @@ enum POSIXFiles {
 
     /// Takes (or converts to) a shared `flock` on `fd`, waiting while another holds it exclusively.
     static func sharedLock(_ fd: FileDescriptor, path: String) throws {
-        try naming("flock", path) { try fd.lockShared() }
+        try naming("flock", FilePath(path)) { try fd.lockShared() }
     }
 
     /// Closes a descriptor (releasing its locks), once: a failed close is not retried.
@@ -239,7 +241,7 @@ enum POSIXFiles {
         name: String, isDirectory: Bool
     )] {
         guard let dir = opendir(path) else {
-            throw POSIXFailure("opendir", path, currentErrno)
+            throw POSIXFailure("opendir", FilePath(path), currentErrno)
         }
         defer { closedir(dir) }
         var entries: [(String, Bool)] = []

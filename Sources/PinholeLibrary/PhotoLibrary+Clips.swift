@@ -38,6 +38,9 @@ public struct ClipRecord: Sendable {
     public var altitude: Double?
     /// How far `created` can be trusted.
     public var clockTrust: ClockTrust?
+    /// How the frames are turned to be shown upright: the display matrix's clockwise
+    /// rotation (from the mount and tilt when recorded), as the asset's orientation.
+    public var orientation = Orientation.up
 
     /// Creates a record.
     public init(size: PixelSize, frameRate: Double, codec: String, duration: Duration) {
@@ -59,7 +62,7 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// The final path, relative to the library.
     public let relative: String
     /// The final path, absolute.
-    public var absolutePath: String { library.layout.absolute(relative) }
+    public var absolutePath: FilePath { FilePath(library.layout.absolute(relative)) }
     /// The hidden path it grows under.
     public let temporaryPath: String
     private let fd: FileDescriptor
@@ -104,7 +107,7 @@ public final class LibraryClipFile: @unchecked Sendable {
                 throw LibraryError.invalidRequest("the clip \(relative) stopped at a failed write")
             }
             try library.checkReserve(adding: Int64(bytes.count))
-            try naming("write", temporaryPath) { _ = try fd.writeAll(bytes) }
+            try naming("write", FilePath(temporaryPath)) { _ = try fd.writeAll(bytes) }
         } catch let failure as POSIXFailure {
             writeFailed = true
             throw LibraryError.from(failure, libraryPath: library.layout.root)
@@ -120,7 +123,7 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// the file's name survives a power cut).
     public func sync() throws {
         do {
-            try naming("fsync", temporaryPath) { try fd.sync() }
+            try naming("fsync", FilePath(temporaryPath)) { try fd.sync() }
             if !directorySynced {
                 try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: temporaryPath))
                 directorySynced = true
@@ -142,11 +145,11 @@ public final class LibraryClipFile: @unchecked Sendable {
         var record = record
         var (size, checksum) = (byteCount, self.checksum)
         do {
-            try naming("close", absolute) {
+            try naming("close", FilePath(absolute)) {
                 try fd.closeAfter {
                     if writeFailed { (size, checksum) = try cutBack(&record) }
-                    try naming("fsync", temporaryPath) { try fd.sync() }
-                    try DurableFiles.rename(temporaryPath, to: absolute, replace: false)
+                    try naming("fsync", FilePath(temporaryPath)) { try fd.sync() }
+                    try DurableFiles.rename(FilePath(temporaryPath), to: FilePath(absolute), replace: false)
                 }
             }
             try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
@@ -157,7 +160,7 @@ public final class LibraryClipFile: @unchecked Sendable {
             clipID: id, path: relative, record: record, added: library.now(),
             created: record.created ?? created, fileSize: size, checksum: checksum)
         asset.mediaType = .video
-        let written = WrittenOriginal(asset: asset, path: absolute)
+        let written = WrittenOriginal(asset: asset, path: FilePath(absolute))
         _ = try library.performChanges { batch in _ = batch.adopt(written) }
         return asset
     }
@@ -168,7 +171,7 @@ public final class LibraryClipFile: @unchecked Sendable {
         guard let whole = try MP4Fragments.wholeLength(of: temporaryPath) else {
             throw LibraryError.invalidImage(path: temporaryPath, reason: "not an MP4 after its failed write")
         }
-        try naming("ftruncate", temporaryPath) { try fd.resize(to: whole) }
+        try naming("ftruncate", FilePath(temporaryPath)) { try fd.resize(to: whole) }
         let probed: ProbedClip
         do {
             probed = try LibavClipReader.probe(temporaryPath)
@@ -226,7 +229,7 @@ extension Asset {
         checksum: String
     ) {
         var metadata = PhotoMetadata(
-            pixelWidth: record.size.width, pixelHeight: record.size.height, orientation: .up)
+            pixelWidth: record.size.width, pixelHeight: record.size.height, orientation: record.orientation)
         metadata.make = record.make
         metadata.model = record.model
         metadata.captureTime = created

@@ -7,6 +7,7 @@
 #endif
 import GRDB
 import PinholeCore
+import SystemPackage
 
 extension PhotoLibrary {
     /// The saved edit of a photo (to reopen it in an editor), or nil when it has none.
@@ -117,15 +118,20 @@ extension PhotoLibrary {
     }
 
     /// Absolute path of what the photo looks like now: its rendered edit, else its original.
-    public func currentFilePath(of asset: Asset) throws -> String {
+    public func currentFilePath(of asset: Asset) throws -> FilePath {
+        FilePath(try currentAbsolutePath(of: asset))
+    }
+
+    /// `currentFilePath(of:)` as the library's own file layer takes it.
+    func currentAbsolutePath(of asset: Asset) throws -> String {
         if asset.isEdited, let edit = try edit(of: asset.id) { return layout.absolute(edit.renderPath) }
-        return fileURLPath(of: asset)
+        return layout.absolute(asset.path)
     }
 
     /// The bytes of a photo's original.
     public func originalData(of asset: Asset) throws -> [UInt8] {
         do {
-            return try POSIXFiles.read(fileURLPath(of: asset))
+            return try POSIXFiles.read(layout.absolute(asset.path))
         } catch {
             throw mapped(error)
         }

@@ -1,6 +1,7 @@
 // Exporting photos (originals or their current rendered version) to a folder, with progress.
 
 import PinholeCore
+import SystemPackage
 
 /// Which file of a photo an export copies.
 public enum ExportVersion: String, Sendable, Hashable, Codable {
@@ -37,10 +38,10 @@ extension PhotoLibrary {
     /// an interrupted export (`interruptedExports()`, the recovery report) until it is redone
     /// (`redoExport`) or forgotten, so an export to a stick is never silently incomplete.
     public func export(
-        _ query: AssetQuery, to directory: String, version: ExportVersion = .original,
+        _ query: AssetQuery, to directory: FilePath, version: ExportVersion = .original,
         progress: (TransferProgress) -> Bool = { _ in true }
     ) throws -> ExportReport {
-        let target = POSIXFiles.absolute(directory)
+        let target = POSIXFiles.absolute(directory.string)
         let assets = try assets(query)
         guard !assets.isEmpty else { return ExportReport() }
         let job = try beginExportJob(assets.map(\.id), to: target, version: version)
@@ -83,7 +84,9 @@ extension PhotoLibrary {
                         report.skipped.append(path)
                     }
                 }
-                if !progress(TransferProgress(completed: index + 1, total: assets.count, file: path)) {
+                if !progress(
+                    TransferProgress(completed: index + 1, total: assets.count, file: FilePath(path)))
+                {
                     report.cancelled = index + 1 < assets.count
                     break
                 }
@@ -98,12 +101,12 @@ extension PhotoLibrary {
     /// returns its absolute path. An existing file is replaced only when `replace` is true
     /// (`--force`); a file inside the library or a protected directory (the configuration
     /// folder, `LibraryOptions.protectedDirectories`) is refused, links resolved.
-    public func writeOut(_ bytes: [UInt8], to path: String, replace: Bool = false) throws -> String {
-        let file = POSIXFiles.absolute(path)
+    public func writeOut(_ bytes: [UInt8], to path: FilePath, replace: Bool = false) throws -> FilePath {
+        let file = POSIXFiles.absolute(path.string)
         let parent =
             POSIXFiles.realPath(POSIXFiles.parentDirectory(of: file)) ?? POSIXFiles.parentDirectory(of: file)
         let name = String(file[file.index(after: file.lastIndex(of: "/")!)...])
-        for directory in [layout.root] + options.protectedDirectories {
+        for directory in [layout.root] + options.protectedDirectories.map(\.string) {
             let protected = POSIXFiles.realPath(directory) ?? directory
             if parent == protected || parent.hasPrefix(protected.hasSuffix("/") ? protected : protected + "/")
             {
@@ -120,7 +123,7 @@ extension PhotoLibrary {
         } catch {
             throw mapped(error)
         }
-        return file
+        return FilePath(file)
     }
 
     /// `YYYYMMDD_HHMMSS_<last 12 hex digits of the id>.jpg` in local capture time (`.mp4` for
@@ -143,11 +146,12 @@ extension PhotoLibrary {
     func exportFiles(of asset: Asset, version: ExportVersion) throws -> [(
         name: String, produce: ByteProducer
     )] {
-        let source = version == .current ? try currentFilePath(of: asset) : fileURLPath(of: asset)
+        let original = layout.absolute(asset.path)
+        let source = version == .current ? try currentAbsolutePath(of: asset) : original
         if asset.mediaType == .video {
             return [(Self.exportName(of: asset), { write in try self.stream(source, to: write) })]
         }
-        let isOriginal = source == fileURLPath(of: asset)
+        let isOriginal = source == original
         let still = { Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal) }
         guard asset.mediaType == .live else {
             return [(Self.exportName(of: asset), { write in try still().withUnsafeBytes { try write($0) } })]

@@ -2,13 +2,14 @@
 
 import GRDB
 import PinholeCore
+import SystemPackage
 
 /// An export that did not finish: the power was cut, the process died, or writing failed.
 public struct InterruptedExport: Sendable, Hashable, Codable {
     /// Its number, for `library export --redo N` and `--forget N`.
     public var id: Int64
     /// The folder it wrote to (absolute).
-    public var directory: String
+    public var directory: FilePath
     /// Which file of each photo it copies.
     public var version: ExportVersion
     /// The photos it was to write, in order.
@@ -86,7 +87,8 @@ extension PhotoLibrary {
                 let names = try ids.compactMap { try Asset.fetchOne(db, key: $0) }.map(Self.exportName(of:))
                 let present = names.filter { POSIXFiles.exists(directory + "/" + $0) }.count
                 return InterruptedExport(
-                    id: row[0], directory: directory, version: ExportVersion(rawValue: row[2]) ?? .original,
+                    id: row[0], directory: FilePath(directory),
+                    version: ExportVersion(rawValue: row[2]) ?? .original,
                     photoIDs: ids, started: started.iso8601, present: present)
             }
         }
@@ -107,9 +109,9 @@ extension PhotoLibrary {
             try interrupted.photoIDs.map { ($0, try Asset.fetchOne(db, key: $0)) }
         }
         let assets = found.compactMap(\.1)
-        removeExportTemporaries(of: assets, in: interrupted.directory)
+        removeExportTemporaries(of: assets, in: interrupted.directory.string)
         var report = try writeExport(
-            assets, to: interrupted.directory, version: interrupted.version, replacingDifferent: true,
+            assets, to: interrupted.directory.string, version: interrupted.version, replacingDifferent: true,
             progress: progress)
         report.gone = found.filter { $0.1 == nil }.map(\.0)
         if !report.cancelled { try finishExportJob(job) }

@@ -4,6 +4,7 @@ import GRDB
 import PinholeCore
 import PinholeImaging
 import PinholeLibav
+import SystemPackage
 
 /// Progress of an import or export, reported after each file.
 public struct TransferProgress: Sendable, Hashable {
@@ -12,7 +13,7 @@ public struct TransferProgress: Sendable, Hashable {
     /// Files to handle in total.
     public var total: Int
     /// The file just handled.
-    public var file: String
+    public var file: FilePath
 }
 
 /// What an import did.
@@ -44,13 +45,14 @@ extension PhotoLibrary {
     /// atomic and durable. `progress` is called after every file; return false to stop
     /// (batches already committed stay).
     public func importFolder(
-        _ directory: String, batchSize: Int = 32,
+        _ directory: FilePath, batchSize: Int = 32,
         progress: (TransferProgress) -> Bool = { _ in true }
     ) throws -> ImportReport {
         var files: [String] = []
         var tooDeep: [String] = []
         do {
-            try collectFiles(in: POSIXFiles.absolute(directory), depth: 0, into: &files, tooDeep: &tooDeep)
+            try collectFiles(
+                in: POSIXFiles.absolute(directory.string), depth: 0, into: &files, tooDeep: &tooDeep)
         } catch {
             throw mapped(error)
         }
@@ -118,7 +120,7 @@ extension PhotoLibrary {
                 report.failures[file] = failure.description
             }
             if pending.count >= batchSize || pendingBytes >= Self.importFileLimit { try flush() }
-            if !progress(TransferProgress(completed: index + 1, total: files.count, file: file)) {
+            if !progress(TransferProgress(completed: index + 1, total: files.count, file: FilePath(file))) {
                 report.cancelled = index + 1 < files.count
                 break
             }
@@ -176,7 +178,8 @@ extension PhotoLibrary {
         } catch {
             throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
         }
-        try attachMotion(to: id, clip: scratch, stillOffset: .microseconds(clip.durationMicroseconds / 2))
+        try attachMotion(
+            to: id, clip: FilePath(scratch), stillOffset: .microseconds(clip.durationMicroseconds / 2))
     }
 
     /// Imports one MP4 clip: copied into the library the way a recording is written (a hidden

@@ -2,6 +2,7 @@
 
 import PinholeCore
 import PinholeLibav
+import SystemPackage
 
 extension LibraryLayout {
     /// The motion resource of the Live Photo whose still is `stillPath` (`….jpg`): `….motion.mp4`.
@@ -15,7 +16,12 @@ extension LibraryLayout {
 
 extension PhotoLibrary {
     /// The absolute path of a Live Photo's motion clip; nil for a photo or a clip.
-    public func motionFilePath(of asset: Asset) -> String? {
+    public func motionFilePath(of asset: Asset) -> FilePath? {
+        motionAbsolutePath(of: asset).map { FilePath($0) }
+    }
+
+    /// `motionFilePath(of:)` as the library's own file layer takes it.
+    func motionAbsolutePath(of asset: Asset) -> String? {
         asset.mediaType == .live ? layout.absolute(LibraryLayout.motionPath(ofStill: asset.path)) : nil
     }
 
@@ -29,16 +35,17 @@ extension PhotoLibrary {
     /// - Throws: `LibraryError.assetNotFound`, `.invalidRequest` when the asset is not a photo,
     ///   `.invalidImage` when libavformat reads no frame in `file`.
     @discardableResult
-    public func attachMotion(to id: String, clip file: String, stillOffset: Duration) throws -> Asset {
+    public func attachMotion(to id: String, clip file: FilePath, stillOffset: Duration) throws -> Asset {
         let asset = try stillToPair(id)
         let probed: ProbedClip
         do {
-            probed = try LibavClipReader.probe(file)
+            probed = try LibavClipReader.probe(file.string)
         } catch {
-            throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
+            throw LibraryError.invalidImage(
+                path: file.string, reason: "not a movie Pinhole can read (\(error))")
         }
         return try storeMotion(of: asset, record: ClipRecord(probed), stillOffset: stillOffset) { write in
-            try self.stream(file, to: write)
+            try self.stream(file.string, to: write)
         }
     }
 

@@ -11,7 +11,7 @@ extension PhotoLibrary {
     /// a clip recorded, imported or adopted after a power cut has one.
     /// - Throws: `LibraryError.invalidImage` when the file does not decode.
     public func posterJPEG(of asset: Asset) throws -> [UInt8] {
-        let path = fileURLPath(of: asset)
+        let path = layout.absolute(asset.path)
         do {
             let frame = try LibavClipReader.frame(
                 of: path, expected: asset.pixelSize, at: (asset.triggerOffset ?? .zero).nanoseconds / 1000)

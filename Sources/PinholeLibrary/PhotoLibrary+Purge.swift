@@ -29,7 +29,7 @@ extension PhotoLibrary {
                 let to = layout.purging + "/" + asset.id + (asset.path.hasSuffix(".mp4") ? ".mp4" : ".jpg")
                 // A Live Photo's motion clip goes first: a cut after it leaves the still in
                 // place, and recovery brings the clip back beside it.
-                if let motion = motionFilePath(of: asset), POSIXFiles.exists(motion) {
+                if let motion = motionAbsolutePath(of: asset), POSIXFiles.exists(motion) {
                     let target = layout.purging + "/" + asset.id + LibraryLayout.motionSuffix
                     try POSIXFiles.moveDurably(motion, to: target)
                     moved.append((motion, target))

@@ -20,7 +20,7 @@ import SystemPackage
 public struct WrittenOriginal: Sendable {
     let asset: Asset
     /// The file's absolute path (once settled).
-    public let path: String
+    public let path: FilePath
     /// The temporary file holding the unsynced bytes; nil once durable under `path`.
     let unsettledPath: String?
     /// Its size in bytes.
@@ -28,7 +28,7 @@ public struct WrittenOriginal: Sendable {
     /// Whether the file is durable under `path` (synced, renamed, its name synced).
     public var isSettled: Bool { unsettledPath == nil }
 
-    init(asset: Asset, path: String, unsettledPath: String? = nil) {
+    init(asset: Asset, path: FilePath, unsettledPath: String? = nil) {
         self.asset = asset
         self.path = path
         self.unsettledPath = unsettledPath
@@ -49,7 +49,7 @@ private final class OriginalFileSink: ByteSink {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
-        try naming("write", path) { _ = try fd.writeAll(bytes) }
+        try naming("write", FilePath(path)) { _ = try fd.writeAll(bytes) }
         crc = Checksum.update(crc, with: bytes)
         count += Int64(bytes.count)
     }
@@ -76,7 +76,7 @@ extension PhotoLibrary {
         try checkReserve(adding: 0)
         do {
             try ensureDirectory(POSIXFiles.parentDirectory(of: absolute))
-            let temp = DurableFiles.temporaryPath(for: absolute)
+            let temp = DurableFiles.temporaryPath(for: FilePath(absolute)).string
             let fd: FileDescriptor
             do {
                 fd = try openNew(temp)
@@ -86,7 +86,7 @@ extension PhotoLibrary {
                 fd = try openNew(temp)
             }
             let sink = OriginalFileSink(fd: fd, path: temp)
-            try naming("close", absolute) {
+            try naming("close", FilePath(absolute)) {
                 try fd.closeAfter {
                     do {
                         try produce(sink)
@@ -101,9 +101,11 @@ extension PhotoLibrary {
             let asset = Asset(
                 id: id, path: relative, metadata: metadata, added: added, fileSize: sink.count,
                 checksum: Checksum.string(crc32: sink.crc ^ 0xFFFF_FFFF))
-            guard synced else { return WrittenOriginal(asset: asset, path: absolute, unsettledPath: temp) }
+            guard synced else {
+                return WrittenOriginal(asset: asset, path: FilePath(absolute), unsettledPath: temp)
+            }
             try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
-            return WrittenOriginal(asset: asset, path: absolute)
+            return WrittenOriginal(asset: asset, path: FilePath(absolute))
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
         }
@@ -119,7 +121,7 @@ extension PhotoLibrary {
         do {
             let fd: FileDescriptor
             do {
-                fd = try naming("open", temp) {
+                fd = try naming("open", FilePath(temp)) {
                     try FileDescriptor.open(FilePath(temp), .readOnly, options: [.closeOnExec])
                 }
             } catch {
@@ -129,14 +131,14 @@ extension PhotoLibrary {
             try naming("close", original.path) {
                 try fd.closeAfter {
                     do {
-                        try Self.syncAndRename(fd, temp, to: original.path)
+                        try Self.syncAndRename(fd, temp, to: original.path.string)
                     } catch {
                         _ = unlink(temp)
                         throw error
                     }
                 }
             }
-            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: original.path))
+            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: original.path.string))
             return WrittenOriginal(asset: original.asset, path: original.path)
         } catch let failure as POSIXFailure {
             throw LibraryError.from(failure, libraryPath: layout.root)
@@ -146,9 +148,9 @@ extension PhotoLibrary {
     /// `fsync` of the open temporary file, its rename onto `path` (never replacing a file),
     /// and on vfat and exFAT `fsync` again.
     private static func syncAndRename(_ fd: FileDescriptor, _ temp: String, to path: String) throws {
-        try naming("fsync", temp) { try fd.sync() }
-        try DurableFiles.rename(temp, to: path, replace: false)
-        if fd.needsSyncAfterRename { try naming("fsync", path) { try fd.sync() } }
+        try naming("fsync", FilePath(temp)) { try fd.sync() }
+        try DurableFiles.rename(FilePath(temp), to: FilePath(path), replace: false)
+        if fd.needsSyncAfterRename { try naming("fsync", FilePath(path)) { try fd.sync() } }
     }
 
     /// Indexes a written original (settling it first when it was written unsynced), in the
@@ -173,12 +175,13 @@ extension PhotoLibrary {
     /// Throws `storageFull` when less than the reserve (plus `bytes`) is free.
     func checkReserve(adding bytes: Int64) throws {
         if let free = POSIXFiles.freeBytes(at: layout.root), free - bytes < options.reservedBytes {
-            throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
+            throw LibraryError.storageFull(
+                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free)
         }
     }
 
     func openNew(_ path: String) throws -> FileDescriptor {
-        try naming("open", path) {
+        try naming("open", FilePath(path)) {
             try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])

@@ -3,6 +3,7 @@
 import PinholeCore
 import PinholeImaging
 import Synchronization
+import SystemPackage
 
 /// A flag to cancel a thumbnail request from another thread.
 public final class Cancellation: Sendable {
@@ -25,7 +26,7 @@ public struct Thumbnail: Sendable, Hashable {
     /// Its pixel size (upright).
     public var size: PixelSize
     /// Absolute path of the cached file.
-    public var file: String
+    public var file: FilePath
     /// True when it came from the disk cache.
     public var fromCache: Bool
 }
@@ -57,10 +58,10 @@ extension PhotoLibrary {
         try checkpoint(cancellation)
         if let cached = try? POSIXFiles.read(file), case let .success(info) = JPEGProbe.inspect(cached) {
             return Thumbnail(
-                jpeg: cached, size: PixelSize(width: info.width, height: info.height), file: file,
+                jpeg: cached, size: PixelSize(width: info.width, height: info.height), file: FilePath(file),
                 fromCache: true)
         }
-        let source = edit.map { layout.absolute($0.renderPath) } ?? fileURLPath(of: asset)
+        let source = edit.map { layout.absolute($0.renderPath) } ?? layout.absolute(asset.path)
         let jpeg: [UInt8]
         do {
             jpeg = asset.mediaType == .video ? try posterJPEG(of: asset) : try POSIXFiles.read(source)
@@ -86,7 +87,7 @@ extension PhotoLibrary {
             try POSIXFiles.writeAtomically(rendered, to: file)
         }
         return Thumbnail(
-            jpeg: rendered, size: PixelSize(width: info.width, height: info.height), file: file,
+            jpeg: rendered, size: PixelSize(width: info.width, height: info.height), file: FilePath(file),
             fromCache: false)
     }
 
@@ -114,7 +115,7 @@ extension PhotoLibrary {
         do {
             return try JPEGDecoder.decode(small.jpeg, pixelLimit: size.width * size.height)
         } catch {
-            throw LibraryError.invalidImage(path: small.file, reason: "\(error)")
+            throw LibraryError.invalidImage(path: small.file.string, reason: "\(error)")
         }
     }
 

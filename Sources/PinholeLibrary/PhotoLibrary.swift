@@ -24,7 +24,7 @@ public struct LibraryOptions: Sendable, Hashable {
     public var reservedBytes: Int64
     /// Directories a file written out on request (`library thumbnail --out`) may never land
     /// in, besides the library itself: the configuration folder.
-    public var protectedDirectories: [String]
+    public var protectedDirectories: [FilePath]
     /// The largest piece of a clip held in memory while the library copies it (an export, a
     /// Motion Photo's video on import): 1 MB. Memory does not grow with the clip.
     public var streamChunkBytes: Int = 1 << 20
@@ -32,7 +32,7 @@ public struct LibraryOptions: Sendable, Hashable {
     /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added, 8 MB reserve.
     public init(
         trashRetentionDays: Int = 30, recentlyAddedDays: Int = 30, reservedBytes: Int64 = 8_000_000,
-        protectedDirectories: [String] = []
+        protectedDirectories: [FilePath] = []
     ) {
         self.trashRetentionDays = trashRetentionDays
         self.recentlyAddedDays = recentlyAddedDays
@@ -76,7 +76,7 @@ public final class PhotoLibrary: Sendable {
     deinit { POSIXFiles.closeDescriptor(lockDescriptor) }
 
     /// Opens the library in `directory` (creating it if absent) and runs the recovery pass.
-    public static func open(at directory: String, now: @escaping @Sendable () -> WallTime) throws
+    public static func open(at directory: FilePath, now: @escaping @Sendable () -> WallTime) throws
         -> PhotoLibrary
     {
         try open(at: directory, options: LibraryOptions(), now: now)
@@ -88,10 +88,10 @@ public final class PhotoLibrary: Sendable {
     /// photos purged. An unusable database is moved to `quarantine/` and the index rebuilt
     /// from the originals; a database from a newer Pinhole is left untouched and refused.
     public static func open(
-        at directory: String, options: LibraryOptions,
+        at directory: FilePath, options: LibraryOptions,
         now: @escaping @Sendable () -> WallTime
     ) throws -> PhotoLibrary {
-        let layout = LibraryLayout(root: directory)
+        let layout = LibraryLayout(root: directory.string)
         let lock: FileDescriptor
         do {
             for path in layout.requiredDirectories { try POSIXFiles.makeDirectories(path) }
@@ -153,13 +153,13 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// The library directory (absolute).
-    public var directory: String { layout.root }
+    public var directory: FilePath { FilePath(layout.root) }
 
     /// What the open-time recovery pass found and did.
     public var recoveryReport: RecoveryReport { report.withLock { $0 } }
 
     /// Absolute path of an asset's original.
-    public func fileURLPath(of asset: Asset) -> String { layout.absolute(asset.path) }
+    public func fileURLPath(of asset: Asset) -> FilePath { FilePath(layout.absolute(asset.path)) }
 
     // MARK: Adding
 
@@ -202,7 +202,8 @@ public final class PhotoLibrary: Sendable {
         let absolute = layout.absolute(relative)
         if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes
         {
-            throw LibraryError.storageFull(mount: POSIXFiles.mountPoint(of: layout.root), bytesLeft: free)
+            throw LibraryError.storageFull(
+                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free)
         }
         do {
             try writeInDirectory(jpeg, to: absolute, replace: false)
@@ -300,7 +301,7 @@ public final class PhotoLibrary: Sendable {
         case let error as DatabaseError:
             if error.resultCode == .SQLITE_FULL {
                 return LibraryError.storageFull(
-                    mount: POSIXFiles.mountPoint(of: layout.root),
+                    mount: FilePath(POSIXFiles.mountPoint(of: layout.root)),
                     bytesLeft: POSIXFiles.freeBytes(at: layout.root) ?? 0)
             }
             return LibraryError.database(reason: error.message ?? "\(error)")

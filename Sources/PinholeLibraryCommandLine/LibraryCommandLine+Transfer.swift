@@ -3,6 +3,7 @@
 import PinholeCore
 import PinholeLibrary
 import PinholeImaging
+import SystemPackage
 
 extension LibraryCommandLine {
     /// Runs import, export, thumbnail and edit commands.
@@ -13,10 +14,10 @@ extension LibraryCommandLine {
         switch command {
         case "import":
             guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library import DIR") }
-            guard FileSystem.isDirectory(operands[0]) else {
+            guard FileSystem.isDirectory(FilePath(operands[0])) else {
                 throw LibraryError.invalidRequest("library import: \(operands[0]) is not a directory")
             }
-            let report = try library.importFolder(operands[0])
+            let report = try library.importFolder(FilePath(operands[0]))
             if json { return try LibraryJSON.encode(report) }
             var lines = [
                 "imported \(report.imported.count), duplicates \(report.duplicates.count), "
@@ -48,7 +49,7 @@ extension LibraryCommandLine {
             }
             let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
-            let report = try library.export(query, to: operands[0], version: version)
+            let report = try library.export(query, to: FilePath(operands[0]), version: version)
             if json { return try LibraryJSON.encode(report) }
             return "exported \(report.written.count), skipped \(report.skipped.count) (already there)"
         case "exports":
@@ -107,7 +108,7 @@ extension LibraryCommandLine {
                 recipe.crop = PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
             }
             let edit = try library.applyAdjustments(recipe, to: asset.id)
-            let file = library.directory + "/" + edit.renderPath
+            let file = library.directory.appending(edit.renderPath).string
             if json {
                 return try LibraryJSON.encode(
                     EditAnswer(
@@ -125,7 +126,8 @@ extension LibraryCommandLine {
             }
             let answer = Answer(
                 id: asset.id, revision: edit.revision, format: edit.adjustment.formatIdentifier,
-                version: edit.adjustment.formatVersion, render: library.directory + "/" + edit.renderPath,
+                version: edit.adjustment.formatVersion,
+                render: library.directory.appending(edit.renderPath).string,
                 width: edit.renderSize.width, height: edit.renderSize.height)
             if json { return try LibraryJSON.encode(answer) }
             return
@@ -166,13 +168,13 @@ extension LibraryCommandLine {
         var file = thumbnail.file
         let force = args.flag("force")
         if let out = args.option("out") {
-            file = try library.writeOut(thumbnail.jpeg, to: out, replace: force)
+            file = try library.writeOut(thumbnail.jpeg, to: FilePath(out), replace: force)
         }
         if json {
             struct Answer: Encodable { var file: String; var width: Int; var height: Int; var cached: Bool }
             return try LibraryJSON.encode(
                 Answer(
-                    file: file, width: thumbnail.size.width, height: thumbnail.size.height,
+                    file: file.string, width: thumbnail.size.width, height: thumbnail.size.height,
                     cached: thumbnail.fromCache))
         }
         return

@@ -175,7 +175,8 @@ public enum LibraryCommandLine {
     /// Formats assets as a JSON array or one text line each.
     static func render(_ assets: [Asset], json: Bool, library: PhotoLibrary) throws -> String {
         if json {
-            return try LibraryJSON.encode(assets.map { AssetJSON($0, file: library.fileURLPath(of: $0)) })
+            return try LibraryJSON.encode(
+                assets.map { AssetJSON($0, file: library.fileURLPath(of: $0).string) })
         }
         if assets.isEmpty { return "no photos" }
         return try assets.map { try line($0, json: false, library: library) }.joined(separator: "\n")
@@ -183,7 +184,9 @@ public enum LibraryCommandLine {
 
     /// One photo as `list` prints it: its JSON object, or its text line.
     static func line(_ asset: Asset, json: Bool, library: PhotoLibrary) throws -> String {
-        if json { return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset))) }
+        if json {
+            return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset).string))
+        }
         let marks =
             (asset.favorite ? " favorite" : "") + (asset.isEdited ? " edited" : "")
             + (asset.hidden ? " hidden" : "") + (asset.isDeleted ? " deleted" : "")
@@ -203,7 +206,9 @@ public enum LibraryCommandLine {
     private static func show(_ operands: [String], json: Bool, library: PhotoLibrary) throws -> String {
         guard operands.count == 1 else { throw LibraryError.invalidRequest("usage: library show ID") }
         let asset = try resolve(operands[0], library: library)
-        if json { return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset))) }
+        if json {
+            return try LibraryJSON.encode(AssetJSON(asset, file: library.fileURLPath(of: asset).string))
+        }
         var lines = [
             "id: \(asset.id)", "file: \(library.fileURLPath(of: asset))",
             "created: \(asset.created.iso8601)", "added: \(asset.added.iso8601)",

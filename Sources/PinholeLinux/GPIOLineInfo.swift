@@ -2,11 +2,12 @@
 
 import CGpiod
 import PinholeCore
+import SystemPackage
 
 /// Where a named line is and who holds it.
 public struct GPIOLineInfo: Sendable, Equatable {
     /// The chip's device, e.g. /dev/gpiochip0.
-    public var chipPath: String
+    public var chipPath: FilePath
     /// The chip's label, e.g. pinctrl-rp1.
     public var chipLabel: String
     /// The consumer holding the line, or nil when it is free.
@@ -16,8 +17,8 @@ public struct GPIOLineInfo: Sendable, Equatable {
 
     /// Finds the line called `name` on the chips under `directory` (libgpiod line info);
     /// throws `GPIOError.lineNotFound` or the chip's open failure.
-    public static func find(_ name: String, in directory: String = "/dev") throws -> GPIOLineInfo {
-        let location = try GPIOChip.locate(name, in: GPIOChip.devicePaths(in: directory))
+    public static func find(_ name: String, in directory: FilePath = "/dev") throws -> GPIOLineInfo {
+        let location = try GPIOChip.locate(name, in: GPIOChip.devicePaths(in: directory.string))
         let consumer = location.chip.consumer(at: location.offset)
         var used = consumer != nil
         if !used, let info = gpiod_chip_get_line_info(location.chip.handle, location.offset) {
@@ -25,6 +26,7 @@ public struct GPIOLineInfo: Sendable, Equatable {
             gpiod_line_info_free(info)
         }
         return GPIOLineInfo(
-            chipPath: location.chip.path, chipLabel: location.chip.label, consumer: consumer, used: used)
+            chipPath: FilePath(location.chip.path), chipLabel: location.chip.label, consumer: consumer,
+            used: used)
     }
 }

@@ -1,6 +1,7 @@
 // A clip store in memory for tests and the command fuzzer: each clip's bytes, fragment boundaries and facts.
 
 import PinholeCore
+import SystemPackage
 
 /// Keeps clips in memory. `capacity` makes writes fail past that many bytes (a full disk).
 public final class MemoryClipStore: ClipStore, @unchecked Sendable {
@@ -37,7 +38,7 @@ public final class MemoryClipStore: ClipStore, @unchecked Sendable {
         public func complete(_ facts: ClipFacts) throws -> SavedClip {
             self.facts = facts
             return SavedClip(
-                id: "clip\(index)", path: "/clips/clip\(index).mp4", byteCount: Int64(bytes.count),
+                id: "clip\(index)", path: FilePath("/clips/clip\(index).mp4"), byteCount: Int64(bytes.count),
                 frameCount: facts.frameCount, durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
         }
 
@@ -66,10 +67,10 @@ public final class MemoryClipStore: ClipStore, @unchecked Sendable {
     /// Keeps a Live Photo's motion clip (`/motion/ID.mp4`).
     public func attachMotion(
         toPhoto photoID: String, write: (any ClipSink) throws(VideoError) -> MotionWindow
-    ) throws -> String {
+    ) throws -> FilePath {
         let sink = MemoryClipSink()
         let window = try write(sink)
         motions[photoID] = (sink.bytes, window)
-        return "/motion/\(photoID).mp4"
+        return FilePath("/motion/\(photoID).mp4")
     }
 }

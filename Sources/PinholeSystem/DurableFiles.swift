@@ -22,7 +22,7 @@ public enum DurableFiles {
     /// Afterwards the complete file is under `path`; after a crash at most a `.….tmp` file is
     /// left next to it (recovery passes remove those). The descriptor is closed and the
     /// temporary file removed on every failure.
-    public static func write(_ bytes: [UInt8], to path: String, replace: Bool = false) throws {
+    public static func write(_ bytes: [UInt8], to path: FilePath, replace: Bool = false) throws {
         try write(to: path, replace: replace) { write in try bytes.withUnsafeBytes { try write($0) } }
     }
 
@@ -31,13 +31,13 @@ public enum DurableFiles {
     /// file larger than memory (a clip) is never held whole. What `produce` throws removes the
     /// temporary file and is rethrown.
     public static func write(
-        to path: String, replace: Bool = false,
+        to path: FilePath, replace: Bool = false,
         producing produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         let temp = temporaryPath(for: path)
         let fd = try naming("open", temp) {
             try FileDescriptor.open(
-                FilePath(temp), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                temp, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
         }
         try naming("close", path) {
@@ -47,7 +47,7 @@ public enum DurableFiles {
                     try naming("fsync", temp) { try fd.sync() }
                     try rename(temp, to: path, replace: replace)
                 } catch {
-                    _ = unlink(temp)
+                    _ = unlink(temp.string)
                     throw error
                 }
                 if fd.needsSyncAfterRename { try naming("fsync", path) { try fd.sync() } }
@@ -58,11 +58,11 @@ public enum DurableFiles {
 
     /// Writes `bytes` to `path` atomically without fsync (for disposable caches): a new
     /// temporary file renamed onto `path`, so readers never see a partial file.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    public static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws {
         let temp = temporaryPath(for: path)
         let fd = try naming("open", temp) {
             try FileDescriptor.open(
-                FilePath(temp), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                temp, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
         }
         do {
@@ -71,7 +71,7 @@ public enum DurableFiles {
             }
             try rename(temp, to: path, replace: true)
         } catch {
-            _ = unlink(temp)
+            _ = unlink(temp.string)
             throw error
         }
     }
@@ -80,13 +80,13 @@ public enum DurableFiles {
     /// exists, atomically (`renameat2(RENAME_NOREPLACE)`); where the file system cannot do
     /// that (EINVAL, ENOSYS), `link` then `unlink` (equally atomic), and where it has no hard
     /// links either, a check for `to` followed by `rename` (racy, the best left).
-    public static func rename(_ from: String, to: String, replace: Bool) throws {
+    public static func rename(_ from: FilePath, to: FilePath, replace: Bool) throws {
         if replace {
-            try naming("rename", from) { try retryingInterrupts { systemRename(from, to) } }
+            try naming("rename", from) { try retryingInterrupts { systemRename(from.string, to.string) } }
             return
         }
         do {
-            try retryingInterrupts { pinhole_rename_noreplace(from, to) }
+            try retryingInterrupts { pinhole_rename_noreplace(from.string, to.string) }
             return
         } catch let code where code == .invalidArgument || code == .noFunction {
             // The file system or kernel has no RENAME_NOREPLACE: fall back below.
@@ -94,8 +94,8 @@ public enum DurableFiles {
             throw SystemFailure("rename", to, error)
         }
         do {
-            try retryingInterrupts { link(from, to) }
-            try retryingInterrupts { unlink(from) }
+            try retryingInterrupts { link(from.string, to.string) }
+            try retryingInterrupts { unlink(from.string) }
             return
         } catch let code where code == .notPermitted || code == .notSupported {
             // No hard links (vfat): check, then rename.
@@ -103,15 +103,15 @@ public enum DurableFiles {
             throw SystemFailure("rename", to, error)
         }
         var info = stat()
-        if lstat(to, &info) == 0 { throw SystemFailure("rename", to, .fileExists) }
-        try naming("rename", from) { try retryingInterrupts { systemRename(from, to) } }
+        if lstat(to.string, &info) == 0 { throw SystemFailure("rename", to, .fileExists) }
+        try naming("rename", from) { try retryingInterrupts { systemRename(from.string, to.string) } }
     }
 
     /// Removes `path` durably: `unlink`, then `fsync` of its directory. A missing file is not
     /// an error (and syncs nothing).
-    public static func remove(_ path: String) throws {
+    public static func remove(_ path: FilePath) throws {
         do {
-            try retryingInterrupts { unlink(path) }
+            try retryingInterrupts { unlink(path.string) }
         } catch let code where code == .noSuchFileOrDirectory {
             return
         } catch {
@@ -121,9 +121,9 @@ public enum DurableFiles {
     }
 
     /// `fsync` of a directory, making renames, creations and unlinks in it durable.
-    public static func syncDirectory(_ path: String) throws {
+    public static func syncDirectory(_ path: FilePath) throws {
         let fd = try naming("open", path) {
-            try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+            try FileDescriptor.open(path, .readOnly, options: [.directory, .closeOnExec])
         }
         try naming("close", path) {
             try fd.closeAfter { try naming("fsync", path) { try fd.sync(counting: .directory) } }
@@ -131,18 +131,18 @@ public enum DurableFiles {
     }
 
     /// A new temporary name for writing `path`: `.<name>.<random>.tmp` in the same directory.
-    public static func temporaryPath(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let prefix = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return prefix + "." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+    public static func temporaryPath(for path: FilePath) -> FilePath {
+        let name = path.lastComponent?.string ?? ""
+        let temporary = "." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+        let parent = path.removingLastComponent()
+        return parent.isEmpty ? FilePath(temporary) : parent.appending(temporary)
     }
 
     /// The directory holding `path` ("." for a bare name; "/" stays "/").
-    public static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
+    public static func parentDirectory(of path: FilePath) -> FilePath {
+        if path.components.isEmpty { return path.isEmpty ? "." : path }
+        let parent = path.removingLastComponent()
+        return parent.isEmpty ? "." : parent
     }
 }
 

@@ -14,7 +14,7 @@ import SystemPackage
 /// call comes only after `onChange` returns.
 public final class FolderChangeWatcher: Sendable {
     /// The folder watched.
-    public let folder: String
+    public let folder: FilePath
     private let inotify: FileDescriptor
     private let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
     private let thread = Mutex<SystemThread?>(nil)
@@ -22,13 +22,13 @@ public final class FolderChangeWatcher: Sendable {
     /// Starts watching `folder`.
     /// - Throws: `SystemFailure` when inotify is not available (too many watches: raise
     ///   `fs.inotify.max_user_watches`) or the folder cannot be watched.
-    public init(folder: String, onChange: @escaping @Sendable () -> Void) throws(SystemFailure) {
+    public init(folder: FilePath, onChange: @escaping @Sendable () -> Void) throws(SystemFailure) {
         self.folder = folder
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw currentErrno.failure("inotify_init1", folder) }
         inotify = FileDescriptor(rawValue: descriptor)
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+        guard inotify_add_watch(descriptor, folder.string, mask) >= 0 else {
             let failure = currentErrno.failure("inotify_add_watch", folder)
             try? inotify.close()
             throw failure

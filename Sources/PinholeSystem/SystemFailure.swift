@@ -7,12 +7,12 @@ public struct SystemFailure: Error, CustomStringConvertible, Equatable {
     /// The C function that failed (`open`, `rename`, `fsync`…).
     public var operation: String
     /// The path it was working on.
-    public var path: String
+    public var path: FilePath
     /// Why.
     public var errno: Errno
 
     /// Describes a failure.
-    public init(_ operation: String, _ path: String, _ errno: Errno) {
+    public init(_ operation: String, _ path: FilePath, _ errno: Errno) {
         self.operation = operation
         self.path = path
         self.errno = errno
@@ -29,14 +29,14 @@ public struct SystemFailure: Error, CustomStringConvertible, Equatable {
 
 extension Errno {
     /// Attaches the operation and path this error came from.
-    public func failure(_ operation: String, _ path: String) -> SystemFailure {
+    public func failure(_ operation: String, _ path: FilePath) -> SystemFailure {
         SystemFailure(operation, path, self)
     }
 }
 
 /// Runs `body`, turning a thrown `Errno` into a `SystemFailure` naming `operation` and `path`.
 @discardableResult
-public func naming<T>(_ operation: String, _ path: String, _ body: () throws -> T) throws -> T {
+public func naming<T>(_ operation: String, _ path: FilePath, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let code as Errno {

@@ -6,6 +6,7 @@ import PinholeBoard
 import PinholeConfiguration
 import PinholeCore
 import PinholeLinux
+import SystemPackage
 
 /// Board profile tools.
 struct BoardCommand: ParsableCommand {
@@ -21,10 +22,10 @@ struct BoardCommand: ParsableCommand {
                 "Prints what the profile wires; a mistake is reported as FILE:LINE: reason, exit status 65.")
 
         @Argument(help: "Profile file or directory.")
-        var path: String
+        var path: FilePath
 
         func run() throws {
-            let file = path.hasSuffix(".toml") ? path : path + "/board.toml"
+            let file = path.extension == "toml" ? path : path.appending("board.toml")
             let profile: BoardProfile
             do { profile = try BoardCatalog().load(file: file) } catch {
                 LineWriter.standardError.write("error: \(error)")
@@ -34,7 +35,7 @@ struct BoardCommand: ParsableCommand {
         }
 
         /// The lines printed for a valid profile.
-        static func describe(_ profile: BoardProfile, file: String) -> [String] {
+        static func describe(_ profile: BoardProfile, file: FilePath) -> [String] {
             var lines = ["ok \(file): \(profile.description)"]
             if let model = profile.model { lines.append("  model \(model)") }
             if let chip = profile.gpioChip { lines.append("  gpio chip \(chip)") }
@@ -89,7 +90,7 @@ struct BoardCommand: ParsableCommand {
         var board: String?
 
         @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
-        var config: String?
+        var config: FilePath?
 
         func run() throws {
             let profile: BoardProfile

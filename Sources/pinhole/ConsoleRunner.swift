@@ -50,7 +50,7 @@ final class ConsoleRunner {
         appliance: Appliance, simulation: SimulationControl?,
         library: (@Sendable ([String]) throws -> String)?,
         reader: LibraryReading?,
-        choice: String, baud: Int, mode: Mode, settings: Configuration, accessStateFile: String? = nil,
+        choice: String, baud: Int, mode: Mode, settings: Configuration, accessStateFile: FilePath? = nil,
         log: @escaping (String) -> Void
     ) throws {
         loop = appliance.loop

@@ -1,6 +1,7 @@
 // `pinhole doctor`: says what this board still lacks for its profile, and how to fix it.
 
 import ArgumentParser
+import SystemPackage
 import PinholeAppliance
 import PinholeBoard
 import PinholeConfiguration
@@ -28,10 +29,10 @@ struct DoctorCommand: ParsableCommand {
     var board: String?
 
     @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
-    var config: String?
+    var config: FilePath?
 
     @Option(help: "Photo library directory (default: the configuration's, else the service's).")
-    var library: String?
+    var library: FilePath?
 
     @Option(help: "The user the service runs as.")
     var user = "pinhole"
@@ -48,12 +49,12 @@ struct DoctorCommand: ParsableCommand {
             throw ExitCode(65)
         }
         let libraryPath =
-            library ?? settings.libraryPath ?? Self.environment("PINHOLE_LIBRARY")
+            library ?? settings.libraryPath ?? Self.environment("PINHOLE_LIBRARY").map { FilePath($0) }
             ?? "/var/lib/pinhole/library"
         // gpsd: checked when the configuration asks for GPS ([gps] gpsd = "HOST:PORT").
         let doctor = Doctor(
             board: profile, user: user, libraryPath: libraryPath,
-            consoleDevice: settings.consoleDevice ?? profile.consoleDevice,
+            consoleDevice: (settings.consoleDevice ?? profile.consoleDevice).map { FilePath($0) },
             gpsd: settings.gps.host.map { ($0, settings.gps.port) })
         print("board \(profile.name): \(note)")
         let serviceInstalled = access("/lib/systemd/system/pinhole.service", F_OK) == 0

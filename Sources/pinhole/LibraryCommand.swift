@@ -1,6 +1,7 @@
 // `pinhole library …`: works on a photo library directory without the camera running.
 
 import ArgumentParser
+import SystemPackage
 import PinholeAppliance
 import PinholeConfiguration
 import PinholeCore
@@ -26,16 +27,18 @@ struct LibraryCommand: ParsableCommand {
     /// The library `pinhole run` would use: the configuration's `[library] path`, else
     /// $PINHOLE_LIBRARY, else /var/lib/pinhole/library when it exists, else
     /// $XDG_DATA_HOME/pinhole/library (~/.local/share/pinhole/library).
-    static func defaultDirectory(configured: String?) -> String {
+    static func defaultDirectory(configured: FilePath?) -> FilePath {
         if let configured { return configured }
-        if let value = getenv("PINHOLE_LIBRARY"), value.pointee != 0 { return String(cString: value) }
+        if let value = getenv("PINHOLE_LIBRARY"), value.pointee != 0 {
+            return FilePath(String(cString: value))
+        }
         var info = stat()
         if stat("/var/lib/pinhole/library", &info) == 0 { return "/var/lib/pinhole/library" }
         if let data = getenv("XDG_DATA_HOME"), data.pointee != 0 {
-            return String(cString: data) + "/pinhole/library"
+            return FilePath(String(cString: data)).appending("pinhole/library")
         }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.local/share/pinhole/library"
+        let home = getenv("HOME").map { FilePath(String(cString: $0)) } ?? "/tmp"
+        return home.appending(".local/share/pinhole/library")
     }
 
     /// Commands that only read: they refuse to create a library where there is none.
@@ -44,10 +47,10 @@ struct LibraryCommand: ParsableCommand {
     ]
 
     @Option(help: "Photo library directory (default: as `pinhole run`; see the discussion).")
-    var library: String?
+    var library: FilePath?
 
     @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
-    var config: String?
+    var config: FilePath?
 
     @Argument(
         parsing: .captureForPassthrough, help: "The library command and its arguments (see `library help`).")
@@ -61,10 +64,10 @@ struct LibraryCommand: ParsableCommand {
             guard index + 1 < words.count else {
                 throw LibraryCommandFailure(message: "--library needs a directory")
             }
-            directory = words[index + 1]
+            directory = FilePath(words[index + 1])
             words.removeSubrange(index...(index + 1))
         }
-        let configured: String?
+        let configured: FilePath?
         do {
             configured = directory == nil ? try Configuration.load(file: config).libraryPath : nil
         } catch {
@@ -73,7 +76,7 @@ struct LibraryCommand: ParsableCommand {
         let path = directory ?? Self.defaultDirectory(configured: configured)
         if let command = words.first, Self.readOnlyCommands.contains(command) {
             var info = stat()
-            guard stat(path + "/library.sqlite", &info) == 0 else {
+            guard stat(path.appending("library.sqlite").string, &info) == 0 else {
                 throw LibraryCommandFailure(
                     message: "no photo library at \(path) (no library.sqlite); "
                         + "pass --library DIR or set PINHOLE_LIBRARY")

@@ -35,8 +35,8 @@ extension LibraryMenuReader: WebLibraryReading {
     func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
         guard let asset = try library.asset(id: id) else { return nil }
         let path = library.fileURLPath(of: asset)
-        let name = path.split(separator: "/").last.map(String.init) ?? "\(id).jpg"
-        return (path, asset.fileSize, name)
+        let name = path.lastComponent?.string ?? "\(id).jpg"
+        return (path.string, asset.fileSize, name)
     }
 
     func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
@@ -44,7 +44,7 @@ extension LibraryMenuReader: WebLibraryReading {
             return nil
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (path, Int64(info.st_size), "\(id).motion.mp4")
+        guard stat(path.string, &info) == 0 else { return nil }
+        return (path.string, Int64(info.st_size), "\(id).motion.mp4")
     }
 }

@@ -6,11 +6,12 @@ import PinholeCore
 import PinholeField
 import PinholeImaging
 import PinholeLibrary
+import SystemPackage
 
 /// The capture pipeline's store, backed by the photo library.
 struct LibraryPhotoStore: PhotoStore {
     let library: PhotoLibrary
-    let directory: String
+    let directory: FilePath
 
     func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
         let asset = try library.add(jpeg: jpeg, metadata: metadata)

@@ -14,8 +14,8 @@ import SystemPackage
 
 /// Asks the running system what `pinhole doctor` needs to know.
 struct LinuxDoctorProbe: DoctorProbe {
-    var devDirectory = "/dev"
-    var deviceTree = "/proc/device-tree"
+    var devDirectory: FilePath = "/dev"
+    var deviceTree: FilePath = "/proc/device-tree"
 
     func cameras() throws -> [CameraInfo] {
         if getenv("LIBCAMERA_LOG_LEVELS") == nil { setenv("LIBCAMERA_LOG_LEVELS", "*:ERROR", 1) }
@@ -44,24 +44,24 @@ struct LinuxDoctorProbe: DoctorProbe {
         Self.findNode(named: name, in: deviceTree, depth: 6)
     }
 
-    private static func findNode(named name: String, in directory: String, depth: Int) -> Bool {
+    private static func findNode(named name: String, in directory: FilePath, depth: Int) -> Bool {
         guard depth > 0 else { return false }
         for entry in FileSystem.list(directory) {
-            let path = "\(directory)/\(entry)"
+            let path = directory.appending(entry)
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            guard lstat(path.string, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
             if entry == name || entry.hasPrefix(name + "@") { return true }
             if findNode(named: name, in: path, depth: depth - 1) { return true }
         }
         return false
     }
 
-    func device(at path: String) -> DoctorDevice? {
+    func device(at path: FilePath) -> DoctorDevice? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let resolved = realpath(path, nil).map { pointer in
+        guard stat(path.string, &info) == 0 else { return nil }
+        let resolved = realpath(path.string, nil).map { pointer in
             defer { free(pointer) }
-            return String(cString: pointer)
+            return FilePath(String(cString: pointer))
         }
         let group = getgrgid(info.st_gid).map { String(cString: $0.pointee.gr_name) } ?? "\(info.st_gid)"
         let readWrite = (info.st_mode & S_IRGRP) != 0 && (info.st_mode & S_IWGRP) != 0
@@ -71,26 +71,27 @@ struct LinuxDoctorProbe: DoctorProbe {
     func cameraAndGPIODevices() -> [DoctorDevice] {
         FileSystem.list(devDirectory).sorted()
             .filter { name in ["gpiochip", "media", "video"].contains { name.hasPrefix($0) } }
-            .compactMap { device(at: "\(devDirectory)/\($0)") }
+            .compactMap { device(at: devDirectory.appending($0)) }
     }
 
-    func processesHolding(_ path: String) -> [String] {
-        guard let target = realpath(path, nil) else { return [] }
+    func processesHolding(_ path: FilePath) -> [String] {
+        guard let target = realpath(path.string, nil) else { return [] }
         let resolved = String(cString: target)
         free(target)
         var holders: [String] = []
         for pid in FileSystem.list("/proc") where pid.allSatisfy(\.isNumber) {
-            let fds = "/proc/\(pid)/fd"
+            let fds = FilePath("/proc/\(pid)/fd")
             let holds = FileSystem.list(fds).contains { fd in
                 var buffer = [CChar](repeating: 0, count: 4096)
-                let count = readlink("\(fds)/\(fd)", &buffer, buffer.count - 1)
+                let count = readlink(fds.appending(fd).string, &buffer, buffer.count - 1)
                 guard count > 0 else { return false }
                 return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     == resolved
             }
             if holds {
                 let name =
-                    (FileSystem.readText("/proc/\(pid)/comm") ?? "?").split(separator: "\n").first ?? "?"
+                    (FileSystem.readText(FilePath("/proc/\(pid)/comm")) ?? "?").split(separator: "\n").first
+                    ?? "?"
                 holders.append("\(name) (pid \(pid))")
             }
         }
@@ -122,16 +123,16 @@ struct LinuxDoctorProbe: DoctorProbe {
         }
     }
 
-    func directory(_ path: String, user: String) -> DoctorDirectory {
+    func directory(_ path: FilePath, user: String) -> DoctorDirectory {
         var checked = path
         var exists = true
         var info = stat()
-        while stat(checked, &info) != 0 {
+        while stat(checked.string, &info) != 0 {
             exists = false
-            guard let slash = checked.lastIndex(of: "/"), checked != "/" else { break }
-            checked = slash == checked.startIndex ? "/" : String(checked[..<slash])
+            guard !checked.components.isEmpty else { break }
+            checked = DurableFiles.parentDirectory(of: checked)
         }
-        let free = UInt64((try? FileSystemSpace.availableBytes(at: FilePath(checked))) ?? 0)
+        let free = UInt64((try? FileSystemSpace.availableBytes(at: checked)) ?? 0)
         return DoctorDirectory(
             checkedPath: checked, exists: exists, writable: writable(info, by: user), freeBytes: free)
     }

@@ -14,6 +14,7 @@ import PinholeLibrary
 import PinholeLibraryCommandLine
 import PinholeLinux
 import PinholeSim
+import SystemPackage
 
 /// What `pinhole run` starts from: the configuration, the board, and the loop on its clock.
 struct RunSetup {
@@ -28,12 +29,12 @@ struct RunSetup {
 /// The photo library as the running appliance uses it, with the small state files beside it.
 struct RunLibrary {
     var library: PhotoLibrary
-    var path: String
+    var path: FilePath
     var watch: LibraryWatch
     var settingsFile: SettingsFile
-    var timelapseStateFile: String
+    var timelapseStateFile: FilePath
     /// Wrong PINs and a lock-out in force, kept across restarts.
-    var accessStateFile: String
+    var accessStateFile: FilePath
 }
 
 /// How the run ended: whether the board powers off after it.
@@ -80,8 +81,8 @@ extension RunCommand {
         // not cached) is logged from the thread that did the work.
         photoLibrary.reportCleanupFailures { text in log.warning("library: \(text)") }
         let settingsFile = Self.settingsFile(configuration: setup.settings.file, library: path)
-        let timelapseStateFile = path + "/timelapse-state.toml"
-        let accessStateFile = path + "/console-access.toml"
+        let timelapseStateFile = path.appending("timelapse-state.toml")
+        let accessStateFile = path.appending("console-access.toml")
         // Each is written durably through a temporary file beside it, which a power cut can leave.
         let stateFiles = [setup.settings.file, settingsFile.path, timelapseStateFile, accessStateFile]
         for file in stateFiles.compactMap({ $0 }) {

@@ -7,6 +7,7 @@ import PinholeCapture
 import PinholeCore
 import PinholeLibav
 import PinholeLibrary
+import SystemPackage
 
 extension RunCommand {
     /// Sets up recording (the camera then runs a video stream beside the viewfinder). Without
@@ -64,9 +65,10 @@ extension RunCommand {
 
     /// Whether the board has the Pi 4's V4L2 memory-to-memory H.264 encoder (bcm2835-codec's
     /// encode device, usually /dev/video11), read from sysfs.
-    static func hasHardwareH264Encoder(sysfs: String = "/sys/class/video4linux") -> Bool {
+    static func hasHardwareH264Encoder(sysfs: FilePath = "/sys/class/video4linux") -> Bool {
         FileSystem.list(sysfs).contains { entry in
-            FileSystem.readText(sysfs + "/" + entry + "/name")?.contains("bcm2835-codec-encode") ?? false
+            let name = FileSystem.readText(sysfs.appending(entry).appending("name"))
+            return name?.contains("bcm2835-codec-encode") ?? false
         }
     }
 }

@@ -16,6 +16,7 @@ import PinholeLinux
 import PinholeSim
 import PinholeSimBoard
 import PinholeSystem
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -36,10 +37,10 @@ struct RunCommand: ParsableCommand {
     var board: String?
 
     @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
-    var config: String?
+    var config: FilePath?
 
     @Option(help: "Photo library directory.")
-    var library: String?
+    var library: FilePath?
 
     @Option(
         help:
@@ -64,16 +65,16 @@ struct RunCommand: ParsableCommand {
     /// running the simulated board), beside the photo library.
     /// The folders `library thumbnail --out` may never write into: the configuration file's,
     /// and the device's (/etc/pinhole).
-    static func configurationFolders(_ file: String?) -> [String] {
-        let device = String(Configuration.defaultFile[..<Configuration.defaultFile.lastIndex(of: "/")!])
-        guard let file, let slash = file.lastIndex(of: "/") else { return [device] }
-        let folder = String(file[..<slash])
+    static func configurationFolders(_ file: FilePath?) -> [FilePath] {
+        let device = Configuration.defaultFile.removingLastComponent()
+        guard let file, file.components.count > 1 else { return [device] }
+        let folder = file.removingLastComponent()
         return folder.isEmpty || folder == device ? [device] : [device, folder]
     }
 
-    static func settingsFile(configuration: String?, library: String) -> SettingsFile {
+    static func settingsFile(configuration: FilePath?, library: FilePath) -> SettingsFile {
         if let configuration { return SettingsFile.beside(configuration: configuration) }
-        return SettingsFile(path: library + "/camera-settings.toml")
+        return SettingsFile(path: library.appending("camera-settings.toml"))
     }
 
     /// Builds the appliance, its console and its services in named steps, runs the loop until

@@ -1,6 +1,7 @@
 // `pinhole web files`: writes the service drop-in and the avahi file that match [web] listen.
 
 import ArgumentParser
+import SystemPackage
 import PinholeConfiguration
 import PinholeWeb
 
@@ -28,7 +29,7 @@ struct WebToolsCommand: ParsableCommand {
                 """)
 
         @Option(help: "Configuration file (default /etc/pinhole/pinhole.toml when it exists).")
-        var config: String?
+        var config: FilePath?
 
         @Option(help: "Where the drop-in goes.")
         var dropIn = WebUnitFiles.dropInPath

@@ -10,6 +10,7 @@ import PinholeCore
 import PinholeLibrary
 import PinholeSystem
 import PinholeWeb
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,7 @@ enum WebWiring {
     static func unitItem(_ settings: Configuration, serviceInstalled: Bool) -> DoctorItem? {
         guard serviceInstalled, let options = options(settings) else { return nil }
         let expected = WebUnitFiles.dropIn(options, hasPIN: settings.consolePINHash != nil)
-        let installed = FileSystem.readBytes(WebUnitFiles.dropInPath).map {
+        let installed = FileSystem.readBytes(FilePath(WebUnitFiles.dropInPath)).map {
             String(decoding: $0, as: UTF8.self)
         }
         guard installed == expected else {

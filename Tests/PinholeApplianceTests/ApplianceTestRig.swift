@@ -7,6 +7,7 @@ import PinholeCore
 import PinholeImaging
 import PinholeSim
 import XCTest
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +33,7 @@ final class MemoryStore: PhotoStore, @unchecked Sendable {
     func store(jpeg: [UInt8], metadata: PhotoMetadata) throws -> SavedPhoto {
         locked {
             saved.append(metadata)
-            return SavedPhoto(id: "P\(saved.count)", file: "/memory/P\(saved.count).jpg")
+            return SavedPhoto(id: "P\(saved.count)", file: FilePath("/memory/P\(saved.count).jpg"))
         }
     }
 

@@ -6,6 +6,7 @@ import PinholeBoard
 import PinholeCore
 import PinholeTestTools
 import XCTest
+import SystemPackage
 
 /// Runs a tool and returns its status and output (fails the test when the tool is missing).
 private func runTool(_ path: String, _ arguments: [String]) throws -> (
@@ -67,7 +68,7 @@ final class BoardOverlayTests: XCTestCase {
     }
 
     private func profile(_ name: String) throws -> BoardProfile {
-        try BoardCatalog(searchPath: []).load(file: "\(repositoryRoot)/board/\(name)/board.toml")
+        try BoardCatalog(searchPath: []).load(file: FilePath("\(repositoryRoot)/board/\(name)/board.toml"))
     }
 
     func testThePi4AndZeroOverlayPullsUpEveryButtonAndDownEveryOutputOfTheirProfiles() throws {
@@ -128,7 +129,7 @@ final class BoardServiceFilesTests: XCTestCase {
     private let unitPath = "\(repositoryRoot)/board/pinhole.service"
 
     private func unitKeys() throws -> [String: [String]] {
-        let text = try XCTUnwrap(FileSystem.readText(unitPath))
+        let text = try XCTUnwrap(FileSystem.readText(FilePath(unitPath)))
         var keys: [String: [String]] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("[") {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -177,7 +178,7 @@ final class BoardServiceFilesTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pinhole-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let text = try XCTUnwrap(FileSystem.readText(unitPath)).replacingOccurrences(
+        let text = try XCTUnwrap(FileSystem.readText(FilePath(unitPath))).replacingOccurrences(
             of: "/usr/bin/pinhole",
             with: "/bin/true"
         )
@@ -206,7 +207,7 @@ final class BoardServiceFilesTests: XCTestCase {
     }
 
     func testTheUdevRulesAreWellFormedAndGiveTheServiceItsDevices() throws {
-        let text = try XCTUnwrap(FileSystem.readText("\(repositoryRoot)/board/99-pinhole.rules"))
+        let text = try XCTUnwrap(FileSystem.readText(FilePath("\(repositoryRoot)/board/99-pinhole.rules")))
         let matchKeys: Set<String> = ["SUBSYSTEM", "KERNEL", "ACTION", "ATTR", "ATTRS", "DRIVERS", "ENV"]
         let assignKeys: Set<String> = ["GROUP", "MODE", "OWNER", "SYMLINK", "TAG", "RUN"]
         var rules: [[String: String]] = []
@@ -252,7 +253,7 @@ final class BoardServiceFilesTests: XCTestCase {
 
     func testThePolkitRuleParsesAndNamesTheServiceUser() throws {
         let path = "\(repositoryRoot)/board/50-pinhole-poweroff.rules"
-        let text = try XCTUnwrap(FileSystem.readText(path))
+        let text = try XCTUnwrap(FileSystem.readText(FilePath(path)))
         let user = try XCTUnwrap(try unitKeys()["User"]?.first)
         XCTAssertTrue(text.contains("subject.user == \"\(user)\""))
         XCTAssertTrue(text.contains("org.freedesktop.login1.power-off"))

@@ -4,6 +4,7 @@ import PinholeAppliance
 import PinholeBoard
 import PinholeCore
 import XCTest
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -18,16 +19,16 @@ let repositoryRoot: String = {
 
 final class BoardProfileTests: XCTestCase {
     func testTheBuiltInSimulatedProfileIsTheFileInBoardSim() throws {
-        let file = try XCTUnwrap(FileSystem.readText("\(repositoryRoot)/board/sim/board.toml"))
+        let file = try XCTUnwrap(FileSystem.readText(FilePath("\(repositoryRoot)/board/sim/board.toml")))
         XCTAssertEqual(
             BuiltInBoards.simulatedProfileText, String(file.dropLast(file.hasSuffix("\n") ? 1 : 0)),
             "board/sim/board.toml and BuiltInBoards.simulatedProfileText must stay identical")
     }
 
     func testEveryShippedProfileParsesAndNamesItsLines() throws {
-        let catalog = BoardCatalog(searchPath: ["\(repositoryRoot)/board"])
+        let catalog = BoardCatalog(searchPath: [FilePath("\(repositoryRoot)/board")])
         for name in ["pi5", "pi4", "zero2w", "sim", "vm"] {
-            let profile = try catalog.load(file: "\(repositoryRoot)/board/\(name)/board.toml")
+            let profile = try catalog.load(file: FilePath("\(repositoryRoot)/board/\(name)/board.toml"))
             XCTAssertFalse(profile.buttons.isEmpty, name)
             for line in profile.lineNames {
                 XCTAssertTrue(line.hasPrefix("GPIO") && Int(line.dropFirst(4)) != nil, "\(name): \(line)")
@@ -35,7 +36,7 @@ final class BoardProfileTests: XCTestCase {
             XCTAssertEqual(
                 profile.buttons[.shutter]?.kernelDebounce, false, "\(name): shutter keeps first-edge stamps")
         }
-        let pi5 = try catalog.load(file: "\(repositoryRoot)/board/pi5/board.toml")
+        let pi5 = try catalog.load(file: FilePath("\(repositoryRoot)/board/pi5/board.toml"))
         XCTAssertEqual(pi5.gpioChip, "pinctrl-rp1")
         XCTAssertEqual(pi5.consoleDevice, "/dev/ttyAMA0")
         XCTAssertEqual(pi5.chords.first?.buttons, [.torch, .shutter])
@@ -43,10 +44,10 @@ final class BoardProfileTests: XCTestCase {
         XCTAssertEqual(pi5.cameras.map(\.match), ["imx708", "imx477"])
         XCTAssertEqual(pi5.cameras.first { $0.torch }?.match, "imx708")
         XCTAssertEqual(pi5.cameras.last?.mountRotation, 180)
-        let pi4 = try catalog.load(file: "\(repositoryRoot)/board/pi4/board.toml")
+        let pi4 = try catalog.load(file: FilePath("\(repositoryRoot)/board/pi4/board.toml"))
         XCTAssertEqual(pi4.gpioChip, "pinctrl-bcm2711")
         XCTAssertEqual(pi4.consoleDevice, "/dev/serial0")
-        let zero = try catalog.load(file: "\(repositoryRoot)/board/zero2w/board.toml")
+        let zero = try catalog.load(file: FilePath("\(repositoryRoot)/board/zero2w/board.toml"))
         XCTAssertEqual(zero.gpioChip, "pinctrl-bcm2835")
         XCTAssertEqual(zero.cameras.first?.mountRotation, 180)
     }
@@ -136,7 +137,7 @@ final class BoardAutoTests: XCTestCase {
     }
 
     override func tearDown() {
-        for name in FileSystem.list(directory) { unlink("\(directory)/\(name)") }
+        for name in FileSystem.list(FilePath(directory)) { unlink("\(directory)/\(name)") }
         rmdir(directory)
     }
 
@@ -152,7 +153,9 @@ final class BoardAutoTests: XCTestCase {
     }
 
     private func resolveAuto(_ model: String) throws -> (BoardProfile, note: String) {
-        try BoardCatalog(searchPath: ["\(repositoryRoot)/board"], modelFile: try modelFile(model)).resolve(
+        try BoardCatalog(
+            searchPath: [FilePath("\(repositoryRoot)/board")], modelFile: try FilePath(modelFile(model))
+        ).resolve(
             "auto")
     }
 
@@ -169,7 +172,8 @@ final class BoardAutoTests: XCTestCase {
         let (profile, note) = try resolveAuto("Raspberry Pi 3 Model B Plus Rev 1.3")
         XCTAssertEqual(profile.name, "sim")
         XCTAssertTrue(note.contains("no profile matches 'Raspberry Pi 3 Model B Plus Rev 1.3'"), note)
-        let missing = BoardCatalog(searchPath: ["\(repositoryRoot)/board"], modelFile: "\(directory)/absent")
+        let missing = BoardCatalog(
+            searchPath: [FilePath("\(repositoryRoot)/board")], modelFile: FilePath("\(directory)/absent"))
         XCTAssertEqual(try missing.resolve("auto").0.name, "sim")
     }
 }

@@ -7,6 +7,7 @@ import XCTest
 
 @testable import PinholeAppliance
 @testable import PinholeCapture
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,7 @@ final class GatedStore: PhotoStore, @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         while !open { pthread_cond_wait(&condition, &mutex) }
         count += 1
-        return SavedPhoto(id: "G\(count)", file: "/gated/G\(count).jpg")
+        return SavedPhoto(id: "G\(count)", file: FilePath("/gated/G\(count).jpg"))
     }
 
     /// Holds the encoded bytes back too (until the gate opens), so that every shot stays in

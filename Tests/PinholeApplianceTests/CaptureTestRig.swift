@@ -8,6 +8,7 @@ import PinholeCore
 import PinholeImaging
 import PinholeSim
 import XCTest
+import SystemPackage
 
 /// Keeps stored photos in memory.
 final class MemoryPhotoStore: PhotoStore, @unchecked Sendable {
@@ -18,7 +19,7 @@ final class MemoryPhotoStore: PhotoStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         stored.append((jpeg, metadata))
-        return SavedPhoto(id: "photo-\(stored.count)", file: "/memory/\(stored.count).jpg")
+        return SavedPhoto(id: "photo-\(stored.count)", file: FilePath("/memory/\(stored.count).jpg"))
     }
 
     func photoCount() throws -> Int { lock.lock(); defer { lock.unlock() }; return stored.count }

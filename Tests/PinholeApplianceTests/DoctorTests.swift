@@ -4,6 +4,7 @@ import PinholeAppliance
 import PinholeBoard
 import PinholeCore
 import XCTest
+import SystemPackage
 
 /// A Pi 5 as the doctor sees it, healthy until a test breaks something.
 final class FakeDoctorProbe: DoctorProbe {
@@ -46,12 +47,12 @@ final class FakeDoctorProbe: DoctorProbe {
     func chipLabel(carrying name: String) -> String? { label }
     func hasDeviceTree() -> Bool { deviceTree }
     func deviceTreeHasNode(named name: String) -> Bool { nodes.contains(name) }
-    func device(at path: String) -> DoctorDevice? { devices[path] }
+    func device(at path: FilePath) -> DoctorDevice? { devices[path.string] }
     func cameraAndGPIODevices() -> [DoctorDevice] { gpioAndCameraNodes }
-    func processesHolding(_ path: String) -> [String] { holders[path] ?? [] }
+    func processesHolding(_ path: FilePath) -> [String] { holders[path.string] ?? [] }
     func kernelConsole(on deviceNames: [String]) -> Bool { consoleOnKernelCommandLine }
     func groups(ofUser user: String) -> [String]? { users[user] }
-    func directory(_ path: String, user: String) -> DoctorDirectory { library }
+    func directory(_ path: FilePath, user: String) -> DoctorDirectory { library }
     func clockSynchronized() -> Bool? { synchronized }
     struct NoGPSD: Error {}
     func gpsdVersion(host: String, port: Int) throws -> String {
@@ -64,13 +65,15 @@ final class DoctorTests: XCTestCase {
     private func pi5() throws -> BoardProfile {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return try BoardCatalog().load(file: root.appendingPathComponent("board/pi5/board.toml").path)
+        return try BoardCatalog().load(
+            file: FilePath(root.appendingPathComponent("board/pi5/board.toml").path))
     }
 
     private func doctor(gpsd: (host: String, port: Int)? = nil) throws -> Doctor {
         let board = try pi5()
         return Doctor(
-            board: board, libraryPath: "/var/lib/pinhole/library", consoleDevice: board.consoleDevice,
+            board: board, libraryPath: "/var/lib/pinhole/library",
+            consoleDevice: board.consoleDevice.map { FilePath($0) },
             gpsd: gpsd)
     }
 

@@ -7,6 +7,7 @@ import XCTest
 
 @testable import PinholeAppliance
 @testable import PinholeCapture
+import SystemPackage
 
 final class FramingTests: XCTestCase {
     func testZoomCropsThePhotoAndAPressWaitsForTheCrop() throws {
@@ -97,7 +98,7 @@ final class FramingTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = SettingsFile(path: directory.appendingPathComponent("camera-settings.toml").path)
+        let file = SettingsFile(path: FilePath(directory.appendingPathComponent("camera-settings.toml").path))
         do {
             let rig = try CaptureTestRig(settingsFile: file)
             try rig.engine.setZoom(3)

@@ -6,6 +6,7 @@ import PinholeCapture
 import PinholeCore
 import PinholeImaging
 import XCTest
+import SystemPackage
 
 final class SettingsPersistenceTests: XCTestCase {
     private var directory: String!
@@ -19,7 +20,7 @@ final class SettingsPersistenceTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private var file: SettingsFile { SettingsFile(path: directory + "/camera-settings.toml") }
+    private var file: SettingsFile { SettingsFile(path: FilePath(directory + "/camera-settings.toml")) }
 
     func testEverySettingRoundTripsThroughARestart() throws {
         let first = try CaptureTestRig(settingsFile: file)
@@ -79,7 +80,7 @@ final class SettingsPersistenceTests: XCTestCase {
 
     func testABrokenSettingsFileIsReportedWithItsLineAndTheDefaultsUsed() throws {
         try "[exposure]\nmode = \"manual\"\ngain = \"lots\"\n".write(
-            toFile: file.path, atomically: true, encoding: .utf8)
+            toFile: file.path.string, atomically: true, encoding: .utf8)
         let rig = try CaptureTestRig(settingsFile: file)
         XCTAssertEqual(rig.engine.exposure.mode, .auto)
         let problem = try XCTUnwrap(rig.appliance.problems.first)
@@ -100,7 +101,7 @@ final class SettingsPersistenceTests: XCTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: directory), ["camera-settings.toml"],
             "no temporary file is left beside it")
-        XCTAssertNil(try SettingsFile(path: directory + "/missing.toml").load())
+        XCTAssertNil(try SettingsFile(path: FilePath(directory + "/missing.toml")).load())
         XCTAssertEqual(
             SettingsFile.beside(configuration: "/etc/pinhole/pinhole.toml").path,
             "/etc/pinhole/camera-settings.toml")
@@ -118,26 +119,26 @@ final class SettingsPersistenceTests: XCTestCase {
         }
         // Opened, then the read fails (a directory).
         XCTAssertEqual(
-            reason { _ = try SettingsFile(path: directory).load() },
+            reason { _ = try SettingsFile(path: FilePath(directory)).load() },
             "\(directory):0: cannot read: Is a directory")
         // Opened, then refused while reading: too large to be a settings file.
         let huge = directory + "/huge.toml"
         try String(repeating: "# padding\n", count: 120_000).write(
             toFile: huge, atomically: false, encoding: .utf8)
         XCTAssertEqual(
-            reason { _ = try SettingsFile(path: huge).load() },
+            reason { _ = try SettingsFile(path: FilePath(huge)).load() },
             "\(huge):0: larger than 1 MB: not a settings file")
         // No directory to write in.
         let nowhere = directory + "/missing/camera-settings.toml"
         XCTAssertEqual(
-            reason { try SettingsFile(path: nowhere).save(SavedSettings()) },
+            reason { try SettingsFile(path: FilePath(nowhere)).save(SavedSettings()) },
             "\(nowhere):0: cannot create a file next to it: No such file or directory")
         // Written and flushed, then the rename fails (a non-empty directory has the name).
         let occupied = directory + "/occupied"
         try FileManager.default.createDirectory(
             atPath: occupied + "/inside", withIntermediateDirectories: true)
         XCTAssertTrue(
-            reason { try SettingsFile(path: occupied).save(SavedSettings()) }.hasPrefix(
+            reason { try SettingsFile(path: FilePath(occupied)).save(SavedSettings()) }.hasPrefix(
                 "\(occupied):0: cannot replace"))
         XCTAssertEqual(
             FileSystem.list("/proc/self/fd").count, descriptorsBefore, "a descriptor was left open")

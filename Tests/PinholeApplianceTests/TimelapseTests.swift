@@ -7,6 +7,7 @@ import PinholeField
 import PinholeSim
 import PinholeSystem
 import XCTest
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ final class TimelapseTests: XCTestCase {
     }
 
     override func tearDown() {
-        for name in FileSystem.list(directory) { unlink(directory + "/" + name) }
+        for name in FileSystem.list(FilePath(directory)) { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 
@@ -121,11 +122,11 @@ final class TimelapseTests: XCTestCase {
         let loop = EventLoop.virtual()
         var rig: ApplianceRig? = try fixedFocusRig(loop: loop)
         var timelapse: TimelapseController? = TimelapseController(
-            appliance: rig!.appliance, stateFile: stateFile)
+            appliance: rig!.appliance, stateFile: FilePath(stateFile))
         try timelapse!.start(TimelapsePlan(intervalMs: 10_000, count: 20, album: "fence"))
         loop.advance(by: .seconds(45))  // shots at 10, 20, 30, 40 s
         XCTAssertEqual(timelapse!.state?.taken, 4)
-        XCTAssertTrue(FileSystem.exists(stateFile))
+        XCTAssertTrue(FileSystem.exists(FilePath(stateFile)))
         // Power loss: no stop, the process is simply gone.
         rig!.appliance.shutdown()
         timelapse = nil
@@ -133,7 +134,7 @@ final class TimelapseTests: XCTestCase {
         loop.advance(by: .seconds(60))  // off from 45 s to 105 s: slots 50 … 100 pass
         let again = try fixedFocusRig(loop: loop)
         let saved = savedCaptures(again)
-        let resumed = TimelapseController(appliance: again.appliance, stateFile: stateFile)
+        let resumed = TimelapseController(appliance: again.appliance, stateFile: FilePath(stateFile))
         let message = try XCTUnwrap(resumed.resume())
         XCTAssertTrue(message.contains("6 slots missed"), message)
         XCTAssertEqual(resumed.state?.taken, 4)
@@ -147,7 +148,7 @@ final class TimelapseTests: XCTestCase {
         loop.advance(by: .seconds(200))
         XCTAssertEqual(resumed.finished?.taken, 14)
         XCTAssertEqual(resumed.finished?.missed, 6)
-        XCTAssertFalse(FileSystem.exists(stateFile), "an ended run leaves no state to resume")
+        XCTAssertFalse(FileSystem.exists(FilePath(stateFile)), "an ended run leaves no state to resume")
     }
 
     func testADamagedStateFileIsReportedAndNothingResumes() throws {
@@ -155,8 +156,8 @@ final class TimelapseTests: XCTestCase {
         for text in [
             "interval_ms = 5\nnext_slot = 1\n", "garbage ===", "interval_ms = 10000\n", "\u{0}\u{1}",
         ] {
-            XCTAssertNoThrow(try DurableFiles.write(Array(text.utf8), to: stateFile, replace: true))
-            let timelapse = TimelapseController(appliance: rig.appliance, stateFile: stateFile)
+            XCTAssertNoThrow(try DurableFiles.write(Array(text.utf8), to: FilePath(stateFile), replace: true))
+            let timelapse = TimelapseController(appliance: rig.appliance, stateFile: FilePath(stateFile))
             let message = try XCTUnwrap(timelapse.resume())
             XCTAssertTrue(message.contains("not resumed"), message)
             XCTAssertTrue(message.contains(stateFile), message)

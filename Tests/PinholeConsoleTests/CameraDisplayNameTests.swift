@@ -4,6 +4,7 @@
 import XCTest
 
 @testable import PinholeConsole
+import SystemPackage
 
 final class CameraDisplayNameTests: XCTestCase {
     private let imx477 = "/base/soc/i2c0mux/i2c@1/imx477@1a"
@@ -57,7 +58,7 @@ private struct OnePhotoLibrary: LibraryReading {
 
     func photo(id: String) throws -> LibraryPhotoDetail? {
         var detail = LibraryPhotoDetail(
-            id: id, file: "/lib/\(id).jpg", created: "2026-11-21T08:00:00.000+00:00",
+            id: id, file: FilePath("/lib/\(id).jpg"), created: "2026-11-21T08:00:00.000+00:00",
             added: "2026-11-21T08:00:01.000+00:00", width: 4056, height: 3040, favorite: false, edited: false)
         detail.camera = camera
         detail.make = "Pinhole"

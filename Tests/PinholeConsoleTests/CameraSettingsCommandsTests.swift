@@ -6,6 +6,7 @@ import PinholeCapture
 import PinholeConsole
 import PinholeCore
 import XCTest
+import SystemPackage
 
 final class CameraSettingsCommandsTests: XCTestCase {
     private func ask(_ harness: ConsoleHarness, _ line: String) -> String {
@@ -38,7 +39,8 @@ final class CameraSettingsCommandsTests: XCTestCase {
     func testSetAnswersAnErrorWhenTheSaveFailed() throws {
         let harness = try ConsoleHarness(quietFocus: true)
         let directory = NSTemporaryDirectory() + "pinhole-settings-\(UUID().uuidString)"
-        harness.appliance.settingsFile = SettingsFile(path: directory + "/missing/camera-settings.toml")
+        harness.appliance.settingsFile = SettingsFile(
+            path: FilePath(directory + "/missing/camera-settings.toml"))
         let answer = ask(harness, "set camera.ev 1.5")
         XCTAssertTrue(
             answer.hasPrefix("error 70: camera.ev is 1.5 until the next start, but not saved:"), answer)

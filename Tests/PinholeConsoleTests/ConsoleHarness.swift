@@ -9,6 +9,7 @@ import PinholeImaging
 import PinholeSim
 import PinholeSimBoard
 import XCTest
+import SystemPackage
 
 /// Stores photos in memory (called from the loop's worker thread, so guarded by a mutex).
 final class MemoryStore: PhotoStore, @unchecked Sendable {
@@ -28,7 +29,7 @@ final class MemoryStore: PhotoStore, @unchecked Sendable {
             count += 1
             return count
         }
-        return SavedPhoto(id: "photo\(n)", file: "/mem/photo\(n).jpg")
+        return SavedPhoto(id: "photo\(n)", file: FilePath("/mem/photo\(n).jpg"))
     }
 
     func photoCount() throws -> Int { locked { count } }

@@ -5,6 +5,7 @@ import Foundation
 import PinholeConsole
 import PinholeCore
 import XCTest
+import SystemPackage
 
 /// A stand-in library: pages read through `LibraryReading`, changes through `library`
 /// words; records what was asked. Used from the loop's worker thread while the test waits.
@@ -57,7 +58,7 @@ final class FakeLibrary: LibraryReading, @unchecked Sendable {
         lock.withLock {
             asked.append("photo \(id)")
             var detail = LibraryPhotoDetail(
-                id: id, file: "/lib/\(id).jpg", created: "2026-11-21T08:00:00.000+00:00",
+                id: id, file: FilePath("/lib/\(id).jpg"), created: "2026-11-21T08:00:00.000+00:00",
                 added: "2026-11-21T08:00:01.000+00:00", width: 4056, height: 3040,
                 favorite: favoriteIDs.contains(id), edited: false)
             detail.camera = "imx477"

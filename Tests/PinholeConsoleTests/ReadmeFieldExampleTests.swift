@@ -5,6 +5,7 @@ import PinholeAppliance
 import PinholeBoard
 import PinholeConfiguration
 import XCTest
+import SystemPackage
 
 final class ReadmeFieldExampleTests: XCTestCase {
     /// The ```toml blocks of the section `## In the field` (up to the next `## ` heading), with the
@@ -42,11 +43,12 @@ final class ReadmeFieldExampleTests: XCTestCase {
             if text.contains("[triggers.") {
                 boards += 1
                 let profile = try BoardProfile.parse(
-                    "[board]\nname = \"readme\"\n" + text, file: "README.md:\(line)", name: "readme")
+                    "[board]\nname = \"readme\"\n" + text, file: FilePath("README.md:\(line)"), name: "readme"
+                )
                 XCTAssertFalse(profile.triggers.isEmpty, "README.md:\(line)")
             } else {
                 files += 1
-                XCTAssertNoThrow(try Configuration.parse(text, file: "README.md:\(line)"), text)
+                XCTAssertNoThrow(try Configuration.parse(text, file: FilePath("README.md:\(line)")), text)
             }
         }
         XCTAssertEqual(boards, 1)

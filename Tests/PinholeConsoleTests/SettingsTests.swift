@@ -6,6 +6,7 @@ import PinholeAppliance
 import PinholeConfiguration
 import PinholeConsole
 import XCTest
+import SystemPackage
 
 final class SettingsTests: XCTestCase {
     private var directory: URL!
@@ -45,20 +46,24 @@ final class SettingsTests: XCTestCase {
     func testSaveValidatesTheWholeFileAndWritesNothingOnError() throws {
         let file = directory.appendingPathComponent("pinhole.toml").path
         try sample.write(toFile: file, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "5", file: file)) {
+        XCTAssertThrowsError(
+            try Configuration.save("console", "idle_lock", literal: "5", file: FilePath(file))
+        ) {
             error in
             XCTAssertTrue("\(error)".contains("pinhole.toml"), "\(error)")
             XCTAssertTrue("\(error)".contains("idle_lock"), "\(error)")
         }
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), sample)
-        let saved = try Configuration.save("console", "idle_lock", literal: "600", file: file)
+        let saved = try Configuration.save("console", "idle_lock", literal: "600", file: FilePath(file))
         XCTAssertEqual(saved.consoleIdleLockSeconds, 600)
-        XCTAssertEqual(try Configuration.load(file: file).consoleIdleLockSeconds, 600)
+        XCTAssertEqual(try Configuration.load(file: FilePath(file)).consoleIdleLockSeconds, 600)
     }
 
     func testASaveThatCannotBeWrittenSaysWhyAndWhatToDo() {
         let file = directory.appendingPathComponent("missing/pinhole.toml").path
-        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "600", file: file)) {
+        XCTAssertThrowsError(
+            try Configuration.save("console", "idle_lock", literal: "600", file: FilePath(file))
+        ) {
             XCTAssertEqual(
                 "\($0)", "\(file):0: cannot create a file next to it (No such file or directory)")
         }
@@ -68,7 +73,9 @@ final class SettingsTests: XCTestCase {
         XCTAssertNoThrow(
             try FileManager.default.createDirectory(
                 atPath: occupied + "/inside", withIntermediateDirectories: true))
-        XCTAssertThrowsError(try Configuration.save("console", "idle_lock", literal: "600", file: occupied)) {
+        XCTAssertThrowsError(
+            try Configuration.save("console", "idle_lock", literal: "600", file: FilePath(occupied))
+        ) {
             XCTAssertTrue(
                 "\($0)".hasPrefix("\(occupied):0: cannot read the configuration file (Is a directory)"),
                 "\($0)")
@@ -83,10 +90,10 @@ final class SettingsTests: XCTestCase {
     /// as root, which reads any file: a directory in its place gives a real read error, EISDIR.)
     func testOnlyAMissingDefaultFileMeansNoConfiguration() throws {
         let missing = directory.appendingPathComponent("absent.toml").path
-        XCTAssertNil(try Configuration.load(file: nil, defaultFile: missing).consolePINHash)
+        XCTAssertNil(try Configuration.load(file: nil, defaultFile: FilePath(missing)).consolePINHash)
         let unreadable = directory.appendingPathComponent("unreadable.toml").path
         try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: false)
-        XCTAssertThrowsError(try Configuration.load(file: nil, defaultFile: unreadable)) { error in
+        XCTAssertThrowsError(try Configuration.load(file: nil, defaultFile: FilePath(unreadable))) { error in
             XCTAssertTrue(
                 "\(error)".hasPrefix(
                     "\(unreadable):0: cannot read the configuration file (Is a directory): Pinhole will not start with defaults"
@@ -97,7 +104,8 @@ final class SettingsTests: XCTestCase {
     func testLineModeSettingsAndPINChangesAreSavedAndApplied() throws {
         let file = directory.appendingPathComponent("pinhole.toml").path
         try sample.write(toFile: file, atomically: true, encoding: .utf8)
-        let store = ConsoleSettings(configuration: try Configuration.load(file: file), file: file)
+        let store = ConsoleSettings(
+            configuration: try Configuration.load(file: FilePath(file)), file: FilePath(file))
         var applied: [Int] = []
         store.onChange = { applied.append($0.consoleIdleLockSeconds) }
         var pinChanges = 0
@@ -123,7 +131,7 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(ask("pin set 12"), "error 64: a PIN has 4 to 32 characters (this one has 2)")
         XCTAssertEqual(ask("pin set 5791"), "ok PIN changed and saved to \(file)")
         XCTAssertEqual(pinChanges, 1, "the web server hears of it (it ends its sessions)")
-        let saved = try Configuration.load(file: file)
+        let saved = try Configuration.load(file: FilePath(file))
         XCTAssertEqual(saved.jpegQuality, 80)
         XCTAssertEqual(saved.consolePINHash, "$test$1975$not-a-real-hash")
         XCTAssertTrue(
@@ -135,12 +143,12 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(pinChanges, 1, "a refused change is no change")
         XCTAssertTrue(ask("pin clear").hasPrefix("ok PIN removed"))
         XCTAssertEqual(pinChanges, 2)
-        XCTAssertNil(try Configuration.load(file: file).consolePINHash)
+        XCTAssertNil(try Configuration.load(file: FilePath(file)).consolePINHash)
     }
 
     func testSettingsPageTogglesAndPromptsSaveTheFile() throws {
         let file = directory.appendingPathComponent("pinhole.toml").path
-        let store = ConsoleSettings(configuration: Configuration(), file: file)
+        let store = ConsoleSettings(configuration: Configuration(), file: FilePath(file))
         let harness = try ConsoleHarness(quietFocus: true, configure: { $0.settingsStore = store })
         harness.type("7")  // Settings
         XCTAssertTrue(harness.terminal.line(0).contains("Main menu > Settings"), harness.terminal.line(0))
@@ -152,13 +160,14 @@ final class SettingsTests: XCTestCase {
         harness.type("save\r", settle: .seconds(1))
         XCTAssertTrue(
             harness.terminal.line(22).hasPrefix("ok console.colour on saved"), harness.terminal.line(22))
-        XCTAssertEqual(try Configuration.load(file: file).consoleColour, true)
+        XCTAssertEqual(try Configuration.load(file: FilePath(file)).consoleColour, true)
         harness.type("1")  // JPEG quality prompt, pre-filled
         XCTAssertEqual(harness.terminal.line(23), "JPEG quality (1-100): 93")
         harness.type("\u{7F}\u{7F}75\r")
         XCTAssertEqual(
-            try Configuration.load(file: file).jpegQuality, 93, "not saved before the word is typed")
+            try Configuration.load(file: FilePath(file)).jpegQuality, 93, "not saved before the word is typed"
+        )
         harness.type("save\r", settle: .seconds(1))
-        XCTAssertEqual(try Configuration.load(file: file).jpegQuality, 75)
+        XCTAssertEqual(try Configuration.load(file: FilePath(file)).jpegQuality, 75)
     }
 }

@@ -3,6 +3,7 @@
 import Foundation
 import PinholeConfiguration
 import XCTest
+import SystemPackage
 
 final class StaleTemporaryFileTests: XCTestCase {
     private var directory: URL!
@@ -41,9 +42,9 @@ final class StaleTemporaryFileTests: XCTestCase {
         {
             _ = try leave(name, age: 0)
         }
-        let removed = Configuration.removeStaleTemporaries(of: file)
+        let removed = Configuration.removeStaleTemporaries(of: FilePath(file))
         XCTAssertEqual(
-            Set(removed.map { ($0 as NSString).lastPathComponent }),
+            Set(removed.map { $0.lastComponent?.string ?? "" }),
             [".pinhole.toml.3k9x0a.tmp", "pinhole.toml.tmp-4242", "pinhole.toml.tmp"])
         XCTAssertEqual(
             names,
@@ -52,7 +53,7 @@ final class StaleTemporaryFileTests: XCTestCase {
                 ".pinhole.toml..tmp", "pinhole.toml.tmpfile",
             ])
         let settings = directory.appendingPathComponent("camera-settings.toml").path
-        XCTAssertEqual(Configuration.removeStaleTemporaries(of: settings).count, 1)
+        XCTAssertEqual(Configuration.removeStaleTemporaries(of: FilePath(settings)).count, 1)
         XCTAssertFalse(names.contains("camera-settings.toml.tmp-17"))
     }
 
@@ -62,14 +63,15 @@ final class StaleTemporaryFileTests: XCTestCase {
         _ = try leave(".pinhole.toml.old1.tmp", age: 3600)
         _ = try leave("pinhole.toml.tmp-99", age: 120)
         _ = try leave(".pinhole.toml.busy.tmp", age: 0)  // another process writing right now
-        let saved = try Configuration.save("capture", "quality", literal: "80", file: file)
+        let saved = try Configuration.save("capture", "quality", literal: "80", file: FilePath(file))
         XCTAssertEqual(saved.jpegQuality, 80)
         XCTAssertEqual(names, ["pinhole.toml", ".pinhole.toml.busy.tmp"])
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "[capture]\nquality = 80\n")
     }
 
     func testAMissingDirectoryOrBareNameRemovesNothing() {
-        XCTAssertEqual(Configuration.removeStaleTemporaries(of: directory.path + "/absent/pinhole.toml"), [])
-        XCTAssertEqual(Configuration.removeStaleTemporaries(of: directory.path + "/"), [])
+        XCTAssertEqual(
+            Configuration.removeStaleTemporaries(of: FilePath(directory.path + "/absent/pinhole.toml")), [])
+        XCTAssertEqual(Configuration.removeStaleTemporaries(of: FilePath(directory.path + "/")), [])
     }
 }

@@ -1,6 +1,7 @@
 // Tests of the TOML reader: values, tables, arrays of tables, and errors with lines.
 
 import Foundation
+import SystemPackage
 import XCTest
 @testable import PinholeCore
 
@@ -101,9 +102,9 @@ final class TOMLDocumentTests: XCTestCase {
             let bytes = try Data(contentsOf: corpus.appendingPathComponent(name))
             let text = String(decoding: bytes, as: UTF8.self)
             do {
-                _ = try TOMLDocument.parse(text, file: name)
+                _ = try TOMLDocument.parse(text, file: FilePath(name))
             } catch let error as ConfigurationError {
-                XCTAssertEqual(error.file, name)
+                XCTAssertEqual(error.file, FilePath(name))
             }
         }
     }

@@ -71,10 +71,10 @@ final class ClipStorageFullTests: XCTestCase {
         XCTAssertGreaterThan(clip.frameCount, 10)
         XCTAssertLessThan(clip.frameCount, 600, "ended by the reserve, long before its 60 s")
         // The file holds whole fragments only: every frame decodes, as many as the clip says.
-        XCTAssertEqual(try ClipTools.decodeErrors(clip.path), "")
-        XCTAssertEqual(try LibraryClipFixtures.decodedFrames(clip.path), clip.frameCount)
+        XCTAssertEqual(try ClipTools.decodeErrors(clip.path.string), "")
+        XCTAssertEqual(try LibraryClipFixtures.decodedFrames(clip.path.string), clip.frameCount)
         let asset = try XCTUnwrap(try library.assets(AssetQuery.all.filter(.mediaType(.video))).first)
-        XCTAssertEqual(asset.fileSize, POSIXFiles.fileSize(clip.path))
+        XCTAssertEqual(asset.fileSize, POSIXFiles.fileSize(clip.path.string))
         XCTAssertEqual(asset.duration, .milliseconds(100 * clip.frameCount))
         XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, "\((try? library.fsck().lines) ?? [])")
         // The reserve held: the index stays writable, and the clip can be deleted to make room.

@@ -7,6 +7,7 @@ import PinholeLibav
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 /// Writes a clip's container bytes into the library's recording file (as `pinhole run` does).
 final class LibraryClipSink: ClipSink {
@@ -31,16 +32,20 @@ enum LibraryClipFixtures {
         size: PixelSize(width: 160, height: 96), fps: 15, bitRate: 300_000, keyframeInterval: 15,
         encoder: .libx264)
 
+    /// The metadata `encode` writes (the display matrix turned by `rotationDegrees`).
+    static func metadata(rotationDegrees: Int = 0) -> ClipMetadata {
+        ClipMetadata(
+            creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: 48.8577, longitude: -2.295,
+            altitude: 35, rotationDegrees: rotationDegrees, make: "Pinhole", model: "Test", clockTrust: .gps)
+    }
+
     /// Encodes `frames` frames (a keyframe, so a fragment, every 15) into `sink`.
-    static func encode(frames: Int, into sink: any ClipSink) throws {
+    static func encode(frames: Int, into sink: any ClipSink, rotationDegrees: Int = 0) throws {
         let backend = LibavVideoBackend()
         let encoder = try backend.makeEncoder(settings)
         let writer = try backend.makeWriter(
             settings: settings, codecHeader: encoder.codecHeader,
-            metadata: ClipMetadata(
-                creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: 48.8577, longitude: -2.295,
-                altitude: 35, rotationDegrees: 0, make: "Pinhole", model: "Test", clockTrust: .gps),
-            sink: sink)
+            metadata: metadata(rotationDegrees: rotationDegrees), sink: sink)
         for index in 0..<frames {
             for packet in try encoder.encode(
                 ClipTools.frame(settings.size, index: index),
@@ -92,7 +97,7 @@ enum LibraryClipFixtures {
         throws -> PhotoLibrary
     {
         try PhotoLibrary.open(
-            at: directory.appendingPathComponent(name).path, options: options,
+            at: FilePath(directory.appendingPathComponent(name).path), options: options,
             now: { WallTime(secondsSince1970: 1_795_700_000) })
     }
 
@@ -147,7 +152,7 @@ final class LibraryClipTests: XCTestCase {
         let clips = try reopened.assets(AssetQuery.all.filter(.mediaType(.video)))
         XCTAssertEqual(clips.count, 1)
         let clip = try XCTUnwrap(clips.first)
-        let file = reopened.fileURLPath(of: clip)
+        let file = reopened.fileURLPath(of: clip).string
         XCTAssertTrue(file.hasSuffix("/\(clip.id).mp4"), file)
         // Cut back to the end of the second fragment: 30 frames, 2 s, every one decodes.
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)).count, secondEnd)
@@ -190,7 +195,7 @@ final class LibraryClipTests: XCTestCase {
             let clip = try library.beginClip(created: nil)
             try Data(contentsOf: URL(fileURLWithPath: whole.path)).withUnsafeBytes { try clip.write($0) }
             // The cut falls after the rename, before the index entry.
-            try FileManager.default.moveItem(atPath: clip.temporaryPath, toPath: clip.absolutePath)
+            try FileManager.default.moveItem(atPath: clip.temporaryPath, toPath: clip.absolutePath.string)
             id = String(clip.relative.split(separator: "/").last!.dropLast(4))
         }
         let reopened = try open(directory)
@@ -224,27 +229,28 @@ final class LibraryClipTests: XCTestCase {
 
         // Exported as .mp4, the same bytes.
         let out = directory.appendingPathComponent("stick").path
-        let exported = try library.export(AssetQuery.all.filter(.mediaType(.video)), to: out)
+        let exported = try library.export(AssetQuery.all.filter(.mediaType(.video)), to: FilePath(out))
         XCTAssertEqual(exported.written.count, 1)
         XCTAssertTrue(exported.written[0].hasSuffix(".mp4"), exported.written[0])
         XCTAssertEqual(
             try Data(contentsOf: URL(fileURLWithPath: exported.written[0])),
-            try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: clip))))
+            try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: clip).string)))
 
         // Imported into another library: a video with what libavformat reads in it.
         let other = try LibraryClipFixtures.open(directory, name: "other")
-        let imported = try other.importFolder(out)
+        let imported = try other.importFolder(FilePath(out))
         XCTAssertEqual(imported.imported.count, 1, "\(imported.failures)")
         let copy = try XCTUnwrap(try other.asset(id: imported.imported[0]))
         XCTAssertEqual(copy.mediaType, .video)
         XCTAssertEqual(copy.duration, .seconds(3))
         XCTAssertEqual(copy.frameRate, 15)
         XCTAssertEqual(copy.created, WallTime(secondsSince1970: 1_795_698_000), "creation_time from the mvhd")
-        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(copy, file: other.fileURLPath(of: copy))
-        XCTAssertTrue(other.fileURLPath(of: copy).hasSuffix(".mp4"))
+        try LibraryClipFixtures.assertCarriesTheWrittenMetadata(
+            copy, file: other.fileURLPath(of: copy).string)
+        XCTAssertTrue(other.fileURLPath(of: copy).string.hasSuffix(".mp4"))
         XCTAssertEqual(
-            try other.importFolder(out).duplicates.count, 1, "the same bytes again are a duplicate")
-        XCTAssertEqual(try decodedFrames(other.fileURLPath(of: copy)), 45)
+            try other.importFolder(FilePath(out)).duplicates.count, 1, "the same bytes again are a duplicate")
+        XCTAssertEqual(try decodedFrames(other.fileURLPath(of: copy).string), 45)
 
         // Recently Deleted, restore, purge: the file goes only with the purge.
         try library.delete([clip.id])
@@ -253,11 +259,46 @@ final class LibraryClipTests: XCTestCase {
         try library.restore([clip.id])
         XCTAssertEqual(try library.count(library.query(for: .videos)), 1)
         try library.delete([clip.id])
-        let file = library.fileURLPath(of: clip)
+        let file = library.fileURLPath(of: clip).string
         try library.purge([clip.id])
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         XCTAssertNil(try library.asset(id: clip.id))
         XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, "\((try? library.fsck().lines) ?? [])")
+    }
+
+    func testARecordedClipsRotationIsItsOrientationAndItsThumbnailIsUpright() throws {
+        let directory = try ClipTools.temporaryDirectory(for: self)
+        let library = try open(directory)
+        // The recorder's path: a camera mounted a quarter turn clockwise.
+        let recording = try LibraryClipStore(library: library).beginClip(startedAt: nil)
+        try LibraryClipFixtures.encode(frames: 45, into: recording, rotationDegrees: 90)
+        let saved = try recording.complete(
+            ClipFacts(
+                metadata: LibraryClipFixtures.metadata(rotationDegrees: 90), size: settings.size, fps: 15,
+                frameCount: 45, durationMicroseconds: 3_000_000, poster: nil, triggerMicroseconds: 0))
+        let clip = try XCTUnwrap(try library.asset(id: saved.id))
+        XCTAssertEqual(clip.orientation, .right)
+        XCTAssertEqual(clip.pixelSize, settings.size, "the stored frames stay as encoded")
+        let fit = PixelSize(width: 80, height: 80)
+        XCTAssertEqual(
+            try library.thumbnail(of: clip, size: fit, mode: .aspectFit).size,
+            PixelSize(width: 48, height: 80),
+            "upright: portrait")
+
+        // Exported and imported elsewhere: read back from the display matrix.
+        let out = directory.appendingPathComponent("stick").path
+        _ = try library.export(.all, to: FilePath(out))
+        let other = try LibraryClipFixtures.open(directory, name: "other")
+        let copy = try XCTUnwrap(
+            try other.importFolder(FilePath(out)).imported.first.flatMap { try other.asset(id: $0) })
+        XCTAssertEqual(copy.orientation, .right)
+        XCTAssertEqual(
+            try other.thumbnail(of: copy, size: fit, mode: .aspectFit).size, PixelSize(width: 48, height: 80))
+        for (degrees, orientation) in [(180, Orientation.down), (270, .left), (0, .up)] {
+            var probed = try LibavClipReader.probe(library.fileURLPath(of: clip).string)
+            probed.rotationDegrees = degrees
+            XCTAssertEqual(ClipRecord(probed).orientation, orientation, "\(degrees)°")
+        }
     }
 
     func testAnInterruptedPurgeOfAClipIsUndone() throws {
@@ -274,11 +315,11 @@ final class LibraryClipTests: XCTestCase {
             try library.delete([clip.id])
             // A purge cut after the move into .purging/, before its commit.
             try FileManager.default.moveItem(
-                atPath: library.fileURLPath(of: clip), toPath: root + "/.purging/\(clip.id).mp4")
+                atPath: library.fileURLPath(of: clip).string, toPath: root + "/.purging/\(clip.id).mp4")
         }
         let reopened = try open(directory)
         XCTAssertEqual(reopened.recoveryReport.restoredPurges, [clip.id], "\(reopened.recoveryReport.lines)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: clip)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: clip).string))
         XCTAssertTrue(try reopened.fsck(verifyChecksums: true).isClean)
     }
 

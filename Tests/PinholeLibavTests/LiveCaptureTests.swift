@@ -9,6 +9,7 @@ import PinholeSim
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class LiveCaptureTests: XCTestCase {
     let clips = LibraryClipFixtures.self
@@ -102,8 +103,8 @@ final class LiveCaptureTests: XCTestCase {
         XCTAssertEqual(asset.triggerOffset, expected.offset)
         XCTAssertEqual(try rig.library.assets(rig.library.query(for: .livePhotos)).map(\.id), [id])
         XCTAssertEqual(motion.file, rig.library.motionFilePath(of: asset))
-        XCTAssertEqual(try clips.decodedFrames(motion.file), expected.frames)
-        XCTAssertEqual(try ClipTools.decodeErrors(motion.file), "")
+        XCTAssertEqual(try clips.decodedFrames(motion.file.string), expected.frames)
+        XCTAssertEqual(try ClipTools.decodeErrors(motion.file.string), "")
         XCTAssertTrue(try rig.library.fsck(verifyChecksums: true).isClean)
         XCTAssertEqual(
             rig.events, [.liveSaved(photoID: id, file: motion.file, frames: expected.frames)])
@@ -127,9 +128,9 @@ final class LiveCaptureTests: XCTestCase {
         rig.camera.stop()
         let motion = try XCTUnwrap(outcome).get()
         XCTAssertEqual(motion.window.frameCount, expectedWindow(rig.frames.times, still: still).frames)
-        XCTAssertEqual(try clips.decodedFrames(motion.file), motion.window.frameCount)
+        XCTAssertEqual(try clips.decodedFrames(motion.file.string), motion.window.frameCount)
         let clip = try XCTUnwrap(saved)
-        XCTAssertEqual(try clips.decodedFrames(clip.path), clip.frameCount)
+        XCTAssertEqual(try clips.decodedFrames(clip.path.string), clip.frameCount)
         XCTAssertGreaterThanOrEqual(clip.frameCount, 40)
         XCTAssertEqual(try rig.library.asset(id: id)?.mediaType, .live)
         XCTAssertEqual(try rig.library.count(AssetQuery.all.filter(.mediaType(.video))), 1)

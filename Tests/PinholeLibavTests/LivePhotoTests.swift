@@ -7,6 +7,7 @@ import PinholeLibav
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class LivePhotoTests: XCTestCase {
     let clips = LibraryClipFixtures.self
@@ -38,12 +39,13 @@ final class LivePhotoTests: XCTestCase {
 
     func testAPhotoWithItsClipIsOneLiveAssetWithTwoResources() throws {
         let (_, library, photo, clip) = try photoAndClip()
-        let live = try library.attachMotion(to: photo.id, clip: clip, stillOffset: .milliseconds(1500))
+        let live = try library.attachMotion(
+            to: photo.id, clip: FilePath(clip), stillOffset: .milliseconds(1500))
         XCTAssertEqual(live.mediaType, .live)
         XCTAssertEqual(live.duration, .seconds(3))
         XCTAssertEqual(live.triggerOffset, .milliseconds(1500))
         XCTAssertEqual(live.path, photo.path, "the still stays the asset's file")
-        let motion = try XCTUnwrap(library.motionFilePath(of: live))
+        let motion = try XCTUnwrap(library.motionFilePath(of: live)?.string)
         XCTAssertTrue(motion.hasSuffix("/\(live.id).motion.mp4"), motion)
         XCTAssertEqual(try clips.decodedFrames(motion), 45)
         XCTAssertEqual(try library.assets(library.query(for: .livePhotos)).map(\.id), [live.id])
@@ -53,16 +55,18 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertEqual(
             try library.thumbnail(of: live, size: PixelSize(width: 80, height: 80), mode: .aspectFit).size,
             PixelSize(width: 80, height: 48))
-        XCTAssertThrowsError(try library.attachMotion(to: live.id, clip: clip, stillOffset: .zero)) {
+        XCTAssertThrowsError(try library.attachMotion(to: live.id, clip: FilePath(clip), stillOffset: .zero))
+        {
             XCTAssertTrue("\($0)".contains("not a photo"), "\($0)")
         }
     }
 
     func testExportWritesTheApplePairAndTheMotionPhotoThatExiftoolRecognises() throws {
         let (directory, library, photo, clip) = try photoAndClip()
-        let live = try library.attachMotion(to: photo.id, clip: clip, stillOffset: .milliseconds(1500))
+        let live = try library.attachMotion(
+            to: photo.id, clip: FilePath(clip), stillOffset: .milliseconds(1500))
         let out = directory.appendingPathComponent("stick").path
-        let report = try library.export(AssetQuery.all, to: out)
+        let report = try library.export(AssetQuery.all, to: FilePath(out))
         let names = report.written.map { URL(fileURLWithPath: $0).lastPathComponent }
         let stem = String(try XCTUnwrap(names.first).dropLast(4))
         XCTAssertEqual(names, [stem + ".jpg", stem + ".mov", stem + ".MP.jpg"])
@@ -105,27 +109,28 @@ final class LivePhotoTests: XCTestCase {
             try? JPEGDecoder.decode(Array(bytes), pixelLimit: 160 * 96), "the still still decodes")
 
         // Redone, the same bytes: nothing rewritten.
-        XCTAssertEqual(try library.export(AssetQuery.all, to: out).skipped.count, 3)
+        XCTAssertEqual(try library.export(AssetQuery.all, to: FilePath(out)).skipped.count, 3)
 
         // The Apple pair imports as one Live Photo (the Motion Photo, moved aside here, would be
         // a second one: testAMotionPhotoRoundTripsExportToImportAsOneLivePhoto).
         try FileManager.default.moveItem(atPath: motionPhoto, toPath: video + ".MP.jpg")
         let other = try clips.open(directory, name: "other")
-        let imported = try other.importFolder(out)
+        let imported = try other.importFolder(FilePath(out))
         XCTAssertEqual(imported.failures, [:])
         XCTAssertEqual(imported.imported.count, 1)
         XCTAssertEqual(try other.count(AssetQuery.all.filter(.mediaType(.live))), 1)
         let copy = try XCTUnwrap(try other.assets(AssetQuery.all.filter(.mediaType(.live))).first)
         XCTAssertEqual(copy.duration, .seconds(3))
-        XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy))), 45)
+        XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy)?.string)), 45)
         XCTAssertTrue(try other.fsck().isClean, "\((try? other.fsck().lines) ?? [])")
     }
 
     func testAMotionPhotoRoundTripsExportToImportAsOneLivePhoto() throws {
         let (directory, library, photo, clip) = try photoAndClip()
-        let live = try library.attachMotion(to: photo.id, clip: clip, stillOffset: .milliseconds(1500))
+        let live = try library.attachMotion(
+            to: photo.id, clip: FilePath(clip), stillOffset: .milliseconds(1500))
         let out = directory.appendingPathComponent("stick").path
-        let written = try library.export(AssetQuery.all, to: out).written
+        let written = try library.export(AssetQuery.all, to: FilePath(out)).written
         let motionPhoto = try XCTUnwrap(written.first { $0.hasSuffix(".MP.jpg") })
         let alone = directory.appendingPathComponent("motion-photo-only")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
@@ -135,13 +140,13 @@ final class LivePhotoTests: XCTestCase {
         var options = LibraryOptions()
         options.streamChunkBytes = 4096
         let other = try clips.open(directory, name: "other", options: options)
-        let imported = try other.importFolder(alone.path)
+        let imported = try other.importFolder(FilePath(alone.path))
         XCTAssertEqual(imported.failures, [:])
         XCTAssertEqual(imported.imported.count, 1)
         let copy = try XCTUnwrap(try imported.imported.first.flatMap { try other.asset(id: $0) })
         let motionFile = try XCTUnwrap(other.motionFilePath(of: copy))
         let videoBytes = try XCTUnwrap(
-            FileManager.default.attributesOfItem(atPath: motionFile)[.size] as? Int)
+            FileManager.default.attributesOfItem(atPath: motionFile.string)[.size] as? Int)
         let streamed = other.streamed.withLock { $0 }
         XCTAssertEqual(streamed.bytes, Int64(videoBytes), "the video went through the stream")
         XCTAssertEqual(streamed.reads, (videoBytes + 4095) / 4096)
@@ -150,7 +155,7 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertEqual(copy.mediaType, .live)
         XCTAssertEqual(copy.triggerOffset, .milliseconds(1500), "the XMP presentation time")
         XCTAssertEqual(copy.duration, .seconds(3))
-        XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy))), 45)
+        XCTAssertEqual(try clips.decodedFrames(try XCTUnwrap(other.motionFilePath(of: copy)?.string)), 45)
         // The still comes back as it was stored (the Motion Photo's XMP and the video taken off).
         XCTAssertEqual(
             try Data(contentsOf: URL(fileURLWithPath: other.layout.absolute(copy.path))),
@@ -158,7 +163,7 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertEqual(try other.assets(other.query(for: .livePhotos)).map(\.id), [copy.id])
         XCTAssertTrue(try other.fsck(verifyChecksums: true).isClean, "\((try? other.fsck().lines) ?? [])")
         // Imported again: a duplicate, nothing changes.
-        XCTAssertEqual(try other.importFolder(alone.path).duplicates.count, 1)
+        XCTAssertEqual(try other.importFolder(FilePath(alone.path)).duplicates.count, 1)
         // A Motion Photo whose directory gives a length that does not fit is an ordinary JPEG
         // with bytes after its end: refused, as before, nothing imported.
         var broken = try Array(Data(contentsOf: URL(fileURLWithPath: motionPhoto)))
@@ -166,7 +171,7 @@ final class LivePhotoTests: XCTestCase {
         let bad = directory.appendingPathComponent("bad")
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
         try Data(broken).write(to: bad.appendingPathComponent("PXL_2.MP.jpg"))
-        let refused = try other.importFolder(bad.path)
+        let refused = try other.importFolder(FilePath(bad.path))
         XCTAssertEqual(refused.imported.count, 0)
         XCTAssertEqual(refused.failures.count, 1, "\(refused)")
         XCTAssertEqual(try other.count(AssetQuery.all), 1)
@@ -193,7 +198,7 @@ final class LivePhotoTests: XCTestCase {
         try reopened.delete([live.id])
         try reopened.purge([live.id])
         XCTAssertFalse(FileManager.default.fileExists(atPath: motion))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: live)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: reopened.fileURLPath(of: live).string))
         XCTAssertTrue(try reopened.fsck().isClean, "\((try? reopened.fsck().lines) ?? [])")
     }
 }

@@ -7,6 +7,7 @@ import PinholeCore
 import PinholeLibav
 import PinholeSim
 import XCTest
+import SystemPackage
 
 /// Clips as files in a directory.
 final class DirectoryClipStore: ClipStore, @unchecked Sendable {
@@ -32,7 +33,7 @@ class RecordingFileSinkClip: RecordingFileSink, ClipRecording {
     func complete(_ facts: ClipFacts) throws -> SavedClip {
         self.facts = facts
         return SavedClip(
-            id: "clip", path: path, byteCount: Int64(size), frameCount: facts.frameCount,
+            id: "clip", path: FilePath(path), byteCount: Int64(size), frameCount: facts.frameCount,
             durationSeconds: Double(facts.durationMicroseconds) / 1_000_000)
     }
     func discard() {}
@@ -66,8 +67,9 @@ final class RecorderClipTests: XCTestCase {
         loop.advance(by: .milliseconds(1))
         camera.stop()
         let clip = try XCTUnwrap(saved)
-        XCTAssertEqual(try ClipTools.decodeErrors(clip.path), "")
-        let stream = try XCTUnwrap((try ClipTools.probe(clip.path)["streams"] as? [[String: Any]])?.first)
+        XCTAssertEqual(try ClipTools.decodeErrors(clip.path.string), "")
+        let stream = try XCTUnwrap(
+            (try ClipTools.probe(clip.path.string)["streams"] as? [[String: Any]])?.first)
         XCTAssertEqual(stream["nb_read_frames"] as? String, String(clip.frameCount))
         // 2 s after the start plus at least 1.5 s before it, from a keyframe (one a second).
         XCTAssertGreaterThanOrEqual(clip.frameCount, 35)

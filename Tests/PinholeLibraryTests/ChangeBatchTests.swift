@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class ChangeBatchTests: LibraryTestCase {
     override class var opensLibrary: Bool { true }
@@ -34,7 +35,7 @@ final class ChangeBatchTests: LibraryTestCase {
         XCTAssertEqual(album.count, 1)
         XCTAssertEqual(try library.assetIDs(library.albumQuery(albumID)), [photoID])
         let asset = try XCTUnwrap(library.asset(id: photoID))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: library.fileURLPath(of: asset)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.fileURLPath(of: asset).string))
         XCTAssertEqual(recorder.all.count, 1)
         XCTAssertEqual(recorder.all.first?.insertedIDs, [photoID])
         XCTAssertEqual(recorder.all.first?.collectionIDs, [albumID])

@@ -17,11 +17,11 @@ final class CleanupFailureTests: LibraryTestCase {
             of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
         let reported = Reported()
         library.reportCleanupFailures { reported.append($0) }
-        let folder = (thumbnail.file as NSString).deletingLastPathComponent
+        let folder = thumbnail.file.removingLastComponent().string
         try chattr("+i", folder)
         defer { try? chattr("-i", folder, check: false) }  // if an assertion below stops the test
         XCTAssertEqual(try library.clearThumbnailCache(), 0, "nothing was removed")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: thumbnail.file))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: thumbnail.file.string))
         XCTAssertEqual(library.cleanupFailureCount, 1)
         let failure = try XCTUnwrap(library.cleanupFailures.first)
         XCTAssertTrue(failure.hasPrefix("could not remove the cached thumbnail \(thumbnail.file) ("), failure)

@@ -6,6 +6,7 @@ import XCTest
 
 @testable import PinholeLibrary
 @testable import PinholeLibraryCommandLine
+import SystemPackage
 
 final class ClipStorageTests: XCTestCase {
     func record(into library: PhotoLibrary, fragments: Int) throws -> LibraryClipFile {
@@ -22,7 +23,7 @@ final class ClipStorageTests: XCTestCase {
         let clock = ManualWallClock()
         let asset: Asset
         do {
-            let library = try PhotoLibrary.open(at: directory.path, now: clock.now)
+            let library = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
             let clip = try record(into: library, fragments: 3)
             XCTAssertTrue(FileManager.default.fileExists(atPath: clip.temporaryPath))
             XCTAssertEqual(try library.count(.all), 0, "not indexed while recording")
@@ -33,7 +34,7 @@ final class ClipStorageTests: XCTestCase {
             asset = try clip.complete(record)
             XCTAssertFalse(FileManager.default.fileExists(atPath: clip.temporaryPath))
             XCTAssertTrue(asset.path.hasSuffix(".mp4"), asset.path)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: clip.absolutePath)).count, 3000)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: clip.absolutePath.string)).count, 3000)
             let stored = try XCTUnwrap(try library.asset(id: asset.id))
             XCTAssertEqual(stored.mediaType, .video)
             XCTAssertEqual(stored.duration, .seconds(3))
@@ -44,7 +45,7 @@ final class ClipStorageTests: XCTestCase {
             XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, fsckText(library))
         }
         // Reopened: the clip is an original like a photo, nothing to recover.
-        let reopened = try PhotoLibrary.open(at: directory.path, now: clock.now)
+        let reopened = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
         XCTAssertTrue(reopened.recoveryReport.isClean, "\(reopened.recoveryReport.lines)")
         XCTAssertEqual(try reopened.asset(id: asset.id)?.mediaType, .video)
     }
@@ -54,10 +55,10 @@ final class ClipStorageTests: XCTestCase {
         let clock = ManualWallClock()
         do {
             // The process dies while recording: the hidden file stays.
-            let library = try PhotoLibrary.open(at: directory.path, now: clock.now)
+            let library = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
             _ = try record(into: library, fragments: 2)
         }
-        let reopened = try PhotoLibrary.open(at: directory.path, now: clock.now)
+        let reopened = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
         XCTAssertTrue(reopened.recoveryReport.removedTempFiles.isEmpty, "\(reopened.recoveryReport.lines)")
         let kept = reopened.recoveryReport.quarantinedFiles
         XCTAssertEqual(kept.count, 1, "\(reopened.recoveryReport.lines)")
@@ -67,7 +68,7 @@ final class ClipStorageTests: XCTestCase {
     func testListTypeAndTheSmartAlbumsSeparateClipsFromPhotos() throws {
         let directory = TemporaryDirectory()
         let clock = ManualWallClock()
-        let library = try PhotoLibrary.open(at: directory.path, now: clock.now)
+        let library = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
         let clip = try record(into: library, fragments: 1).complete(
             ClipRecord(
                 size: PixelSize(width: 160, height: 96), frameRate: 15, codec: "h264", duration: .seconds(3)))

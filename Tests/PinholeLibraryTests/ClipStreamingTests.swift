@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class ClipStreamingTests: XCTestCase {
     let chunk = 64 << 10
@@ -32,12 +33,13 @@ final class ClipStreamingTests: XCTestCase {
         let clock = ManualWallClock()
         var options = LibraryOptions(reservedBytes: 0)
         options.streamChunkBytes = chunk
-        let library = try PhotoLibrary.open(at: directory.path + "/library", options: options, now: clock.now)
+        let library = try PhotoLibrary.open(
+            at: FilePath(directory.path + "/library"), options: options, now: clock.now)
         let out = directory.path + "/stick"
         for size in [1_000_000, 4_000_000] {
             let asset = try clip(of: size, in: library)
             let before = library.streamed.withLock { $0 }
-            let written = try library.export(.all, to: out).written
+            let written = try library.export(.all, to: FilePath(out)).written
             XCTAssertEqual(written.count, 1, "the other clip is already there")
             let read = library.streamed.withLock { $0 }
             XCTAssertEqual(read.bytes - before.bytes, Int64(size))
@@ -45,7 +47,7 @@ final class ClipStreamingTests: XCTestCase {
             XCTAssertEqual(read.largestRead, chunk, "the largest piece held is the chunk, not the clip")
             XCTAssertEqual(
                 try Data(contentsOf: URL(fileURLWithPath: written[0])),
-                try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: asset))))
+                try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: asset).string)))
         }
         // A redone export compares piece by piece: a torn copy is replaced, a whole one kept.
         let assets = try library.assets(.all)
@@ -58,7 +60,7 @@ final class ClipStreamingTests: XCTestCase {
         for asset in assets {
             XCTAssertEqual(
                 try Data(contentsOf: URL(fileURLWithPath: out + "/" + PhotoLibrary.exportName(of: asset))),
-                try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: asset))))
+                try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: asset).string)))
         }
         XCTAssertEqual(library.streamed.withLock { $0.largestRead }, chunk)
         XCTAssertTrue(

@@ -8,6 +8,7 @@ import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 /// Reads a child's standard output line by line on its own thread and records `ok saved` answers.
 final class SavedLineReader: Sendable {
@@ -98,7 +99,7 @@ final class CrashTests: XCTestCase {
                 process.terminationReason, .uncaughtSignal, "round \(round): the child exited by itself")
             reported += saved
 
-            let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
+            let library = try PhotoLibrary.open(at: FilePath(dir.path), now: { systemWallNow() })
             let recovery = library.recoveryReport
             print(
                 "crash round \(round): killed at system call \(call); "
@@ -113,7 +114,7 @@ final class CrashTests: XCTestCase {
                     XCTFail("round \(round): photo \(id) was reported saved but is not in the library")
                     continue
                 }
-                XCTAssertEqual(library.fileURLPath(of: asset), path)
+                XCTAssertEqual(library.fileURLPath(of: asset).string, path)
                 let bytes = try library.originalData(of: asset)
                 XCTAssertNoThrow(
                     try JPEGDecoder.decode(bytes, fittingIn: PixelSize(width: 64, height: 48)),
@@ -150,7 +151,7 @@ final class CrashTests: XCTestCase {
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { killed += 1 }
 
-            let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
+            let library = try PhotoLibrary.open(at: FilePath(dir.path), now: { systemWallNow() })
             let recovery = library.recoveryReport
             adopted += recovery.adoptedAssets.count
             removed += recovery.removedTempFiles.count
@@ -171,8 +172,8 @@ final class CrashTests: XCTestCase {
         )
         XCTAssertGreaterThanOrEqual(
             killed, 4, "half the imports were killed before they ended: lower importCalls")
-        let library = try PhotoLibrary.open(at: dir.path, now: { systemWallNow() })
-        _ = try library.importFolder(source.path)
+        let library = try PhotoLibrary.open(at: FilePath(dir.path), now: { systemWallNow() })
+        _ = try library.importFolder(FilePath(source.path))
         XCTAssertEqual(Set(try library.assets(.all).map(\.checksum)), sums)
         XCTAssertEqual(try library.count(.all), sums.count, "no photo was imported twice")
     }

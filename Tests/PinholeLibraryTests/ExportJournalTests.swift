@@ -6,6 +6,7 @@ import PinholeLibraryCommandLine
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class ExportJournalTests: LibraryTestCase {
     /// A library with `count` photos, added one minute apart.
@@ -44,7 +45,7 @@ final class ExportJournalTests: LibraryTestCase {
     func testAFinishedExportLeavesNoRecord() throws {
         let out = TemporaryDirectory("pinhole-stick")
         _ = try fill(count: 2)
-        let report = try openLibrary().export(.all, to: out.path)
+        let report = try openLibrary().export(.all, to: FilePath(out.path))
         XCTAssertEqual(report.written.count, 2)
         let reopened = try openLibrary()
         XCTAssertEqual(reopened.recoveryReport.interruptedExports, [])
@@ -62,7 +63,7 @@ final class ExportJournalTests: LibraryTestCase {
         XCTAssertTrue(report.isClean, "the library itself needs no repair")
         let interrupted = try XCTUnwrap(report.interruptedExports.first)
         XCTAssertEqual(report.interruptedExports.count, 1)
-        XCTAssertEqual(interrupted.directory, out.path)
+        XCTAssertEqual(interrupted.directory, FilePath(out.path))
         XCTAssertEqual(interrupted.photoIDs, assets.map(\.id))
         XCTAssertEqual(interrupted.present, 2)
         XCTAssertTrue(report.lines.contains(interrupted.line), "\(report.lines)")
@@ -129,9 +130,9 @@ final class ExportJournalTests: LibraryTestCase {
         let library = try openLibrary()
         let blocked = out.join("file-not-folder")
         try put("x".utf8, blocked)
-        XCTAssertThrowsError(try library.export(.all, to: blocked + "/sub"))
+        XCTAssertThrowsError(try library.export(.all, to: FilePath(blocked + "/sub")))
         let listed = try library.interruptedExports()
-        XCTAssertEqual(listed.map(\.directory), [blocked + "/sub"])
+        XCTAssertEqual(listed.map(\.directory), [FilePath(blocked + "/sub")])
         XCTAssertEqual(listed.first?.present, 0)
     }
 

@@ -20,10 +20,10 @@ final class FsckPagingTests: LibraryTestCase {
 
         // The last row in identifier order (third page of two) loses its original; the fourth
         // (second page) has its content changed at the same size.
-        try FileManager.default.removeItem(atPath: library.fileURLPath(of: byID[4]))
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: library.fileURLPath(of: byID[3])))
+        try FileManager.default.removeItem(atPath: (library.fileURLPath(of: byID[4])).string)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: (library.fileURLPath(of: byID[3])).string))
         bytes[bytes.count / 2] ^= 0xFF
-        writeFile(library.fileURLPath(of: byID[3]), contents: bytes)
+        writeFile((library.fileURLPath(of: byID[3])).string, contents: bytes)
         // A copy of the first photo in another directory, a motion clip of a photo that is no
         // Live Photo, and a foreign file.
         let other = "originals/2020/01/01"

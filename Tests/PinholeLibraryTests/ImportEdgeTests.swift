@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class ImportEdgeTests: XCTestCase {
     /// A FIFO named like a photo (opened without O_NONBLOCK it would wait for a writer for
@@ -18,8 +19,9 @@ final class ImportEdgeTests: XCTestCase {
             atPath: source.join("zero.jpg"), withDestinationPath: "/dev/zero")
         try FileManager.default.createSymbolicLink(
             atPath: source.join("linked.jpg"), withDestinationPath: source.join("good.jpg"))
-        let library = try PhotoLibrary.open(at: TemporaryDirectory().path, now: ManualWallClock().now)
-        let report = try library.importFolder(source.path)
+        let library = try PhotoLibrary.open(
+            at: FilePath(TemporaryDirectory().path), now: ManualWallClock().now)
+        let report = try library.importFolder(FilePath(source.path))
         XCTAssertEqual(report.imported.count, 1)
         XCTAssertEqual(
             Set(report.failures.keys),
@@ -39,8 +41,9 @@ final class ImportEdgeTests: XCTestCase {
         let huge = source.join("huge.jpg")
         writeFile(huge, contents: Data(TestJPEG.make()))
         XCTAssertEqual(truncate(huge, off_t(PhotoLibrary.importFileLimit + 1)), 0)
-        let library = try PhotoLibrary.open(at: TemporaryDirectory().path, now: ManualWallClock().now)
-        let report = try library.importFolder(source.path)
+        let library = try PhotoLibrary.open(
+            at: FilePath(TemporaryDirectory().path), now: ManualWallClock().now)
+        let report = try library.importFolder(FilePath(source.path))
         XCTAssertEqual(report.imported, [])
         XCTAssertTrue(
             report.failures[huge]?.contains("more than the 64 MB a photo may have") == true,
@@ -58,8 +61,9 @@ final class ImportEdgeTests: XCTestCase {
         writeFile(path + "/too-deep/lost.jpg", contents: Data(TestJPEG.make(seed: 2)))
         try FileManager.default.createSymbolicLink(
             atPath: source.join("loop"), withDestinationPath: source.path)
-        let library = try PhotoLibrary.open(at: TemporaryDirectory().path, now: ManualWallClock().now)
-        let report = try library.importFolder(source.path)
+        let library = try PhotoLibrary.open(
+            at: FilePath(TemporaryDirectory().path), now: ManualWallClock().now)
+        let report = try library.importFolder(FilePath(source.path))
         XCTAssertEqual(report.imported.count, 1, "\(report)")
         XCTAssertEqual(report.failures, [path + "/too-deep": "more than 16 folders deep: not imported"])
     }

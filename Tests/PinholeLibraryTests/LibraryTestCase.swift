@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 /// The base of the library's test classes. Each test gets its own empty folder (`dir`,
 /// removed after the test) and a wall clock that moves only when the test says (`clock`);
@@ -38,7 +39,9 @@ class LibraryTestCase: XCTestCase {
     }
 
     /// Opens the library in `dir` on `clock`.
-    func openLibrary() throws -> PhotoLibrary { try PhotoLibrary.open(at: dir.path, now: clock.now) }
+    func openLibrary() throws -> PhotoLibrary {
+        try PhotoLibrary.open(at: FilePath(dir.path), now: clock.now)
+    }
 }
 
 extension PhotoLibrary {

@@ -8,6 +8,7 @@ import XCTest
 
 @testable import PinholeLibrary
 import PinholeLibraryCommandLine
+import SystemPackage
 
 final class LocationAndRedateTests: LibraryTestCase {
     /// Places: Lausanne, Geneva (about 51 km away), Sydney, and one near the antimeridian.
@@ -142,7 +143,7 @@ final class LocationAndRedateTests: LibraryTestCase {
         let out = TemporaryDirectory("pinhole-export")
         let (library, a) = try makeLibrary()
         _ = try LibraryCommandLine.execute(["redate", a[1].id, "--by", "7200"], library: library)
-        let report = try library.export(.all.filter(.ids([a[0].id, a[1].id])), to: out.path)
+        let report = try library.export(.all.filter(.ids([a[0].id, a[1].id])), to: FilePath(out.path))
         XCTAssertEqual(report.written.count, 2)
         let exported = try report.written.map {
             try ExifReader.read(jpeg: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))))
@@ -160,7 +161,7 @@ final class LocationAndRedateTests: LibraryTestCase {
             ["edit", "adjust", a[1].id, "--exposure", "0.5"], library: library)
         let rendered = TemporaryDirectory("pinhole-export-rendered")
         let renderReport = try library.export(
-            .all.filter(.ids([a[1].id])), to: rendered.path, version: .current)
+            .all.filter(.ids([a[1].id])), to: FilePath(rendered.path), version: .current)
         let render = try ExifReader.read(
             jpeg: [UInt8](Data(contentsOf: URL(fileURLWithPath: renderReport.written[0]))))
         XCTAssertEqual(render.captureTime?.secondsSince1970, a[1].created.secondsSince1970 + 7200)

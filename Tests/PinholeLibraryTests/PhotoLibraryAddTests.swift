@@ -6,6 +6,7 @@ import PinholeImaging
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class PhotoLibraryAddTests: LibraryTestCase {
     func testAddWritesTheOriginalAndIndexesIt() throws {
@@ -17,9 +18,9 @@ final class PhotoLibraryAddTests: LibraryTestCase {
 
         XCTAssertTrue(Identifier.isValid(asset.id))
         XCTAssertEqual(asset.path, "originals/2026/11/18/\(asset.id).jpg")
-        XCTAssertEqual(library.fileURLPath(of: asset), dir.path + "/" + asset.path)
+        XCTAssertEqual(library.fileURLPath(of: asset).string, dir.path + "/" + asset.path)
         XCTAssertEqual(
-            FileManager.default.contents(atPath: library.fileURLPath(of: asset)).map(Array.init), jpeg)
+            FileManager.default.contents(atPath: library.fileURLPath(of: asset).string).map(Array.init), jpeg)
         XCTAssertEqual(asset.created, taken)
         XCTAssertEqual(asset.created.iso8601, "2026-11-18T13:06:40.250+02:00")
         XCTAssertEqual(asset.added, clock.time)
@@ -55,7 +56,7 @@ final class PhotoLibraryAddTests: LibraryTestCase {
 
     func testCreationDefaultsToAddTimeWithoutCaptureTime() throws {
         let clock = ManualWallClock(WallTime(secondsSince1970: 1_700_000_000, utcOffsetSeconds: -18_000))
-        let library = try PhotoLibrary.open(at: dir.path, now: clock.now)
+        let library = try PhotoLibrary.open(at: FilePath(dir.path), now: clock.now)
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata(taken: nil))
         XCTAssertEqual(asset.created, clock.time)
         XCTAssertEqual(asset.created.iso8601, "2023-11-14T17:13:20.000-05:00")

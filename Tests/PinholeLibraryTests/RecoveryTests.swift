@@ -6,6 +6,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class RecoveryTests: LibraryTestCase {
     func testRecoveryRemovesTempFilesAdoptsOrphansAndQuarantinesJunk() throws {
@@ -67,7 +68,7 @@ final class RecoveryTests: LibraryTestCase {
         // Corrupt the original's content without changing its size: only --verify sees it.
         var bytes = TestJPEG.make()
         bytes[bytes.count / 2] ^= 0xFF
-        writeFile(library.fileURLPath(of: asset), contents: Data(bytes))
+        writeFile(library.fileURLPath(of: asset).string, contents: Data(bytes))
         report = try library.fsck()
         XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
         report = try library.fsck(verifyChecksums: true)
@@ -154,12 +155,12 @@ final class RecoveryTests: LibraryTestCase {
     /// root) is reported as a failed repair, never as removed, and the next open tries again.
     func testATemporaryFileIsReportedRemovedOnlyWhenItWas() throws {
         let dir = TemporaryDirectory()
-        do { _ = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now) }
+        do { _ = try PhotoLibrary.open(at: FilePath(dir.path), now: ManualWallClock().now) }
         let name = "originals/.01900000-0000-7000-8000-000000000001.jpg.tmp"
         writeFile(dir.join(name), contents: Data([0xFF, 0xD8]))
         try chattr("+i", dir.join(name))
         defer { try? chattr("-i", dir.join(name), check: false) }  // if an assertion below stops the test
-        let stuck = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now).recoveryReport
+        let stuck = try PhotoLibrary.open(at: FilePath(dir.path), now: ManualWallClock().now).recoveryReport
         XCTAssertEqual(stuck.removedTempFiles, [])
         XCTAssertEqual(stuck.failedRepairs.count, 1, "\(stuck.lines)")
         let failure = stuck.failedRepairs.first ?? "none"
@@ -168,14 +169,17 @@ final class RecoveryTests: LibraryTestCase {
         XCTAssertFalse(stuck.isClean)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join(name)))
         try chattr("-i", dir.join(name))
-        let repaired = try PhotoLibrary.open(at: dir.path, now: ManualWallClock().now).recoveryReport
+        let repaired = try PhotoLibrary.open(at: FilePath(dir.path), now: ManualWallClock().now)
+            .recoveryReport
         XCTAssertEqual(repaired.removedTempFiles, [name])
         XCTAssertEqual(repaired.failedRepairs, [])
     }
 
     func testOpeningAPathThatIsAFileFailsClearly() throws {
         writeFile(dir.join("plain"), contents: Data([1]))
-        XCTAssertThrowsError(try PhotoLibrary.open(at: dir.join("plain"), now: ManualWallClock().now)) {
+        XCTAssertThrowsError(
+            try PhotoLibrary.open(at: FilePath(dir.join("plain")), now: ManualWallClock().now)
+        ) {
             error in
             XCTAssertTrue("\(error)".contains("library file error"), "\(error)")
         }

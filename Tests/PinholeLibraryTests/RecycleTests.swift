@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class RecycleTests: XCTestCase {
     private var mountPoint: String?
@@ -38,7 +39,8 @@ final class RecycleTests: XCTestCase {
     func testRecycleRemovesTheOldestPhotosThatAreNeitherFavouritesNorInAnAlbum() throws {
         let dir = try smallFileSystem()
         let library = try PhotoLibrary.open(
-            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+            at: FilePath(dir.join("lib")), options: LibraryOptions(reservedBytes: 1_000_000),
+            now: ManualWallClock().now
         )
         // Fill the card: photo k taken k minutes after the first.
         var ids: [String] = []
@@ -92,7 +94,8 @@ final class RecycleTests: XCTestCase {
     func testClipsAreRecycledLikePhotosByTheSameRule() throws {
         let dir = try smallFileSystem()
         let library = try PhotoLibrary.open(
-            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+            at: FilePath(dir.join("lib")), options: LibraryOptions(reservedBytes: 1_000_000),
+            now: ManualWallClock().now
         )
         // Three 1 MB clips, a minute apart, then a photo; the oldest clip is a favourite.
         var clips: [String] = []
@@ -127,7 +130,8 @@ final class RecycleTests: XCTestCase {
     func testNothingIsRemovedWhenEverythingIsProtected() throws {
         let dir = try smallFileSystem()
         let library = try PhotoLibrary.open(
-            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 1_000_000), now: ManualWallClock().now
+            at: FilePath(dir.join("lib")), options: LibraryOptions(reservedBytes: 1_000_000),
+            now: ManualWallClock().now
         )
         let id = try library.add(
             jpeg: TestJPEG.noise(width: 160, height: 120, seed: 1),

@@ -8,6 +8,7 @@ import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class RedatedRenderTests: LibraryTestCase {
     private let taken = WallTime(secondsSince1970: 1_700_000_000, utcOffsetSeconds: 3600)
@@ -45,7 +46,8 @@ final class RedatedRenderTests: LibraryTestCase {
         // tonal edit (re-encoded, no EXIF of its own) after it.
         _ = try LibraryCommandLine.execute(["edit", "rotate", a[0].id, "--degrees", "90"], library: library)
         let render0 = try library.currentFilePath(of: try XCTUnwrap(library.asset(id: a[0].id)))
-        XCTAssertEqual(try exifDates(render0), old[0], "before the redate the render has the camera's date")
+        XCTAssertEqual(
+            try exifDates(render0.string), old[0], "before the redate the render has the camera's date")
 
         _ = try LibraryCommandLine.execute(["redate", a[0].id, a[1].id, "--by", "7200"], library: library)
         _ = try LibraryCommandLine.execute(
@@ -54,19 +56,21 @@ final class RedatedRenderTests: LibraryTestCase {
         let corrected = moved.map { [String](repeating: $0.created.exifDateTime, count: 3) }
         XCTAssertEqual(moved[0].created.exifDateTime, "2023:11:15 01:13:20", "taken 23:13:20 local, +2 h")
 
-        XCTAssertEqual(try exifDates(render0), corrected[0], "the stored render was rewritten at the redate")
         XCTAssertEqual(
-            try exifDates(try library.currentFilePath(of: moved[1])), corrected[1],
+            try exifDates(render0.string), corrected[0], "the stored render was rewritten at the redate")
+        XCTAssertEqual(
+            try exifDates(try (library.currentFilePath(of: moved[1])).string), corrected[1],
             "a render made after the redate carries the corrected date")
         for (index, asset) in moved.enumerated() {
             XCTAssertEqual(
-                try exifDates(library.fileURLPath(of: asset)), old[index], "the original keeps its date")
+                try exifDates(library.fileURLPath(of: asset).string), old[index],
+                "the original keeps its date")
             XCTAssertEqual(
                 try library.originalData(of: asset), originals[index], "the original is never modified")
         }
         for version in [ExportVersion.original, .current] {
             let out = TemporaryDirectory("pinhole-export-\(version.rawValue)")
-            let report = try library.export(.all, to: out.path, version: version)
+            let report = try library.export(.all, to: FilePath(out.path), version: version)
             XCTAssertEqual(report.written.count, 2)
             for (index, asset) in moved.enumerated() {
                 let file = try XCTUnwrap(

@@ -6,6 +6,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 extension LibrarySchema {
     /// The migrations as they shipped: each registered under the identifier it had then.
@@ -23,7 +24,7 @@ final class SchemaHistoryTests: LibraryTestCase {
         let photo = try template.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let row = try XCTUnwrap(
             try template.pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM asset") })
-        let original = try Data(contentsOf: URL(fileURLWithPath: template.fileURLPath(of: photo)))
+        let original = try Data(contentsOf: URL(fileURLWithPath: template.fileURLPath(of: photo).string))
         let shipped = LibrarySchema.shippedMigrator
         XCTAssertEqual(shipped.migrations.count, LibrarySchema.migrator.migrations.count)
         for identifier in shipped.migrations {
@@ -44,7 +45,7 @@ final class SchemaHistoryTests: LibraryTestCase {
             }
             try queue.close()
 
-            let library = try PhotoLibrary.open(at: old.path, now: clock.now)
+            let library = try PhotoLibrary.open(at: FilePath(old.path), now: clock.now)
             XCTAssertEqual(
                 try library.asset(id: photo.id)?.checksum, photo.checksum, "made up to \(identifier)")
             let applied = try library.pool.read { db in

@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class StorageFullTests: XCTestCase {
     private var mountPoint: String?
@@ -44,7 +45,7 @@ final class StorageFullTests: XCTestCase {
     func testWithoutAReserveTheRealENOSPCIsReportedAndNothingPartialIsLeft() throws {
         let dir = try smallFileSystem()
         let library = try PhotoLibrary.open(
-            at: dir.join("lib"), options: LibraryOptions(reservedBytes: 0),
+            at: FilePath(dir.join("lib")), options: LibraryOptions(reservedBytes: 0),
             now: ManualWallClock().now)
         var stored: [String] = []
         var failure: Error?
@@ -72,7 +73,8 @@ final class StorageFullTests: XCTestCase {
     func testAddOnAFullFileSystemFailsClearlyAndTheLibraryStaysUsable() throws {
         let dir = try smallFileSystem()
         let options = LibraryOptions(reservedBytes: 200_000)
-        let library = try PhotoLibrary.open(at: dir.join("lib"), options: options, now: ManualWallClock().now)
+        let library = try PhotoLibrary.open(
+            at: FilePath(dir.join("lib")), options: options, now: ManualWallClock().now)
         var stored: [Asset] = []
         var failure: LibraryError?
         for seed in 0..<100 {
@@ -90,7 +92,7 @@ final class StorageFullTests: XCTestCase {
         guard case let .storageFull(mount, bytesLeft) = error else {
             return XCTFail("not storage full: \(error)")
         }
-        XCTAssertEqual(mount, dir.path)
+        XCTAssertEqual(mount, FilePath(dir.path))
         XCTAssertLessThan(bytesLeft, 200_000 + 100_000)
         XCTAssertTrue(
             error.description.hasPrefix("storage full: the photo was not saved; free space on \(dir.path) ("),
@@ -113,7 +115,7 @@ final class StorageFullTests: XCTestCase {
                 metadata: testMetadata(width: 200, height: 150)))
         XCTAssertTrue(try library.fsck().isClean)
         let reopened = try PhotoLibrary.open(
-            at: dir.join("lib"), options: options, now: ManualWallClock().now)
+            at: FilePath(dir.join("lib")), options: options, now: ManualWallClock().now)
         XCTAssertTrue(reopened.recoveryReport.isClean, reopened.recoveryReport.lines.joined(separator: "\n"))
     }
 }

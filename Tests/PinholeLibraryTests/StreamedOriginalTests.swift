@@ -6,6 +6,7 @@ import PinholeImaging
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class StreamedOriginalTests: LibraryTestCase {
     /// Writes `jpeg` into the sink in pieces of `piece` bytes.
@@ -24,7 +25,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         let library = try openLibrary()
         let jpeg = TestJPEG.make(width: 320, height: 240, seed: 3)
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(jpeg))
-        XCTAssertEqual(FileManager.default.contents(atPath: written.path).map(Array.init), jpeg)
+        XCTAssertEqual(FileManager.default.contents(atPath: written.path.string).map(Array.init), jpeg)
         XCTAssertEqual(written.byteCount, Int64(jpeg.count))
         XCTAssertEqual(try library.count(.all), 0, "not indexed before add")
 
@@ -35,7 +36,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         XCTAssertEqual(try library.assets(.all), [asset])
         let report = try library.fsck(verifyChecksums: true)
         XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
-        let directory = (written.path as NSString).deletingLastPathComponent
+        let directory = written.path.removingLastComponent().string
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["\(asset.id).jpg"])
     }
 
@@ -84,8 +85,9 @@ final class StreamedOriginalTests: LibraryTestCase {
             metadata: testMetadata(), synced: false, producing: pieces(jpeg))
         XCTAssertFalse(written.isSettled)
         XCTAssertFalse(
-            FileManager.default.fileExists(atPath: written.path), "not under its name before it is synced")
-        let directory = (written.path as NSString).deletingLastPathComponent
+            FileManager.default.fileExists(atPath: written.path.string),
+            "not under its name before it is synced")
+        let directory = (written.path.string as NSString).deletingLastPathComponent
         let waiting = try FileManager.default.contentsOfDirectory(atPath: directory)
         XCTAssertEqual(waiting.count, 1)
         XCTAssertTrue(waiting[0].hasPrefix(".") && waiting[0].hasSuffix(".tmp"), "\(waiting)")
@@ -93,7 +95,7 @@ final class StreamedOriginalTests: LibraryTestCase {
             FileManager.default.contents(atPath: directory + "/" + waiting[0]).map(Array.init), jpeg)
 
         let asset = try library.add(written)
-        XCTAssertEqual(FileManager.default.contents(atPath: written.path).map(Array.init), jpeg)
+        XCTAssertEqual(FileManager.default.contents(atPath: written.path.string).map(Array.init), jpeg)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["\(asset.id).jpg"])
         XCTAssertEqual(try library.assets(.all), [asset])
         let report = try library.fsck(verifyChecksums: true)
@@ -106,7 +108,7 @@ final class StreamedOriginalTests: LibraryTestCase {
             let discarded = try library.writeOriginal(
                 metadata: testMetadata(), synced: false, producing: pieces(TestJPEG.make(seed: 8)))
             library.discard(discarded)
-            let directory = (discarded.path as NSString).deletingLastPathComponent
+            let directory = (discarded.path.string as NSString).deletingLastPathComponent
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
             // Left behind by a process that stopped before its sync: never acknowledged, so the
             // next open (once this library is closed) removes it rather than adopting it.
@@ -125,7 +127,7 @@ final class StreamedOriginalTests: LibraryTestCase {
         let library = try openLibrary()
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make()))
         library.discard(written)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: written.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: written.path.string))
         XCTAssertTrue(try library.fsck().isClean)
     }
 }

@@ -28,7 +28,7 @@ final class ThumbnailAndEditTests: LibraryTestCase {
         XCTAssertEqual(try JPEGDecoder.header(fit.jpeg), PixelSize(width: 24, height: 32))
         let (top, bottom) = try redTopAndBottom(fit.jpeg)
         XCTAssertLessThan(top + 100, bottom, "orientation applied: red grows downwards")
-        XCTAssertTrue(fit.file.hasPrefix(dir.path + "/cache/thumbnails/\(asset.id)/"))
+        XCTAssertTrue(fit.file.string.hasPrefix(dir.path + "/cache/thumbnails/\(asset.id)/"))
 
         let again = try library.thumbnail(of: asset, size: PixelSize(width: 32, height: 32), mode: .aspectFit)
         XCTAssertTrue(again.fromCache)

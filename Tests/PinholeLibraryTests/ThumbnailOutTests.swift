@@ -6,6 +6,7 @@ import PinholeLibraryCommandLine
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class ThumbnailOutTests: XCTestCase {
     func testOutNeverOverwritesWithoutForceNorWritesIntoProtectedFolders() throws {
@@ -13,7 +14,7 @@ final class ThumbnailOutTests: XCTestCase {
         let config = TemporaryDirectory("pinhole-config")
         writeFile(config.join("pinhole.toml"), contents: Data("[library]\n".utf8))
         let library = try PhotoLibrary.open(
-            at: dir.path, options: LibraryOptions(protectedDirectories: [config.path]),
+            at: FilePath(dir.path), options: LibraryOptions(protectedDirectories: [FilePath(config.path)]),
             now: ManualWallClock().now)
         let asset = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
         let out = TemporaryDirectory("pinhole-out")

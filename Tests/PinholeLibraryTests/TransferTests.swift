@@ -7,6 +7,7 @@ import PinholeLibraryCommandLine
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class TransferTests: LibraryTestCase {
     func testImportReadsExifSkipsDuplicatesAndReportsFailures() throws {
@@ -26,7 +27,7 @@ final class TransferTests: LibraryTestCase {
 
         let library = try openLibrary()
         var seen: [TransferProgress] = []
-        let report = try library.importFolder(source.path, batchSize: 2) {
+        let report = try library.importFolder(FilePath(source.path), batchSize: 2) {
             seen.append($0); return true
         }
         XCTAssertEqual(report.imported.count, 2)
@@ -42,7 +43,7 @@ final class TransferTests: LibraryTestCase {
         XCTAssertEqual(imported.created.iso8601, "2020-09-13T13:26:40.000+01:00")
         XCTAssertTrue(imported.path.hasPrefix("originals/2020/09/13/"))
 
-        let again = try library.importFolder(source.path)
+        let again = try library.importFolder(FilePath(source.path))
         XCTAssertEqual(again.imported, [])
         XCTAssertEqual(again.duplicates.count, 3)
         XCTAssertTrue(try library.fsck().isClean)
@@ -54,7 +55,7 @@ final class TransferTests: LibraryTestCase {
             writeFile(source.join("p\(seed).jpg"), contents: Data(TestJPEG.make(seed: seed)))
         }
         let library = try openLibrary()
-        let report = try library.importFolder(source.path, batchSize: 10) { $0.completed < 2 }
+        let report = try library.importFolder(FilePath(source.path), batchSize: 10) { $0.completed < 2 }
         XCTAssertTrue(report.cancelled)
         XCTAssertEqual(report.imported.count, 2)
         XCTAssertEqual(try library.count(.all), 2)
@@ -76,7 +77,9 @@ final class TransferTests: LibraryTestCase {
 
         let out = TemporaryDirectory("pinhole-export")
         var calls = 0
-        let report = try library.export(library.albumQuery(album), to: out.join("x"), version: .current) {
+        let report = try library.export(
+            library.albumQuery(album), to: FilePath(out.join("x")), version: .current
+        ) {
             _ in
             calls += 1
             return true
@@ -88,7 +91,7 @@ final class TransferTests: LibraryTestCase {
         XCTAssertEqual(
             FileManager.default.contents(atPath: report.written[0]).map(Array.init), TestJPEG.make())
         XCTAssertEqual(FileManager.default.contents(atPath: report.written[1]).map(Array.init), rendered)
-        let second = try library.export(library.albumQuery(album), to: out.join("x"))
+        let second = try library.export(library.albumQuery(album), to: FilePath(out.join("x")))
         XCTAssertEqual(second.written, [])
         XCTAssertEqual(second.skipped.count, 2)
     }
@@ -122,7 +125,7 @@ final class TransferTests: LibraryTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.join(second.renderPath)))
         XCTAssertEqual(
             try library.currentFilePath(of: try XCTUnwrap(library.asset(id: asset.id))),
-            dir.join(second.renderPath))
+            FilePath(dir.join(second.renderPath)))
         XCTAssertTrue(try library.fsck().isClean)
 
         let text = try LibraryCommandLine.execute(["edit", "show", asset.id], library: library)

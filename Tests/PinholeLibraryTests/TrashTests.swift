@@ -5,6 +5,7 @@ import PinholeCore
 import XCTest
 
 @testable import PinholeLibrary
+import SystemPackage
 
 final class TrashTests: LibraryTestCase {
     func testDeleteRestoreAndPurge() throws {
@@ -31,12 +32,12 @@ final class TrashTests: LibraryTestCase {
         XCTAssertThrowsError(try library.purge([a.id])) { error in
             XCTAssertEqual(error as? LibraryError, .notInRecentlyDeleted(id: a.id))
         }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: library.fileURLPath(of: a)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.fileURLPath(of: a).string))
 
         try library.delete([a.id])
         try library.purge([a.id])
         XCTAssertNil(try library.asset(id: a.id))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: library.fileURLPath(of: a)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library.fileURLPath(of: a).string))
         XCTAssertEqual(try library.assetIDs(library.albumQuery(album)), [b.id])
         XCTAssertTrue(try library.fsck().isClean)
 
@@ -49,7 +50,7 @@ final class TrashTests: LibraryTestCase {
         let options = LibraryOptions(trashRetentionDays: 30)
         let (old, young): (Asset, Asset)
         do {
-            let library = try PhotoLibrary.open(at: dir.path, options: options, now: clock.now)
+            let library = try PhotoLibrary.open(at: FilePath(dir.path), options: options, now: clock.now)
             old = try library.add(jpeg: TestJPEG.make(), metadata: testMetadata())
             young = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
             try library.delete([old.id])
@@ -57,11 +58,11 @@ final class TrashTests: LibraryTestCase {
             try library.delete([young.id])
         }
         clock.advance(seconds: 20 * 86_400)
-        let library = try PhotoLibrary.open(at: dir.path, options: options, now: clock.now)
+        let library = try PhotoLibrary.open(at: FilePath(dir.path), options: options, now: clock.now)
         XCTAssertEqual(library.recoveryReport.expiredPurges, [old.id])
         XCTAssertNil(try library.asset(id: old.id))
         XCTAssertNotNil(try library.asset(id: young.id))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: library.fileURLPath(of: old)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library.fileURLPath(of: old).string))
     }
 
     func testInterruptedPurgesAreFinishedOrUndone() throws {
@@ -93,7 +94,7 @@ final class TrashTests: LibraryTestCase {
         try library.purge([first.id])
         XCTAssertFalse(
             FileManager.default.fileExists(
-                atPath: POSIXFiles.parentDirectory(of: library.fileURLPath(of: first))),
+                atPath: POSIXFiles.parentDirectory(of: library.fileURLPath(of: first).string)),
             "the emptied day directory is removed")
         let second = try library.add(jpeg: TestJPEG.make(seed: 1), metadata: testMetadata())
         XCTAssertEqual(

@@ -51,7 +51,7 @@ final class DurableFilesTests: XCTestCase {
 
     func testWriteCreatesTheFileWithItsBytesAndLeavesNoTemporaryFile() throws {
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0) }
-        try DurableFiles.write(bytes, to: directory + "/photo.jpg")
+        try DurableFiles.write(bytes, to: FilePath(directory + "/photo.jpg"))
         XCTAssertEqual(try contents("photo.jpg"), bytes)
         XCTAssertEqual(entries(), ["photo.jpg"])
     }
@@ -63,16 +63,18 @@ final class DurableFilesTests: XCTestCase {
         let fd = try FileDescriptor.open(FilePath(directory), .readOnly, options: .directory)
         let needsSecond = try fd.closeAfter { fd.needsSyncAfterRename }
         XCTAssertFalse(needsSecond, "the test directory is on ext4 or tmpfs, not vfat")
-        let (_, syncs) = try SyncCount.counting { try DurableFiles.write([1, 2, 3], to: directory + "/a") }
+        let (_, syncs) = try SyncCount.counting {
+            try DurableFiles.write([1, 2, 3], to: FilePath(directory + "/a"))
+        }
         XCTAssertEqual(syncs, SyncCount(counts: [.file: 1, .directory: 1]), "\(syncs)")
-        let (_, removal) = try SyncCount.counting { try DurableFiles.remove(directory + "/a") }
+        let (_, removal) = try SyncCount.counting { try DurableFiles.remove(FilePath(directory + "/a")) }
         XCTAssertEqual(removal, SyncCount(counts: [.directory: 1]), "\(removal)")
     }
 
     func testWriteWithoutReplaceRefusesAnExistingFileAndKeepsIt() throws {
-        try DurableFiles.write([1, 2, 3], to: directory + "/photo.jpg")
+        try DurableFiles.write([1, 2, 3], to: FilePath(directory + "/photo.jpg"))
         let before = openDescriptors()
-        XCTAssertThrowsError(try DurableFiles.write([9], to: directory + "/photo.jpg")) { error in
+        XCTAssertThrowsError(try DurableFiles.write([9], to: FilePath(directory + "/photo.jpg"))) { error in
             XCTAssertEqual((error as? SystemFailure)?.errno, .fileExists, "\(error)")
             XCTAssertEqual((error as? SystemFailure)?.operation, "rename")
         }
@@ -82,33 +84,36 @@ final class DurableFilesTests: XCTestCase {
     }
 
     func testWriteWithReplaceReplaces() throws {
-        try DurableFiles.write([1, 2, 3], to: directory + "/settings.toml")
-        try DurableFiles.write([4], to: directory + "/settings.toml", replace: true)
+        try DurableFiles.write([1, 2, 3], to: FilePath(directory + "/settings.toml"))
+        try DurableFiles.write([4], to: FilePath(directory + "/settings.toml"), replace: true)
         XCTAssertEqual(try contents("settings.toml"), [4])
         XCTAssertEqual(entries(), ["settings.toml"])
     }
 
     func testAFailedOpenLeavesNothingOpen() throws {
         let before = openDescriptors()
-        XCTAssertThrowsError(try DurableFiles.write([1], to: directory + "/missing/photo.jpg")) { error in
+        XCTAssertThrowsError(try DurableFiles.write([1], to: FilePath(directory + "/missing/photo.jpg"))) {
+            error in
             XCTAssertEqual((error as? SystemFailure)?.errno, .noSuchFileOrDirectory, "\(error)")
         }
-        XCTAssertThrowsError(try DurableFiles.syncDirectory(directory + "/missing"))
+        XCTAssertThrowsError(try DurableFiles.syncDirectory(FilePath(directory + "/missing")))
         XCTAssertEqual(openDescriptors(), before)
     }
 
     func testRenameWithoutReplaceNeverReplaces() throws {
-        try DurableFiles.write([1], to: directory + "/a")
-        try DurableFiles.write([2], to: directory + "/b")
-        XCTAssertThrowsError(try DurableFiles.rename(directory + "/a", to: directory + "/b", replace: false))
-        {
+        try DurableFiles.write([1], to: FilePath(directory + "/a"))
+        try DurableFiles.write([2], to: FilePath(directory + "/b"))
+        XCTAssertThrowsError(
+            try DurableFiles.rename(
+                FilePath(directory + "/a"), to: FilePath(directory + "/b"), replace: false)
+        ) {
             XCTAssertEqual(($0 as? SystemFailure)?.errno, .fileExists, "\($0)")
         }
         XCTAssertEqual(try contents("a"), [1])
         XCTAssertEqual(try contents("b"), [2])
-        try DurableFiles.rename(directory + "/a", to: directory + "/c", replace: false)
+        try DurableFiles.rename(FilePath(directory + "/a"), to: FilePath(directory + "/c"), replace: false)
         XCTAssertEqual(entries(), ["b", "c"])
-        try DurableFiles.rename(directory + "/c", to: directory + "/b", replace: true)
+        try DurableFiles.rename(FilePath(directory + "/c"), to: FilePath(directory + "/b"), replace: true)
         XCTAssertEqual(entries(), ["b"])
         XCTAssertEqual(try contents("b"), [1])
     }
@@ -117,9 +122,9 @@ final class DurableFilesTests: XCTestCase {
         let first = DurableFiles.temporaryPath(for: "/lib/2026/photo.jpg")
         let second = DurableFiles.temporaryPath(for: "/lib/2026/photo.jpg")
         XCTAssertNotEqual(first, second)
-        XCTAssertTrue(first.hasPrefix("/lib/2026/.photo.jpg."), first)
-        XCTAssertTrue(first.hasSuffix(".tmp"), first)
-        XCTAssertTrue(DurableFiles.temporaryPath(for: "name").hasPrefix(".name."))
+        XCTAssertTrue(first.string.hasPrefix("/lib/2026/.photo.jpg."), first.string)
+        XCTAssertTrue(first.string.hasSuffix(".tmp"), first.string)
+        XCTAssertTrue(DurableFiles.temporaryPath(for: "name").string.hasPrefix(".name."))
         XCTAssertEqual(DurableFiles.parentDirectory(of: "name"), ".")
         XCTAssertEqual(DurableFiles.parentDirectory(of: "/name"), "/")
     }

@@ -56,7 +56,7 @@ final class FolderChangeWatcherTests: XCTestCase {
 
     func testAWriteInTheFolderCallsBackAndStopEndsTheThread() throws {
         let calls = Calls()
-        let watcher = try FolderChangeWatcher(folder: directory) { calls.record() }
+        let watcher = try FolderChangeWatcher(folder: FilePath(directory)) { calls.record() }
         XCTAssertEqual(calls.value, 0, "nothing changed yet")
         try append("commit 1")
         XCTAssertTrue(calls.wait(for: 1), "the write was not noticed")
@@ -72,10 +72,10 @@ final class FolderChangeWatcherTests: XCTestCase {
     }
 
     func testAMissingFolderIsAnErrorNamingIt() {
-        XCTAssertThrowsError(try FolderChangeWatcher(folder: directory + "/missing") {}) { error in
+        XCTAssertThrowsError(try FolderChangeWatcher(folder: FilePath(directory + "/missing")) {}) { error in
             let failure = error as? SystemFailure
             XCTAssertEqual(failure?.operation, "inotify_add_watch")
-            XCTAssertEqual(failure?.path, directory + "/missing")
+            XCTAssertEqual(failure?.path, FilePath(directory + "/missing"))
             XCTAssertEqual(failure?.errno, .noSuchFileOrDirectory)
         }
     }

@@ -5,6 +5,7 @@ import PinholeConsole
 import PinholeCore
 import PinholeWeb
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -127,7 +128,7 @@ final class FakeLibrary: WebLibraryReading {
     func photo(id: String) throws -> LibraryPhotoDetail? {
         guard ids.contains(id) else { return nil }
         var detail = LibraryPhotoDetail(
-            id: id, file: directory + "/" + id + ".jpg", created: "2026-11-26T12:00:00Z",
+            id: id, file: FilePath(directory + "/" + id + ".jpg"), created: "2026-11-26T12:00:00Z",
             added: "2026-11-26T12:00:01Z", width: 4056, height: 3040, favorite: false, edited: false)
         detail.latitude = 46.5
         detail.longitude = 6.6

@@ -189,12 +189,12 @@ struct CaptureAnswer: Encodable {
     var stillOffsetSeconds: Double?
 
     init(_ capture: CaptureResult, motion: LiveMotion? = nil) {
-        motionFile = motion?.file
+        motionFile = motion?.file.string
         motionFrames = motion?.window.frameCount
         stillOffsetSeconds = motion.map { Double($0.window.stillOffsetMicroseconds) / 1_000_000 }
         id = capture.photo.id
         wakeCostMs = capture.wakeCost?.milliseconds
-        file = capture.photo.file
+        file = capture.photo.file.string
         camera = capture.cameraID
         selection = capture.selection.rawValue
         exposureTimeUs = Int(capture.frame.exposureTime.nanoseconds / 1000)

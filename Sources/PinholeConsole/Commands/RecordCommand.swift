@@ -139,7 +139,7 @@ struct RecordAnswer: Encodable {
 
     init(id: Int, clip: SavedClip) {
         self.id = id
-        file = clip.path
+        file = clip.path.string
         frames = clip.frameCount
         seconds = clip.durationSeconds
         bytes = clip.byteCount
