@@ -1,6 +1,7 @@
 // The appliance's clip store on the photo library: recordings grow in the library's own files.
 
 import PinholeCore
+import PinholeImaging
 import SystemPackage
 
 /// Clips into the library (`PhotoLibrary.beginClip`): durable at each fragment, named and
@@ -52,6 +53,7 @@ final class LibraryClipRecording: ClipRecording {
         record.longitude = facts.metadata.longitude
         record.altitude = facts.metadata.altitude
         record.clockTrust = facts.metadata.clockTrust
+        record.orientation = Orientation(mountRotation: facts.metadata.rotationDegrees)
         // Indexing tells the library's observers (the status line, the menu) as a photo does.
         let asset = try file.complete(record)
         return SavedClip(

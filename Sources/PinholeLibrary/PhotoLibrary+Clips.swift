@@ -38,6 +38,9 @@ public struct ClipRecord: Sendable {
     public var altitude: Double?
     /// How far `created` can be trusted.
     public var clockTrust: ClockTrust?
+    /// How the frames are turned to be shown upright: the display matrix's clockwise
+    /// rotation (from the mount and tilt when recorded), as the asset's orientation.
+    public var orientation = Orientation.up
 
     /// Creates a record.
     public init(size: PixelSize, frameRate: Double, codec: String, duration: Duration) {
@@ -228,7 +231,7 @@ extension Asset {
         checksum: String
     ) {
         var metadata = PhotoMetadata(
-            pixelWidth: record.size.width, pixelHeight: record.size.height, orientation: .up)
+            pixelWidth: record.size.width, pixelHeight: record.size.height, orientation: record.orientation)
         metadata.make = record.make
         metadata.model = record.model
         metadata.captureTime = created

@@ -2,6 +2,7 @@
 
 import GRDB
 import PinholeCore
+import PinholeImaging
 import PinholeLibav
 import SystemPackage
 
@@ -117,7 +118,6 @@ extension PhotoLibrary {
 }
 
 extension ClipRecord {
-    /// What the index records of a clip read back from its file.
     /// What libavformat reads in a movie: stream facts, and the make, model, place, clock
     /// trust and creation time its metadata carries (an imported clip, an adopted recording).
     init(_ clip: ProbedClip) {
@@ -130,6 +130,7 @@ extension ClipRecord {
             (latitude, longitude, altitude) = (place.latitude, place.longitude, place.altitude)
         }
         clockTrust = clip.clockTrust.flatMap(ClockTrust.init(rawValue:))
+        orientation = Orientation(mountRotation: clip.rotationDegrees)
         created = clip.creationMicroseconds.map {
             WallTime(secondsSince1970: $0 / 1_000_000, nanoseconds: Int32($0 % 1_000_000) * 1000)
         }

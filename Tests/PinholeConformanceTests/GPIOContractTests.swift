@@ -37,6 +37,53 @@ final class GPIOContractTests: XCTestCase {
             failures.contains { $0.hasPrefix("FAIL gpio busy line: expected lineBusy") }, "\(failures)")
         XCTAssertTrue(failures.contains { $0.hasPrefix("FAIL gpio outputs:") }, "\(failures)")
     }
+
+    /// A busy host stretches glitches past the debounce period (a loaded TCG guest did, and
+    /// the kernel rightly reported them): such a burst is measured, not judged, and the next
+    /// one is; if every burst is stretched the check fails, saying debounce was not shown.
+    func testTheDebounceCheckJudgesOnlyBurstsWhoseGlitchesWereShort() throws {
+        let stretchedOnce = StretchingHarness(SimulatedGPIOHarness(), line: "GPIO27", writes: 1...14)
+        var report: [String] = []
+        XCTAssertTrue(
+            GPIOContract(lines: lines, harness: stretchedOnce).run { report.append($0) }, "\(report)")
+        let debounced = try XCTUnwrap(report.first { $0.hasPrefix("ok gpio debounced input:") })
+        XCTAssertTrue(debounced.contains("exactly one edge each"), debounced)
+        XCTAssertTrue(debounced.contains("1 burst(s) before it stretched by the host"), debounced)
+
+        let alwaysStretched = StretchingHarness(SimulatedGPIOHarness(), line: "GPIO27", writes: 1...1000)
+        report = []
+        XCTAssertFalse(GPIOContract(lines: lines, harness: alwaysStretched).run { report.append($0) })
+        let failure = try XCTUnwrap(report.first { $0.hasPrefix("FAIL gpio debounced input:") }, "\(report)")
+        XCTAssertTrue(failure.contains("debounce not shown: the host stretched a glitch"), failure)
+    }
+}
+
+/// The simulated chip on a host that stretches some writes to one line by 15 ms (longer than
+/// the contract's 10 ms debounce), as a loaded emulated guest does.
+private final class StretchingHarness: GPIOContractHarness {
+    private let base: SimulatedGPIOHarness
+    private let line: String
+    private let writes: ClosedRange<Int>
+    private var written = 0
+
+    init(_ base: SimulatedGPIOHarness, line: String, writes: ClosedRange<Int>) {
+        self.base = base
+        self.line = line
+        self.writes = writes
+    }
+
+    var gpio: any GPIOBackend { base.gpio }
+    var loop: EventLoop { base.loop }
+    var consumer: String { base.consumer }
+    func drive(_ name: String, high: Bool) throws {
+        try base.drive(name, high: high)
+        guard name == line else { return }
+        if writes.contains(written) { loop.advance(by: .milliseconds(15)) }
+        written += 1
+    }
+    func undrive(_ name: String) throws { try base.undrive(name) }
+    func level(_ name: String) throws -> Bool { try base.level(name) }
+    func pass(_ duration: Duration, until done: () -> Bool) { base.pass(duration, until: done) }
 }
 
 extension GPIOContract.Lines {

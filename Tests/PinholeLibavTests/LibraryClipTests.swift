@@ -32,16 +32,20 @@ enum LibraryClipFixtures {
         size: PixelSize(width: 160, height: 96), fps: 15, bitRate: 300_000, keyframeInterval: 15,
         encoder: .libx264)
 
+    /// The metadata `encode` writes (the display matrix turned by `rotationDegrees`).
+    static func metadata(rotationDegrees: Int = 0) -> ClipMetadata {
+        ClipMetadata(
+            creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: 48.8577, longitude: -2.295,
+            altitude: 35, rotationDegrees: rotationDegrees, make: "Pinhole", model: "Test", clockTrust: .gps)
+    }
+
     /// Encodes `frames` frames (a keyframe, so a fragment, every 15) into `sink`.
-    static func encode(frames: Int, into sink: any ClipSink) throws {
+    static func encode(frames: Int, into sink: any ClipSink, rotationDegrees: Int = 0) throws {
         let backend = LibavVideoBackend()
         let encoder = try backend.makeEncoder(settings)
         let writer = try backend.makeWriter(
             settings: settings, codecHeader: encoder.codecHeader,
-            metadata: ClipMetadata(
-                creationTime: WallTime(secondsSince1970: 1_795_698_000), latitude: 48.8577, longitude: -2.295,
-                altitude: 35, rotationDegrees: 0, make: "Pinhole", model: "Test", clockTrust: .gps),
-            sink: sink)
+            metadata: metadata(rotationDegrees: rotationDegrees), sink: sink)
         for index in 0..<frames {
             for packet in try encoder.encode(
                 ClipTools.frame(settings.size, index: index),
@@ -260,6 +264,41 @@ final class LibraryClipTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         XCTAssertNil(try library.asset(id: clip.id))
         XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, "\((try? library.fsck().lines) ?? [])")
+    }
+
+    func testARecordedClipsRotationIsItsOrientationAndItsThumbnailIsUpright() throws {
+        let directory = try ClipTools.temporaryDirectory(for: self)
+        let library = try open(directory)
+        // The recorder's path: a camera mounted a quarter turn clockwise.
+        let recording = try LibraryClipStore(library: library).beginClip(startedAt: nil)
+        try LibraryClipFixtures.encode(frames: 45, into: recording, rotationDegrees: 90)
+        let saved = try recording.complete(
+            ClipFacts(
+                metadata: LibraryClipFixtures.metadata(rotationDegrees: 90), size: settings.size, fps: 15,
+                frameCount: 45, durationMicroseconds: 3_000_000, poster: nil, triggerMicroseconds: 0))
+        let clip = try XCTUnwrap(try library.asset(id: saved.id))
+        XCTAssertEqual(clip.orientation, .right)
+        XCTAssertEqual(clip.pixelSize, settings.size, "the stored frames stay as encoded")
+        let fit = PixelSize(width: 80, height: 80)
+        XCTAssertEqual(
+            try library.thumbnail(of: clip, size: fit, mode: .aspectFit).size,
+            PixelSize(width: 48, height: 80),
+            "upright: portrait")
+
+        // Exported and imported elsewhere: read back from the display matrix.
+        let out = directory.appendingPathComponent("stick").path
+        _ = try library.export(.all, to: FilePath(out))
+        let other = try LibraryClipFixtures.open(directory, name: "other")
+        let copy = try XCTUnwrap(
+            try other.importFolder(FilePath(out)).imported.first.flatMap { try other.asset(id: $0) })
+        XCTAssertEqual(copy.orientation, .right)
+        XCTAssertEqual(
+            try other.thumbnail(of: copy, size: fit, mode: .aspectFit).size, PixelSize(width: 48, height: 80))
+        for (degrees, orientation) in [(180, Orientation.down), (270, .left), (0, .up)] {
+            var probed = try LibavClipReader.probe(library.fileURLPath(of: clip).string)
+            probed.rotationDegrees = degrees
+            XCTAssertEqual(ClipRecord(probed).orientation, orientation, "\(degrees)°")
+        }
     }
 
     func testAnInterruptedPurgeOfAClipIsUndone() throws {

@@ -86,9 +86,16 @@ sample_level() {
     done
 }
 
+# A bouncy press of the shutter gives exactly one photo. The press comes once vimc's frames
+# flow (two more counted by `status --json` than at first): the appliance's camera starts in
+# the background, and in a loaded emulated guest vimc's first frames come seconds apart.
 check_shutter_capture() {
-    local before after sampler
+    local before after sampler frames
     PHOTO=""
+    frames=$(camera_frames) || { fail "capture from the shutter" "no answer to 'status --json' on the UART"; return 1; }
+    wait_until 120000 camera_frames_above "$((frames + 2))" \
+        || { fail "capture from the shutter" "vimc delivered fewer than 2 frames in 120 s (status --json" \
+                "frames $(camera_frames)); the appliance last said: '$(tail -n 1 "$APPLIANCE_LOG")'"; return 1; }
     before=$(library_photos | wc -l)
     : > /tmp/capture-led.samples
     sample_level GPIO24 /tmp/capture-led.samples &

@@ -137,19 +137,44 @@ check_sigkill_restart() {
         "→ restarted by systemd as pid $SERVICE_PID (NRestarts=$(systemctl show -p NRestarts --value "$SERVICE"))"
 }
 
+# A systemd time span as `systemctl show` prints it ("20s", "1min 30s", "500ms") in ms.
+timespan_ms() {
+    local part ms=0
+    for part in $1; do
+        case "$part" in
+            *min) ms=$((ms + ${part%min} * 60000)) ;;
+            *ms) ms=$((ms + ${part%ms})) ;;
+            *s) ms=$((ms + ${part%s} * 1000)) ;;
+        esac
+    done
+    echo "$ms"
+}
+
+# Whether the unit's journal reports a watchdog timeout after the first N of its lines.
+watchdog_timeout_after() {
+    journalctl -u pinhole --no-pager -o cat | tail -n +"$(($1 + 1))" | grep -q 'Watchdog timeout'
+}
+
+# SIGSTOP hangs pinhole: systemd's watchdog kills it and the service starts again. Each step
+# waits for its event: systemd's 'Watchdog timeout' (due WatchdogSec after the last ping;
+# up to three times that on a loaded host), then the new process ready with every line
+# held, within the same 120 s as the service's first start.
 check_watchdog_restart() {
-    local mark old off_by usec
+    local mark old off_by usec journal_lines
     usec=$(systemctl show -p WatchdogUSec --value "$SERVICE")
     old=$SERVICE_PID
     mark=$(trace_mark)
+    journal_lines=$(journalctl -u pinhole --no-pager -o cat | wc -l)
     kill -STOP "$old"
-    if ! wait_until 90000 service_restarted_from "$old"; then
-        fail "watchdog restart" "pinhole $old stopped (SIGSTOP) but not restarted within 90 s (WatchdogSec $usec)"
+    if ! wait_until "$((3 * $(timespan_ms "$usec") + 10000))" watchdog_timeout_after "$journal_lines"; then
+        fail "watchdog restart" "pinhole $old stopped (SIGSTOP), but no 'Watchdog timeout' in the journal" \
+            "within 3 × WatchdogSec ($usec) + 10 s"
         kill -CONT "$old" 2>/dev/null
         return 1
     fi
-    if ! journalctl -u pinhole --no-pager -o cat | grep -q 'Watchdog timeout'; then
-        fail "watchdog restart" "restarted, but the journal has no 'Watchdog timeout'"
+    if ! wait_until 120000 service_restarted_from "$old"; then
+        fail "watchdog restart" "systemd's watchdog killed pinhole $old, but no new pinhole was ready within 120 s" \
+            "($(systemctl is-active "$SERVICE"))"
         return 1
     fi
     if ! off_by=$(outputs_off_between "$mark" "$old" "$SERVICE_PID"); then
@@ -178,6 +203,34 @@ check_export_to_stick() {
                 fail "export to a stick" "'$answer' but no JPEG under $target"
             fi ;;
         *) fail "export to a stick" "'library export $target' answered: $answer" ;;
+    esac
+}
+
+# `library export` to /srv/outside, a tmpfs the service's user owns (service-stage2) on a
+# path the unit's ReadWritePaths does not name: ProtectSystem=strict makes it read-only to
+# the service, so the export is refused with an error and writes nothing, while the same
+# user outside the unit can write there.
+check_export_outside_paths() {
+    local answer target=/srv/outside/pinhole-export probe=/srv/outside/.written-by-pinhole-user count
+    if ! runuser -u pinhole -- touch "$probe"; then
+        fail "export outside ReadWritePaths" "user pinhole cannot write /srv/outside even outside the unit"
+        return 1
+    fi
+    rm -f "$probe"
+    if ! answer=$(console_ask "library export $target" 120000); then
+        fail "export outside ReadWritePaths" "no answer to 'library export $target' within 120 s"
+        return 1
+    fi
+    count=$(find /srv/outside -type f 2>/dev/null | wc -l)
+    case "$answer" in
+        error*)
+            if [ "$count" -eq 0 ]; then
+                ok "export outside ReadWritePaths" "'library export $target' → '$(cut -c1-160 <<<"$answer")';" \
+                    "nothing written (user pinhole can write /srv/outside outside the unit)"
+            else
+                fail "export outside ReadWritePaths" "answered '$answer' but $count file(s) under /srv/outside"
+            fi ;;
+        *) fail "export outside ReadWritePaths" "'library export $target' was not refused: $answer" ;;
     esac
 }
 
@@ -270,6 +323,7 @@ run_service_checks() {
     fi
     check_console_status
     check_export_to_stick
+    check_export_outside_paths
     check_service_limits
     check_service_torch
     check_service_stop
