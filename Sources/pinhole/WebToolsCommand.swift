@@ -37,29 +37,43 @@ struct WebToolsCommand: ParsableCommand {
         @Option(help: "Where the avahi service file goes.")
         var avahi = WebUnitFiles.avahiPath
 
+        @Flag(
+            help:
+                "With [web] listen not set, write nothing and succeed (the package's postinst runs it on every install)."
+        )
+        var ifEnabled = false
+
         func run() throws {
             let settings: Configuration
             do { settings = try Configuration.load(file: config) } catch {
                 throw ValidationError("\(error)")
             }
             guard let options = WebWiring.options(settings) else {
+                if ifEnabled {
+                    print("[web] listen is not set: the gallery is off, nothing written")
+                    return
+                }
                 throw ValidationError("[web] listen is not set: the gallery is off, nothing to open")
             }
             let hasPIN = settings.consolePINHash != nil
-            try Self.write(WebUnitFiles.dropIn(options, hasPIN: hasPIN), to: dropIn)
+            try Self.write(WebUnitFiles.dropIn(options, hasPIN: hasPIN), to: dropIn.string)
             print("wrote \(dropIn)")
             if let service = WebUnitFiles.avahiService(options, hasPIN: hasPIN) {
-                try Self.write(service, to: avahi)
+                try Self.write(service, to: avahi.string)
                 print("wrote \(avahi)")
-            } else if unlink(avahi) == 0 {
+            } else if unlink(avahi.string) == 0 {
                 print("removed \(avahi): the gallery listens on loopback only")
             }
             print("then: systemctl daemon-reload && systemctl restart pinhole")
         }
 
         private static func write(_ text: String, to path: String) throws {
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            if !folder.isEmpty { mkdir(folder, 0o755) }
+            // Its folders as needed (/etc/avahi/services before avahi-daemon is installed).
+            var folder = path.hasPrefix("/") ? "" : "."
+            for part in path.split(separator: "/").dropLast() {
+                folder += "/" + part
+                mkdir(folder, 0o755)
+            }
             guard let file = fopen(path, "w") else {
                 throw ValidationError(
                     "\(path) cannot be written: run as root, or choose another path")
