@@ -21,13 +21,16 @@ extension Appliance {
         }
     }
 
-    /// The mode switch moved: said on the console; leaving video mode stops the recording
-    /// under way and saves it (the shutter could no longer stop it).
+    /// The mode switch moved: said on the console and shown on the capture LED (a short blink
+    /// every two seconds in video mode); leaving video mode stops the recording under way and
+    /// saves it (the shutter could no longer stop it).
     func modeSwitched(_ event: ButtonEvent) {
         switch event {
         case .pressed:
+            indicator.show(.videoMode(true))
             emit(.notice("mode video: the shutter starts and stops recording"))
         case .released:
+            indicator.show(.videoMode(false))
             emit(.notice("mode photo: the shutter takes photos"))
             guard let recorder, recorder.isRecording else { return }
             do { try recorder.stop { _ in } } catch { problem("mode switch: \(error)") }

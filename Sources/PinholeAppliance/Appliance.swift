@@ -152,6 +152,8 @@ public final class Appliance {
         restoreSettings()
         do {
             try requestButtons()
+            // A switch left at video is a mode, not a press: shown from the start.
+            if captureMode == .video { indicator.show(.videoMode(true)) }
             let triggers = TriggerController(appliance: self, triggers: board.triggers, gpio: gpio)
             self.triggers = triggers
             try triggers.start()

@@ -6,7 +6,7 @@ import PinholeCore
 /// `pinhole run --board sim` (real clock) with `[video] 1920x1080 30 fps, pre_roll_s = 3`:
 /// `record start --max 60` to the saved event (ffprobe counts the file's frames), then a
 /// `record start --pre 3` clip from the refilled ring; then an appliance without a ring for the
-/// start latency of a cold encoder.
+/// start latency of a cold encoder; then the idle cost of `[capture] live = true`.
 enum RecordingBenchmark {
     static let seconds = 60
     static let preRoll = 3.0
@@ -28,8 +28,28 @@ enum RecordingBenchmark {
         settings.size = PixelSize(width: 1920, height: 1080)
         let bitRate = settings.encoderSettings(.libx264).bitRate
         recordWithRing(binary, bitRate: bitRate, encoder: encoder)
-        startWithoutRing(binary, encoder: encoder)
+        let idle = startWithoutRing(binary, encoder: encoder)
+        liveEncoderCost(binary, idle: idle)
     }
+
+    /// `[capture] live = true` keeps the encoder running for every still's clip: the idle
+    /// appliance's CPU with it against without (the appliance of `startWithoutRing`).
+    private static func liveEncoderCost(_ binary: URL, idle: Double?) {
+        guard let idle, let child = VideoChild(binary, preRoll: 0, live: true) else { return }
+        defer { child.stop() }
+        _ = child.appliance.ask("status")
+        Thread.sleep(forTimeInterval: 2)
+        let live = child.idleCPU(seconds: idleSeconds)
+        print(
+            String(
+                format:
+                    "video.live.cpu          [capture] live = true, idle: %.1f %% of one core; without it %.1f %%;"
+                    + " the always-on 1080p30 encoder costs %.1f %% of one core; ", live, idle, live - idle)
+                + BenchLoad.text())
+    }
+
+    /// Seconds the idle appliances are measured for.
+    static let idleSeconds = 15.0
 
     /// The 60 s recording and the pre-roll clip, on one appliance keeping a 3 s ring.
     private static func recordWithRing(_ binary: URL, bitRate: Int, encoder: EncoderFigures) {
@@ -95,12 +115,14 @@ enum RecordingBenchmark {
     }
 
     /// `record start` on an appliance keeping no ring: the encoder opens at the start.
-    private static func startWithoutRing(_ binary: URL, encoder: EncoderFigures) {
-        guard let child = VideoChild(binary, preRoll: 0) else { return }
+    /// Returns the idle appliance's CPU (percent of one core) before the clip.
+    private static func startWithoutRing(_ binary: URL, encoder: EncoderFigures) -> Double? {
+        guard let child = VideoChild(binary, preRoll: 0) else { return nil }
         defer { child.stop() }
         _ = child.appliance.ask("status")
-        Thread.sleep(forTimeInterval: 1)
-        guard let clip = child.record("record start --max 2", section: "video.start") else { return }
+        Thread.sleep(forTimeInterval: 2)
+        let idle = child.idleCPU(seconds: idleSeconds)
+        guard let clip = child.record("record start --max 2", section: "video.start") else { return idle }
         let latency = clip.status["start_latency_ms"]
         let first = clip.status["first_frame_ms"]
         let period = 1000 / Double(fps)
@@ -114,10 +136,11 @@ enum RecordingBenchmark {
                             + " the first frame exposed %.1f ms after the start; aim <= 1x",
                         $0, $0 / aim, period, encoder.coldLatency * 1000, first ?? .nan)
                 } ?? "no figure") + "; \(clip.load)")
+        return idle
     }
 
     /// utime + stime of a process, seconds (/proc/PID/stat fields 14 and 15, clock ticks).
-    private static func processCPU(_ pid: Int32) -> Double {
+    static func processCPU(_ pid: Int32) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return 0 }

@@ -16,10 +16,13 @@ struct VideoChild {
         var load: String
     }
 
-    init?(_ binary: URL, preRoll: Double) {
+    /// `live`: `[capture] live = true` (every still a Live Photo: the encoder always runs).
+    init?(_ binary: URL, preRoll: Double, live: Bool = false) {
         config = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pinhole-video-bench-\(getpid())-\(Int(preRoll * 10)).toml")
-        let text = "[video]\nsize = \"1920x1080\"\nfps = 30\nkeyframe_s = 1\npre_roll_s = \(preRoll)\n"
+            "pinhole-video-bench-\(getpid())-\(Int(preRoll * 10))\(live ? "-live" : "").toml")
+        let text =
+            "[video]\nsize = \"1920x1080\"\nfps = 30\nkeyframe_s = 1\npre_roll_s = \(preRoll)\n"
+            + (live ? "[capture]\nlive = true\n" : "")
         guard (try? text.write(to: config, atomically: true, encoding: .utf8)) != nil else {
             print("video.record  failed: cannot write \(config.path)")
             return nil
@@ -67,6 +70,15 @@ struct VideoChild {
             return nil
         }
         return Clip(event: saved, status: status, load: load)
+    }
+
+    /// Percent of one core the appliance spends over `seconds` of doing nothing asked.
+    func idleCPU(seconds: Double) -> Double {
+        let pid = appliance.pid
+        let (cpu0, wall0) = (RecordingBenchmark.processCPU(pid), VideoBenchmarks.monotonicSeconds())
+        Thread.sleep(forTimeInterval: seconds)
+        let cpu = RecordingBenchmark.processCPU(pid) - cpu0
+        return cpu / (VideoBenchmarks.monotonicSeconds() - wall0) * 100
     }
 
     /// The absolute path of the file a saved event names.

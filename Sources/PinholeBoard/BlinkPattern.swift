@@ -67,6 +67,10 @@ public struct BlinkPattern: Sendable, Hashable {
     /// One second on, one off, until replaced (recording, on the capture LED).
     public static let recording = BlinkPattern(
         name: "recording", on: .milliseconds(1000), off: .milliseconds(1000), count: nil)
+    /// A short blink every two seconds until replaced (the mode switch at video, on the
+    /// capture LED: the shutter records).
+    public static let videoMode = BlinkPattern(
+        name: "video-mode", on: .milliseconds(100), off: .milliseconds(1900), count: nil)
     /// Slow blink until replaced (low storage).
     public static let slow = BlinkPattern(
         name: "low-storage", on: .milliseconds(500), off: .milliseconds(1500),

@@ -32,6 +32,9 @@ public enum StatusSignal: Sendable, Hashable {
     case focusLocked(Bool)
     /// A clip is being recorded (capture LED one second on, one off) or ended.
     case recording(Bool)
+    /// The mode switch stands at video (capture LED: a short blink every two seconds while
+    /// nothing is recorded) or back at photo.
+    case videoMode(Bool)
 }
 
 /// Shows status signals on the status, capture, error and buzzer outputs, whichever the
@@ -46,6 +49,8 @@ public final class StatusIndicator {
     private var focusLocked = false
     /// Whether a clip is being recorded.
     public private(set) var recording = false
+    /// Whether the mode switch stands at video.
+    public private(set) var videoMode = false
     /// Whether the buzzer sounds (click on saved, alarm on error); the LEDs always show.
     public var buzzerFeedback = true
 
@@ -93,6 +98,10 @@ public final class StatusIndicator {
             recording = on
             outputs[.capture]?.setSteady(captureState)
             return
+        case .videoMode(let on):
+            videoMode = on
+            outputs[.capture]?.setSteady(captureState)
+            return
         }
         refreshStatusLED()
     }
@@ -105,10 +114,11 @@ public final class StatusIndicator {
     }
 
     /// What the capture LED shows between flashes: on while focus is locked, the recording
-    /// pattern while recording, else off.
+    /// pattern while recording, the video-mode blink in video mode, else off.
     public var captureState: LEDState {
         if focusLocked { return .on }
-        return recording ? .pattern(.recording) : .off
+        if recording { return .pattern(.recording) }
+        return videoMode ? .pattern(.videoMode) : .off
     }
 
     private func refreshStatusLED() {

@@ -1,4 +1,4 @@
-// The one-line status summary at the top of the menu: recording, video mode, camera, AF, exposure,
+// The one-line status summary at the top of the menu: recording, photo/video mode, camera, AF, exposure,
 // torch, flash, photos, storage, last capture.
 
 import PinholeAppliance
@@ -21,8 +21,9 @@ public enum StatusLine {
     private static func parts(_ status: ApplianceStatus, compact: Bool) -> [String] {
         var parts: [String] = []
         if let recording = status.recording { parts.append(recording.line(bytes: bytes)) }
-        // The mode switch in video mode (the shutter records); photo mode is the line as ever.
+        // Where the board has a mode switch: which way it stands (video: the shutter records).
         if status.mode == CaptureMode.video.rawValue { parts.append(compact ? "VID" : "VIDEO") }
+        if status.mode == CaptureMode.photo.rawValue { parts.append(compact ? "PH" : "PHOTO") }
         if let camera = status.camera {
             parts.append(compact ? camera.model : "\(camera.model) \(camera.position)")
         } else {

@@ -37,12 +37,22 @@ struct WebToolsCommand: ParsableCommand {
         @Option(help: "Where the avahi service file goes.")
         var avahi = WebUnitFiles.avahiPath
 
+        @Flag(
+            help:
+                "With [web] listen not set, write nothing and succeed (the package's postinst runs it on every install)."
+        )
+        var ifEnabled = false
+
         func run() throws {
             let settings: Configuration
             do { settings = try Configuration.load(file: config) } catch {
                 throw ValidationError("\(error)")
             }
             guard let options = WebWiring.options(settings) else {
+                if ifEnabled {
+                    print("[web] listen is not set: the gallery is off, nothing written")
+                    return
+                }
                 throw ValidationError("[web] listen is not set: the gallery is off, nothing to open")
             }
             let hasPIN = settings.consolePINHash != nil
@@ -58,8 +68,12 @@ struct WebToolsCommand: ParsableCommand {
         }
 
         private static func write(_ text: String, to path: String) throws {
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            if !folder.isEmpty { mkdir(folder, 0o755) }
+            // Its folders as needed (/etc/avahi/services before avahi-daemon is installed).
+            var folder = path.hasPrefix("/") ? "" : "."
+            for part in path.split(separator: "/").dropLast() {
+                folder += "/" + part
+                mkdir(folder, 0o755)
+            }
             guard let file = fopen(path, "w") else {
                 throw ValidationError(
                     "\(path) cannot be written: run as root, or choose another path")

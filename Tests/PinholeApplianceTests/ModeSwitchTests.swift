@@ -19,6 +19,9 @@ final class ModeSwitchTests: XCTestCase {
 
     private func isRecording(_ rig: ApplianceRig) -> Bool { rig.appliance.recorder?.isRecording ?? false }
 
+    /// What the capture LED shows between flashes.
+    private func capture(_ rig: ApplianceRig) -> String? { rig.appliance.outputs[.capture]?.showing }
+
     func testInPhotoModeTheShutterTakesAPhotoAndStatusSaysPhoto() throws {
         let rig = try ApplianceRig.recording(into: clips)
         XCTAssertEqual(rig.appliance.captureMode, .photo)
@@ -38,12 +41,15 @@ final class ModeSwitchTests: XCTestCase {
         XCTAssertEqual(rig.appliance.captureMode, .video)
         XCTAssertEqual(rig.appliance.status().mode, "video")
         XCTAssertEqual(notices, ["mode video: the shutter starts and stops recording"])
+        XCTAssertEqual(capture(rig), "video-mode", "the capture LED blinks briefly in video mode")
         click(rig, .shutter)
         XCTAssertTrue(isRecording(rig))
         rig.loop.advance(by: .seconds(3))
+        XCTAssertEqual(capture(rig), "recording")
         click(rig, .shutter)
         rig.loop.advance(by: .milliseconds(100))
         XCTAssertFalse(isRecording(rig))
+        XCTAssertEqual(capture(rig), "video-mode")
         XCTAssertEqual(clips.clips.count, 1)
         XCTAssertGreaterThanOrEqual(clips.clips.first?.facts?.frameCount ?? 0, 30)
         XCTAssertEqual(rig.store.photos.count, 0, "video mode takes no photo")
@@ -69,6 +75,7 @@ final class ModeSwitchTests: XCTestCase {
         XCTAssertEqual(rig.appliance.captureMode, .video)
         XCTAssertFalse(
             rig.buttonEvents.contains { $0.0 == .mode }, "a switch left on is a state, not a press")
+        XCTAssertEqual(capture(rig), "video-mode")
         click(rig, .shutter)
         XCTAssertTrue(isRecording(rig))
         XCTAssertEqual(rig.store.photos.count, 0)
@@ -83,6 +90,7 @@ final class ModeSwitchTests: XCTestCase {
         rig.loop.advance(by: .milliseconds(200))
         XCTAssertEqual(rig.appliance.captureMode, .photo)
         XCTAssertFalse(isRecording(rig))
+        XCTAssertEqual(capture(rig), "off")
         XCTAssertEqual(clips.clips.count, 1)
         XCTAssertGreaterThanOrEqual(clips.clips.first?.facts?.frameCount ?? 0, 20)
         click(rig, .shutter)

@@ -16,7 +16,10 @@ final class MenuEntryTests: XCTestCase {
             ])
         XCTAssertEqual(
             menu.items(for: .capture).map(\.label),
-            ["Shutter", "Self-timer", "Burst", "Timelapse", "Stop timelapse", "Record", "Stop recording"])
+            [
+                "Shutter", "Self-timer", "Burst", "Timelapse", "Stop timelapse", "Record", "Stop recording",
+                "Mode",
+            ])
         XCTAssertEqual(
             menu.items(for: .system).filter { $0.action != nil }.map(\.label),
             ["Board and GPIO diagnostics", "Logs", "Check the library", "Safe shutdown", "Power off"])

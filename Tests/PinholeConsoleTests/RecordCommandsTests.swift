@@ -118,7 +118,9 @@ final class RecordCommandsTests: XCTestCase {
         let photos = try XCTUnwrap(harness.appliance.status().photos)
         let photoStatus = ask(harness, "status", wait: .seconds(1))
         XCTAssertTrue(photoStatus.contains(", mode photo, "), photoStatus)
-        XCTAssertFalse(StatusLine.format(harness.appliance.status(), width: 200).contains("VIDEO"))
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("PHOTO | imx477 "))
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 60).hasPrefix("PH|imx477|"))
+        XCTAssertEqual(modeItem(harness), "photo: the shutter takes photos (the switch)")
         let started = ask(harness, "sim press record", wait: .seconds(1))
         XCTAssertTrue(started.hasSuffix("; recording started 1"), started)
         let saved = ask(harness, "sim press record", wait: .seconds(1))
@@ -130,6 +132,7 @@ final class RecordCommandsTests: XCTestCase {
         XCTAssertTrue(videoStatus.contains(", mode video, "), videoStatus)
         XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("VIDEO | imx477 "))
         XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 60).hasPrefix("VID|imx477|"))
+        XCTAssertEqual(modeItem(harness), "video: the shutter starts and stops recording (the switch)")
         let first = ask(harness, "sim press shutter", wait: .seconds(2))
         XCTAssertTrue(first.hasSuffix("; recording started 2"), first)
         XCTAssertTrue(
@@ -141,6 +144,16 @@ final class RecordCommandsTests: XCTestCase {
         XCTAssertEqual(harness.appliance.status().photos, photos, "no photo in video mode")
         let photo = ask(harness, "sim release mode", wait: .seconds(1))
         XCTAssertEqual(photo, "ok released mode; mode photo: the shutter takes photos")
-        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("imx477 "))
+        XCTAssertTrue(StatusLine.format(harness.appliance.status(), width: 200).hasPrefix("PHOTO | imx477 "))
+        XCTAssertEqual(modeItem(harness), "photo: the shutter takes photos (the switch)")
+    }
+
+    /// The Capture page's Mode row, from the appliance's status now.
+    private func modeItem(_ harness: ConsoleHarness) -> String? {
+        var snapshot = MenuSnapshot()
+        snapshot.status = harness.appliance.status()
+        var menu = ConsoleMenu()
+        _ = menu.handle(.snapshot(snapshot))
+        return menu.items(for: .capture).first { $0.label == "Mode" }?.value
     }
 }

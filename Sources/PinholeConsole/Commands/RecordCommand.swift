@@ -192,7 +192,8 @@ struct RecordStatusAnswer: Encodable {
 }
 
 extension RecordCommand {
-    /// Record (with the running clip's time and size as the value) and stop on the Capture page.
+    /// Record (with the running clip's time and size as the value), stop, and the photo/video
+    /// mode on the Capture page.
     public static let menuEntries = [
         MenuEntry(.capture, at: 60) { menu in
             MenuItem(
@@ -204,5 +205,17 @@ extension RecordCommand {
         MenuEntry(.capture, at: 70) { _ in
             MenuItem("Stop recording", value: "end the clip and save it", action: .run(RecordCommand.stop))
         },
+        MenuEntry(.capture, at: 80) { menu in
+            MenuItem.info("Mode", modeText(menu.snapshot.status?.mode))
+        },
     ]
+
+    /// What the shutter does, by the board's photo/video switch (an information row).
+    static func modeText(_ mode: String?) -> String {
+        switch mode {
+        case CaptureMode.video.rawValue?: return "video: the shutter starts and stops recording (the switch)"
+        case CaptureMode.photo.rawValue?: return "photo: the shutter takes photos (the switch)"
+        default: return "photo: the shutter takes photos (the board has no mode switch)"
+        }
+    }
 }
