@@ -90,6 +90,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format Sources Tests Package.swift
 	tools/check-package-graph
 	tools/check-posix-layer
+	tools/check-path-types
 
 format:
 	swift format --in-place --recursive --configuration .swift-format Sources Tests Package.swift

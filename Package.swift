@@ -114,7 +114,12 @@ let package = Package(
             name: "PinholeImaging", dependencies: ["PinholeCore", "CTurboJPEG", "CExif"],
             swiftSettings: swift6),
         // The video backend: H.264 encoders and fragmented MP4 writers through libav.
-        .target(name: "PinholeLibav", dependencies: ["PinholeCore", "VideoShim"], swiftSettings: swift6),
+        .target(
+            name: "PinholeLibav",
+            dependencies: [
+                "PinholeCore", "VideoShim", .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swift6),
         // The photo library store.
         .target(
             name: "PinholeLibrary",
@@ -212,6 +217,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         // The executable: arguments, configuration, logging, wiring a board together.

@@ -20,11 +20,11 @@ extension BoardProfile {
         let outputs = try parseOutputs(try reader.table("leds"), file: file)
         let cameras = try parseCameras(root, file: file)
         reader.markUsed("cameras")
-        var consoleDevice: String?
+        var consoleDevice: FilePath?
         var baud = 115_200
         if let console = try reader.table("console") {
             var r = TableReader(table: console, file: file, context: "[console]")
-            consoleDevice = try r.string("device")
+            consoleDevice = try r.string("device").map { FilePath($0) }
             baud = try r.integer("baud", in: 50...4_000_000) ?? 115_200
             try r.rejectUnknown()
         }

@@ -1,6 +1,7 @@
 // A board profile: which GPIO line does what, which cameras are fitted, where the console is.
 
 import PinholeCore
+import SystemPackage
 
 /// The functions a button can have.
 public enum ButtonFunction: String, Sendable, CaseIterable, Codable {
@@ -149,7 +150,7 @@ public struct BoardProfile: Sendable, Hashable {
     /// Cameras fitted.
     public var cameras: [CameraFitting]
     /// Console device (nil: stdio).
-    public var consoleDevice: String?
+    public var consoleDevice: FilePath?
     /// Console baud rate.
     public var consoleBaud: Int
     /// Label of the GPIO chip carrying the lines ("pinctrl-rp1"), when the board has one.
@@ -165,7 +166,7 @@ public struct BoardProfile: Sendable, Hashable {
     public init(
         name: String, description: String, model: String? = nil, make: String = "Raspberry Pi",
         buttons: [ButtonFunction: ButtonWiring], outputs: [OutputFunction: OutputWiring],
-        cameras: [CameraFitting], consoleDevice: String? = nil, consoleBaud: Int = 115_200,
+        cameras: [CameraFitting], consoleDevice: FilePath? = nil, consoleBaud: Int = 115_200,
         gpioChip: String? = nil, chords: [Chord] = [], tilt: TiltMapping? = nil,
         triggers: [TriggerWiring] = []
     ) {

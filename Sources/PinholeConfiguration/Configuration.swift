@@ -21,7 +21,7 @@ public struct Configuration: Sendable, Hashable {
     /// before to 1.5 s after it (the encoder then keeps a pre-roll ring running).
     public var livePhotos = false
     /// `[console] device`: stdio or a serial device.
-    public var consoleDevice: String?
+    public var consoleDevice: FilePath?
     /// `[console] baud`.
     public var consoleBaud: Int?
     /// `[console] mode`: auto (menu on a terminal, line mode otherwise), menu or line.
@@ -108,7 +108,7 @@ public struct Configuration: Sendable, Hashable {
         }
         if let table = try reader.table("console") {
             var r = TableReader(table: table, file: file, context: "[console]")
-            configuration.consoleDevice = try r.string("device")
+            configuration.consoleDevice = try r.string("device").map { FilePath($0) }
             configuration.consoleBaud = try r.integer("baud", in: 50...4_000_000)
             if let mode = try r.string("mode") {
                 guard ["auto", "menu", "line"].contains(mode) else {

@@ -15,9 +15,9 @@ public struct WebSettings: Sendable, Hashable {
     /// the network can then use the camera). Without it, no PIN means loopback only.
     public var open = false
     /// `certificate = "PATH"`: a PEM certificate (chain) for HTTPS; nil: plain HTTP.
-    public var certificate: String?
+    public var certificate: FilePath?
     /// `key = "PATH"`: the certificate's PEM private key.
-    public var key: String?
+    public var key: FilePath?
     /// `session_minutes`: how long a login lasts (default 720: twelve hours).
     public var sessionMinutes = 720
     /// `live_fps`: the live view's frame rate at most (1…15, default 5).
@@ -72,8 +72,8 @@ public struct WebSettings: Sendable, Hashable {
             settings.listenLine = table.line(of: "listen")
         }
         settings.open = try r.bool("open") ?? false
-        settings.certificate = try r.string("certificate")
-        settings.key = try r.string("key")
+        settings.certificate = try r.string("certificate").map { FilePath($0) }
+        settings.key = try r.string("key").map { FilePath($0) }
         if (settings.certificate == nil) != (settings.key == nil) {
             let missing = settings.certificate == nil ? "certificate" : "key"
             throw ConfigurationError(

@@ -2,6 +2,7 @@
 
 import PinholeCore
 import VideoShim
+import SystemPackage
 
 /// What a movie file holds, as libavformat demuxes it.
 public struct ProbedClip: Sendable, Hashable {
@@ -57,10 +58,10 @@ public struct ProbedClip: Sendable, Hashable {
 public enum LibavClipReader {
     /// Demuxes `path` (ph_clip_probe: avformat_open_input, av_read_frame over every packet).
     /// - Throws: `VideoError.writer` naming why the file is not a readable movie.
-    public static func probe(_ path: String) throws(VideoError) -> ProbedClip {
+    public static func probe(_ path: FilePath) throws(VideoError) -> ProbedClip {
         var info = ph_clip_info()
         var error = [CChar](repeating: 0, count: 256)
-        guard ph_clip_probe(path, &info, &error, error.count) == 0 else {
+        guard ph_clip_probe(path.string, &info, &error, error.count) == 0 else {
             throw .writer(LibavClipEncoder.text(error))
         }
         func text<T>(_ field: T) -> String {
@@ -88,7 +89,8 @@ public enum LibavClipReader {
     /// clip is shorter), decoded to planar YUV 4:2:0 (ph_clip_decode_frame: avcodec_send_packet,
     /// avcodec_receive_frame until that frame). `expected` sizes the buffer; a frame of another
     /// size is decoded again into one that fits.
-    public static func frame(of path: String, expected: PixelSize, at microseconds: Int64) throws(VideoError)
+    public static func frame(of path: FilePath, expected: PixelSize, at microseconds: Int64)
+        throws(VideoError)
         -> RawImage
     {
         var size = expected
@@ -105,7 +107,8 @@ public enum LibavClipReader {
             buffer = [UInt8](repeating: 0, count: size.width * size.height + 2 * chroma)
             let result = buffer.withUnsafeMutableBufferPointer { bytes in
                 ph_clip_decode_frame(
-                    path, max(0, microseconds), bytes.baseAddress, bytes.count, &width, &height, &error,
+                    path.string, max(0, microseconds), bytes.baseAddress, bytes.count, &width, &height,
+                    &error,
                     error.count)
             }
             decoded = result == 0

@@ -63,8 +63,10 @@ public final class LibraryClipFile: @unchecked Sendable {
     public let relative: String
     /// The final path, absolute.
     public var absolutePath: FilePath { FilePath(library.layout.absolute(relative)) }
-    /// The hidden path it grows under.
-    public let temporaryPath: String
+    /// The hidden path it grows under (as the library's file layer takes it).
+    let temporaryPath: String
+    /// The hidden file it grows under.
+    public var temporaryFile: FilePath { FilePath(temporaryPath) }
     private let fd: FileDescriptor
     private var crc: UInt32 = 0xFFFF_FFFF
     /// Bytes written.
@@ -174,7 +176,7 @@ public final class LibraryClipFile: @unchecked Sendable {
         try naming("ftruncate", FilePath(temporaryPath)) { try fd.resize(to: whole) }
         let probed: ProbedClip
         do {
-            probed = try LibavClipReader.probe(temporaryPath)
+            probed = try LibavClipReader.probe(FilePath(temporaryPath))
         } catch {
             throw LibraryError.invalidImage(
                 path: temporaryPath,

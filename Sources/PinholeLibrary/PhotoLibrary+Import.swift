@@ -173,7 +173,7 @@ extension PhotoLibrary {
         defer { try? POSIXFiles.remove(scratch) }
         let clip: ProbedClip
         do {
-            clip = try LibavClipReader.probe(file)
+            clip = try LibavClipReader.probe(FilePath(file))
             try LibavClipRemuxer.rewrite(file, to: scratch, as: .mp4, metadata: [])
         } catch {
             throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
@@ -198,7 +198,7 @@ extension PhotoLibrary {
             }
             let probed: ProbedClip
             do {
-                probed = try LibavClipReader.probe(clip.temporaryPath)
+                probed = try LibavClipReader.probe(FilePath(clip.temporaryPath))
             } catch {
                 throw LibraryError.invalidImage(path: file, reason: "not a movie Pinhole can read (\(error))")
             }

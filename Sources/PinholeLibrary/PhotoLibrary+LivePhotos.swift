@@ -39,7 +39,7 @@ extension PhotoLibrary {
         let asset = try stillToPair(id)
         let probed: ProbedClip
         do {
-            probed = try LibavClipReader.probe(file.string)
+            probed = try LibavClipReader.probe(file)
         } catch {
             throw LibraryError.invalidImage(
                 path: file.string, reason: "not a movie Pinhole can read (\(error))")
@@ -99,7 +99,7 @@ extension PhotoLibrary {
         var clip = record
         if clip == nil {
             do {
-                clip = ClipRecord(try LibavClipReader.probe(motion))
+                clip = ClipRecord(try LibavClipReader.probe(FilePath(motion)))
             } catch {
                 try? POSIXFiles.remove(motion)
                 throw LibraryError.invalidImage(

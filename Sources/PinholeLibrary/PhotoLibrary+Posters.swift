@@ -3,6 +3,7 @@
 import PinholeCore
 import PinholeImaging
 import PinholeLibav
+import SystemPackage
 
 extension PhotoLibrary {
     /// The poster of a clip as a JPEG: the frame at its trigger (`record start`, the trigger
@@ -14,7 +15,8 @@ extension PhotoLibrary {
         let path = layout.absolute(asset.path)
         do {
             let frame = try LibavClipReader.frame(
-                of: path, expected: asset.pixelSize, at: (asset.triggerOffset ?? .zero).nanoseconds / 1000)
+                of: FilePath(path), expected: asset.pixelSize,
+                at: (asset.triggerOffset ?? .zero).nanoseconds / 1000)
             return try JPEGEncoder(quality: 90, threads: 1).encode(frame)
         } catch let error as VideoError {
             throw LibraryError.invalidImage(path: path, reason: "its poster frame: \(error)")

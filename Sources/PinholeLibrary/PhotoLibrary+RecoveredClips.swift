@@ -4,6 +4,7 @@ import GRDB
 import PinholeCore
 import PinholeImaging
 import PinholeLibav
+import SystemPackage
 
 extension PhotoLibrary {
     /// Finishes a recording that a power cut or a kill interrupted (`.ID.mp4.recording`): cut
@@ -23,7 +24,7 @@ extension PhotoLibrary {
                 return nil
             }
             if whole < size { try POSIXFiles.truncateDurably(absolute, to: whole) }
-            let clip = try LibavClipReader.probe(absolute)
+            let clip = try LibavClipReader.probe(FilePath(absolute))
             try POSIXFiles.moveDurably(absolute, to: layout.absolute(named))
             report.adoptedRecordings.append(
                 "\(id): \(clip.frameCount) frames, "
@@ -40,7 +41,8 @@ extension PhotoLibrary {
     /// identifier's; make, model, place and clock trust come from the movie's metadata.
     func adoptableClip(id: String, relative: String) -> Asset? {
         let absolute = layout.absolute(relative)
-        guard let clip = try? LibavClipReader.probe(absolute), let size = POSIXFiles.fileSize(absolute),
+        guard let clip = try? LibavClipReader.probe(FilePath(absolute)),
+            let size = POSIXFiles.fileSize(absolute),
             let checksum = try? Checksum.string(ofFile: absolute)
         else { return nil }
         let added = Identifier.time(of: id) ?? now()
@@ -69,7 +71,8 @@ extension PhotoLibrary {
             guard row.type == .photo else { continue }
             do {
                 try markLive(
-                    id, ClipRecord(try LibavClipReader.probe(layout.absolute(relative))), stillOffset: nil)
+                    id, ClipRecord(try LibavClipReader.probe(FilePath(layout.absolute(relative)))),
+                    stillOffset: nil)
                 report.adoptedAssets.append(id)
             } catch {
                 quarantine(relative, into: &report)

@@ -11,7 +11,7 @@ import SystemPackage
 /// Errors opening or configuring a serial device.
 public struct SerialPortError: Error, CustomStringConvertible {
     /// The device.
-    public var device: String
+    public var device: FilePath
     /// What failed.
     public var operation: String
     /// Why.
@@ -32,7 +32,7 @@ public struct SerialPortError: Error, CustomStringConvertible {
 /// An open serial port in raw mode; its descriptor is closed when the port goes away.
 public final class SerialPort: @unchecked Sendable {
     /// The device path.
-    public let device: String
+    public let device: FilePath
     /// The descriptor (read and write), owned by the port.
     public let descriptor: FileDescriptor
     /// Whether input carries PARMRK marks for framing/parity errors and breaks (a terminal
@@ -45,7 +45,7 @@ public final class SerialPort: @unchecked Sendable {
     /// Opens `device` raw at `baud`, 8 data bits, no parity, 1 stop bit, no flow control.
     /// The open does not wait for carrier (O_NONBLOCK, cleared once open); a pty slave
     /// (/dev/pts/N) is accepted like a UART. Stale input is discarded.
-    public init(device: String, baud: Int = 115_200) throws {
+    public init(device: FilePath, baud: Int = 115_200) throws {
         guard let speed = Self.speeds[baud] else {
             throw SerialPortError(device: device, operation: "setting \(baud) baud", errno: .invalidArgument)
         }
@@ -53,13 +53,13 @@ public final class SerialPort: @unchecked Sendable {
         do {
             // O_NOCTTY: a terminal opened here never becomes the process's controlling one.
             descriptor = try FileDescriptor.open(
-                FilePath(device), .readWrite,
+                device, .readWrite,
                 options: [.init(rawValue: O_NOCTTY), .closeOnExec, .nonBlocking])
         } catch {
             throw SerialPortError(device: device, operation: "open", errno: error as? Errno ?? .ioError)
         }
         do {
-            marksLineErrors = try Self.configure(descriptor, device: device, speed: speed)
+            marksLineErrors = try Self.configure(descriptor, device: device.string, speed: speed)
         } catch {
             try? descriptor.close()  // never retried: the descriptor is gone either way
             throw error
@@ -77,7 +77,7 @@ public final class SerialPort: @unchecked Sendable {
         let fd = descriptor.rawValue
         func call(_ operation: String, _ body: () -> Int32) throws -> Int32 {
             do { return try retryingInterrupts(body) } catch {
-                throw SerialPortError(device: device, operation: operation, errno: error)
+                throw SerialPortError(device: FilePath(device), operation: operation, errno: error)
             }
         }
         let flags = try call("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }

@@ -4,6 +4,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SystemPackage
 
 /// The original of a photo as a download: whole, or the one byte range asked for.
 enum OriginalResponse {
@@ -44,7 +45,8 @@ enum OriginalResponse {
     }
 
     static func respond(
-        to request: Request, file: (path: String, size: Int64, name: String), id: String, context: WebContext
+        to request: Request, file: (path: FilePath, size: Int64, name: String), id: String,
+        context: WebContext
     ) async throws -> Response {
         let size = Int(file.size)
         let etag = "\"\(id)-\(size)\""
@@ -63,12 +65,12 @@ enum OriginalResponse {
             if request.method == .head { return Response(status: .ok, headers: headers) }
             return Response(
                 status: .ok, headers: headers,
-                body: try await FileIO().loadFile(path: file.path, context: context))
+                body: try await FileIO().loadFile(path: file.path.string, context: context))
         case .part(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
             headers[.contentLength] = "\(bytes.count)"
             if request.method == .head { return Response(status: .partialContent, headers: headers) }
-            let body = try await FileIO().loadFile(path: file.path, range: bytes, context: context)
+            let body = try await FileIO().loadFile(path: file.path.string, range: bytes, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         case .unsatisfiable:
             return Response(

@@ -2,6 +2,7 @@
 
 import PinholeConsole
 import PinholeCore
+import SystemPackage
 
 /// The outcome of a login with the console's PIN.
 public enum WebLoginOutcome: Equatable, Sendable {
@@ -75,8 +76,8 @@ public protocol WebLibraryReading: LibraryReading {
     /// this library cannot report changes (the server then keeps no thumbnail in memory).
     func observeChanges(_ handler: @escaping @Sendable ([String]) -> Void) -> (any Sendable)?
     /// The path and byte size of the photo's original (nil: no such photo).
-    func originalFile(id: String) throws -> (path: String, size: Int64, name: String)?
+    func originalFile(id: String) throws -> (path: FilePath, size: Int64, name: String)?
     /// The path and byte size of a Live Photo's motion clip (nil: no such photo, or not a
     /// Live Photo).
-    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)?
+    func motionFile(id: String) throws -> (path: FilePath, size: Int64, name: String)?
 }

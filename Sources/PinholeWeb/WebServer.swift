@@ -11,6 +11,7 @@ import NIOPosix
 import PinholeCore
 import ServiceLifecycle
 import Synchronization
+import SystemPackage
 
 /// What the server is configured with (`[web]` in the configuration file).
 public struct WebServerOptions: Sendable {
@@ -21,9 +22,9 @@ public struct WebServerOptions: Sendable {
     /// `open = true`: listen as configured even when no PIN is set.
     public var open = false
     /// PEM certificate chain and private key for HTTPS (both or neither).
-    public var certificate: String?
+    public var certificate: FilePath?
     /// The certificate's key.
-    public var key: String?
+    public var key: FilePath?
     /// How long a login lasts.
     public var sessionLifetime: Duration = .seconds(12 * 3600)
     /// The live view's frame rate at most.
@@ -99,8 +100,8 @@ public final class WebServer: Sendable {
         var tls: TLSConfiguration?
         if let certificate = options.certificate, let key = options.key {
             do {
-                let chain = try NIOSSLCertificate.fromPEMFile(certificate)
-                let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+                let chain = try NIOSSLCertificate.fromPEMFile(certificate.string)
+                let privateKey = try NIOSSLPrivateKey(file: key.string, format: .pem)
                 tls = TLSConfiguration.makeServerConfiguration(
                     certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
             } catch {

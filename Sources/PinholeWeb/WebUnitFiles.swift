@@ -1,12 +1,14 @@
 // The systemd drop-in and the avahi service file that match `[web] listen`, made from it.
 
+import SystemPackage
+
 /// What the service needs opened for the configured gallery, and its mDNS announcement:
 /// `pinhole web files` writes them, `pinhole doctor` compares the installed drop-in.
 public enum WebUnitFiles {
     /// Where the service's drop-in goes.
-    public static let dropInPath = "/etc/systemd/system/pinhole.service.d/web.conf"
+    public static let dropInPath: FilePath = "/etc/systemd/system/pinhole.service.d/web.conf"
     /// Where avahi-daemon reads service files.
-    public static let avahiPath = "/etc/avahi/services/pinhole-web.service"
+    public static let avahiPath: FilePath = "/etc/avahi/services/pinhole-web.service"
     /// The local networks a phone reaches the camera from (besides loopback).
     static let localNetworks = "link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
 

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import _NIOFileSystem
+import SystemPackage
 
 /// A ZIP archive (stored, not compressed: JPEGs do not shrink) written as it is sent. Each
 /// entry's CRC-32 and size follow its data in a data descriptor, so nothing is read twice;
@@ -12,7 +13,7 @@ enum ZipResponse {
     /// The largest archive served.
     static let maximumBytes: Int64 = 4_000_000_000
 
-    static func respond(files: [(path: String, size: Int64, name: String)]) throws -> Response {
+    static func respond(files: [(path: FilePath, size: Int64, name: String)]) throws -> Response {
         guard !files.isEmpty else { throw HTTPError(.notFound) }
         guard files.reduce(0, { $0 + $1.size }) < maximumBytes else {
             throw HTTPError(.contentTooLarge, message: "the archive would pass 4 GB: choose fewer photos")
@@ -21,7 +22,7 @@ enum ZipResponse {
         let entries = files.map { file -> (String, String) in
             var name = file.name
             while !seen.insert(name).inserted { name = "_" + name }
-            return (file.path, name)
+            return (file.path.string, name)
         }
         let headers: HTTPFields = [
             .contentType: "application/zip",

@@ -68,7 +68,7 @@ final class ConsoleRunner {
         }
         let isTerminal: Bool
         if let device {
-            port = try SerialPort(device: device, baud: baud)
+            port = try SerialPort(device: FilePath(device), baud: baud)
             gate = ConsoleInputGate(
                 loop: loop, quietPeriod: .seconds(settings.consoleQuietSeconds), marked: port!.marksLineErrors
             )
@@ -336,7 +336,7 @@ final class ConsoleRunner {
         reconnectTimer = loop.schedule(after: Self.reopenInterval) { [weak self] in
             guard let self else { return }
             do {
-                let port = try SerialPort(device: device, baud: baud)
+                let port = try SerialPort(device: FilePath(device), baud: baud)
                 self.port = port
                 output?.retarget(port.fd)
                 reader.reset()

@@ -54,7 +54,7 @@ struct DoctorCommand: ParsableCommand {
         // gpsd: checked when the configuration asks for GPS ([gps] gpsd = "HOST:PORT").
         let doctor = Doctor(
             board: profile, user: user, libraryPath: libraryPath,
-            consoleDevice: (settings.consoleDevice ?? profile.consoleDevice).map { FilePath($0) },
+            consoleDevice: settings.consoleDevice ?? profile.consoleDevice,
             gpsd: settings.gps.host.map { ($0, settings.gps.port) })
         print("board \(profile.name): \(note)")
         let serviceInstalled = access("/lib/systemd/system/pinhole.service", F_OK) == 0

@@ -4,6 +4,7 @@ import PinholeConsole
 import PinholeCore
 import PinholeLibrary
 import PinholeWeb
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -32,19 +33,19 @@ extension LibraryMenuReader: WebLibraryReading {
         }
     }
 
-    func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+    func originalFile(id: String) throws -> (path: FilePath, size: Int64, name: String)? {
         guard let asset = try library.asset(id: id) else { return nil }
         let path = library.fileURLPath(of: asset)
         let name = path.lastComponent?.string ?? "\(id).jpg"
-        return (path.string, asset.fileSize, name)
+        return (path, asset.fileSize, name)
     }
 
-    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+    func motionFile(id: String) throws -> (path: FilePath, size: Int64, name: String)? {
         guard let asset = try library.asset(id: id), let path = library.motionFilePath(of: asset) else {
             return nil
         }
         var info = stat()
         guard stat(path.string, &info) == 0 else { return nil }
-        return (path.string, Int64(info.st_size), "\(id).motion.mp4")
+        return (path, Int64(info.st_size), "\(id).motion.mp4")
     }
 }

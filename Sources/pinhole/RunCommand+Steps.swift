@@ -175,9 +175,9 @@ extension RunCommand {
         _ setup: RunSetup, library: RunLibrary, appliance: Appliance, hardware: Hardware, log: Logger
     ) throws -> ConsoleRunner {
         let settings = setup.settings
-        var consoleChoice = console ?? settings.consoleDevice ?? "stdio"
+        var consoleChoice = console ?? settings.consoleDevice?.string ?? "stdio"
         if consoleChoice == "auto" {
-            consoleChoice = settings.consoleDevice ?? setup.profile.consoleDevice ?? "stdio"
+            consoleChoice = (settings.consoleDevice ?? setup.profile.consoleDevice)?.string ?? "stdio"
         }
         let photoLibrary = library.library
         let runner: ConsoleRunner

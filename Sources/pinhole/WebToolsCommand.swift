@@ -56,12 +56,12 @@ struct WebToolsCommand: ParsableCommand {
                 throw ValidationError("[web] listen is not set: the gallery is off, nothing to open")
             }
             let hasPIN = settings.consolePINHash != nil
-            try Self.write(WebUnitFiles.dropIn(options, hasPIN: hasPIN), to: dropIn)
+            try Self.write(WebUnitFiles.dropIn(options, hasPIN: hasPIN), to: dropIn.string)
             print("wrote \(dropIn)")
             if let service = WebUnitFiles.avahiService(options, hasPIN: hasPIN) {
-                try Self.write(service, to: avahi)
+                try Self.write(service, to: avahi.string)
                 print("wrote \(avahi)")
-            } else if unlink(avahi) == 0 {
+            } else if unlink(avahi.string) == 0 {
                 print("removed \(avahi): the gallery listens on loopback only")
             }
             print("then: systemctl daemon-reload && systemctl restart pinhole")

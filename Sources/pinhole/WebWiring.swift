@@ -66,7 +66,7 @@ enum WebWiring {
     static func unitItem(_ settings: Configuration, serviceInstalled: Bool) -> DoctorItem? {
         guard serviceInstalled, let options = options(settings) else { return nil }
         let expected = WebUnitFiles.dropIn(options, hasPIN: settings.consolePINHash != nil)
-        let installed = FileSystem.readBytes(FilePath(WebUnitFiles.dropInPath)).map {
+        let installed = FileSystem.readBytes(WebUnitFiles.dropInPath).map {
             String(decoding: $0, as: UTF8.self)
         }
         guard installed == expected else {
@@ -89,7 +89,7 @@ enum WebWiring {
             return DoctorItem(name: "web", ok: true, detail: "off ([web] listen is not set)")
         }
         let scheme = web.certificate == nil ? "http" : "https"
-        for path in [web.certificate, web.key].compactMap({ $0 }) where access(path, R_OK) != 0 {
+        for path in [web.certificate, web.key].compactMap({ $0 }) where access(path.string, R_OK) != 0 {
             return DoctorItem(
                 name: "web", ok: false, detail: "\(path) cannot be read",
                 remedy:

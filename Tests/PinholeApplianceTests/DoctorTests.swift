@@ -73,7 +73,7 @@ final class DoctorTests: XCTestCase {
         let board = try pi5()
         return Doctor(
             board: board, libraryPath: "/var/lib/pinhole/library",
-            consoleDevice: board.consoleDevice.map { FilePath($0) },
+            consoleDevice: board.consoleDevice,
             gpsd: gpsd)
     }
 

@@ -295,7 +295,7 @@ final class LibraryClipTests: XCTestCase {
         XCTAssertEqual(
             try other.thumbnail(of: copy, size: fit, mode: .aspectFit).size, PixelSize(width: 48, height: 80))
         for (degrees, orientation) in [(180, Orientation.down), (270, .left), (0, .up)] {
-            var probed = try LibavClipReader.probe(library.fileURLPath(of: clip).string)
+            var probed = try LibavClipReader.probe(library.fileURLPath(of: clip))
             probed.rotationDegrees = degrees
             XCTAssertEqual(ClipRecord(probed).orientation, orientation, "\(degrees)°")
         }

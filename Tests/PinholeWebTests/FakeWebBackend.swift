@@ -164,15 +164,16 @@ final class FakeLibrary: WebLibraryReading {
         for handler in changeHandlers.withLock({ $0 }) { handler([id]) }
     }
 
-    func originalFile(id: String) throws -> (path: String, size: Int64, name: String)? {
+    func originalFile(id: String) throws -> (path: FilePath, size: Int64, name: String)? {
         guard ids.contains(id) else { return nil }
         return (
-            directory + "/" + id + ".jpg", Int64(bytes.count), id + (clips[id] == "video" ? ".mp4" : ".jpg")
+            FilePath(directory + "/" + id + ".jpg"), Int64(bytes.count),
+            id + (clips[id] == "video" ? ".mp4" : ".jpg")
         )
     }
 
-    func motionFile(id: String) throws -> (path: String, size: Int64, name: String)? {
-        clips[id] == "live" ? (motionPath(id), Int64(motionBytes.count), id + ".motion.mp4") : nil
+    func motionFile(id: String) throws -> (path: FilePath, size: Int64, name: String)? {
+        clips[id] == "live" ? (FilePath(motionPath(id)), Int64(motionBytes.count), id + ".motion.mp4") : nil
     }
 
     private func row(_ id: String) -> LibraryPhotoRow {

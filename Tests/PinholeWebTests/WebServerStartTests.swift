@@ -5,6 +5,7 @@ import Logging
 import PinholeConfiguration
 import PinholeCore
 import PinholeTestTools
+import SystemPackage
 import XCTest
 
 @testable import PinholeWeb
@@ -126,8 +127,8 @@ final class WebServerStartTests: WebTestCase {
             ])
         XCTAssertEqual(made.status, 0, made.output)
         var options = WebServerOptions(host: "127.0.0.1", port: 0)
-        options.certificate = folder + "/web.crt"
-        options.key = folder + "/web.key"
+        options.certificate = FilePath(folder + "/web.crt")
+        options.key = FilePath(folder + "/web.key")
         let server = try start(options)
         defer { server.stop() }
         // curl checks the certificate against the one made, and the cookie is Secure.
