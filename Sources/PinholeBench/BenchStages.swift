@@ -8,7 +8,7 @@ final class BenchStages: Sendable {
     /// A stage of a shot after its frame was rendered.
     enum Stage: String, CaseIterable, Sendable {
         case encode = "encode (JPEG + EXIF + thumbnail, written to the file as it comes)"
-        case fileSync = "file open, fsync, rename, directory fsync"
+        case fileSync = "file fsync, rename, directory fsync (before the index, on its thread)"
         case index = "index (SQLite commit)"
     }
 

@@ -125,24 +125,21 @@ struct BenchStore: PhotoStore, @unchecked Sendable {
     }
     func photoCount() throws -> Int { try library.count(.all) }
     func freeBytes() -> Int64? { nil }
-    /// Encodes straight into the library's file, as `pinhole run`'s store does.
+    /// Encodes straight into the library's file, unsynced, as `pinhole run`'s store does.
     func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
         -> WrittenPhoto
     {
-        let start = monotonicNow()
-        var encoding = Duration.zero
-        let written = try library.writeOriginal(metadata: metadata) { sink in
-            let started = monotonicNow()
-            defer { encoding = monotonicNow() - started }
-            try produce(sink)
-        }
-        stages?.add(.fileSync, seconds: (monotonicNow() - start - encoding).seconds)
+        let written = try library.writeOriginal(metadata: metadata, synced: false, producing: produce)
         return WrittenPhoto(bytes: nil, written: written, metadata: metadata)
     }
+    /// Settles the file (fsync, rename, directory fsync), then indexes it, as `pinhole run`'s store does.
     func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto {
-        guard let original = photo.written as? WrittenOriginal else {
+        guard let written = photo.written as? WrittenOriginal else {
             throw CaptureError.failed("not written")
         }
+        let original =
+            try stages.map { try $0.time(.fileSync) { try library.settle(written) } }
+            ?? library.settle(written)
         let asset =
             try stages.map { try $0.time(.index) { try library.add(original, toAlbum: album) } }
             ?? library.add(original, toAlbum: album)

@@ -236,6 +236,11 @@ enum LibrarySchema {
             // tally: at a million photos, counting the index took tens of milliseconds.
             try db.execute(sql: AssetTally.mediaTypeSQL)
         }
+        migrator.registerMigration(identifier("v11-album-counts")) { db in
+            // Album counts from a maintained tally: at a million photos, counting the members of
+            // an album of 10,000 took tens of milliseconds on every album list.
+            try db.execute(sql: AlbumTally.creationSQL)
+        }
         return migrator
     }
 }

@@ -8,7 +8,7 @@ extension PhotoLibrary {
     public func albums() throws -> [Album] {
         try read { db in
             try Row.fetchAll(
-                db, sql: Self.albumSQL + " GROUP BY album.id ORDER BY album.folder_id, album.position"
+                db, sql: AlbumTally.albumSQL + " ORDER BY album.folder_id, album.position"
             )
             .map(Self.album(row:))
         }
@@ -19,7 +19,7 @@ extension PhotoLibrary {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: Self.albumSQL + " WHERE album.folder_id IS ? GROUP BY album.id ORDER BY album.position",
+                sql: AlbumTally.albumSQL + " WHERE album.folder_id IS ? ORDER BY album.position",
                 arguments: [folderID]
             ).map(Self.album(row:))
         }
@@ -29,7 +29,7 @@ extension PhotoLibrary {
     public func album(id: String) throws -> Album? {
         try read { db in
             try Row.fetchOne(
-                db, sql: Self.albumSQL + " WHERE album.id = ? GROUP BY album.id", arguments: [id]
+                db, sql: AlbumTally.albumSQL + " WHERE album.id = ?", arguments: [id]
             ).map(Self.album(row:))
         }
     }
@@ -69,13 +69,6 @@ extension PhotoLibrary {
     public func albumQuery(_ albumID: String) -> AssetQuery {
         AssetQuery.all.filter(.album(albumID)).sorted(by: .albumOrder)
     }
-
-    private static let albumSQL = """
-        SELECT album.id, album.title, album.folder_id, album.position, album.created_ns, COUNT(asset.id),
-               album.created_offset
-        FROM album LEFT JOIN album_asset ON album_asset.album_id = album.id
-        LEFT JOIN asset ON asset.id = album_asset.asset_id AND asset.deleted_ns IS NULL
-        """
 
     private static func album(row: Row) -> Album {
         Album(

@@ -34,15 +34,17 @@ struct LibraryPhotoStore: PhotoStore {
         return SavedPhoto(id: asset.id, file: library.fileURLPath(of: asset))
     }
 
-    /// Encodes straight into the library's new file (durable before it returns).
+    /// Encodes straight into the library's new file, left unsynced under its temporary name:
+    /// `index` syncs and renames it, then commits (a burst's next frame is encoded meanwhile).
     func write(metadata: PhotoMetadata, producing produce: (any ByteSink) throws -> Void) throws
         -> WrittenPhoto
     {
-        let original = try library.writeOriginal(metadata: metadata, producing: produce)
+        let original = try library.writeOriginal(metadata: metadata, synced: false, producing: produce)
         return WrittenPhoto(bytes: nil, written: original, metadata: metadata)
     }
 
-    /// Indexes the file `write` wrote (in the album in the same batch when it still exists).
+    /// Makes the file `write` wrote durable (fsync, rename, directory fsync), then indexes it
+    /// (in the album in the same batch when it still exists).
     func index(_ photo: WrittenPhoto, album: String?) throws -> SavedPhoto {
         guard let original = photo.written as? WrittenOriginal else {
             if let jpeg = photo.bytes {

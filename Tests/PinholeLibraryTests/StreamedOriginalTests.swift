@@ -78,6 +78,51 @@ final class StreamedOriginalTests: LibraryTestCase {
         withExtendedLifetime(token) {}
     }
 
+    func testAnUnsyncedOriginalWaitsUnderItsTemporaryNameUntilAddSettlesIt() throws {
+        let library = try openLibrary()
+        let jpeg = TestJPEG.make(width: 320, height: 240, seed: 4)
+        let written = try library.writeOriginal(
+            metadata: testMetadata(), synced: false, producing: pieces(jpeg))
+        XCTAssertFalse(written.isSettled)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: written.path.string),
+            "not under its name before it is synced")
+        let directory = (written.path.string as NSString).deletingLastPathComponent
+        let waiting = try FileManager.default.contentsOfDirectory(atPath: directory)
+        XCTAssertEqual(waiting.count, 1)
+        XCTAssertTrue(waiting[0].hasPrefix(".") && waiting[0].hasSuffix(".tmp"), "\(waiting)")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: directory + "/" + waiting[0]).map(Array.init), jpeg)
+
+        let asset = try library.add(written)
+        XCTAssertEqual(FileManager.default.contents(atPath: written.path.string).map(Array.init), jpeg)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["\(asset.id).jpg"])
+        XCTAssertEqual(try library.assets(.all), [asset])
+        let report = try library.fsck(verifyChecksums: true)
+        XCTAssertTrue(report.isClean, report.lines.joined(separator: "\n"))
+    }
+
+    func testAnUnsyncedOriginalThatIsDiscardedOrLeftBehindIsRemoved() throws {
+        let directory = try { () throws -> String in
+            let library = try openLibrary()
+            let discarded = try library.writeOriginal(
+                metadata: testMetadata(), synced: false, producing: pieces(TestJPEG.make(seed: 8)))
+            library.discard(discarded)
+            let directory = (discarded.path.string as NSString).deletingLastPathComponent
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+            // Left behind by a process that stopped before its sync: never acknowledged, so the
+            // next open (once this library is closed) removes it rather than adopting it.
+            _ = try library.writeOriginal(
+                metadata: testMetadata(), synced: false, producing: pieces(TestJPEG.make(seed: 9)))
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).count, 1)
+            return directory
+        }()
+        let reopened = try openLibrary()
+        XCTAssertEqual(try reopened.count(.all), 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+        XCTAssertTrue(try reopened.fsck().isClean)
+    }
+
     func testADiscardedOriginalIsRemoved() throws {
         let library = try openLibrary()
         let written = try library.writeOriginal(metadata: testMetadata(), producing: pieces(TestJPEG.make()))

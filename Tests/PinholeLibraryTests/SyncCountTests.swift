@@ -30,6 +30,18 @@ final class SyncCountTests: LibraryTestCase {
         XCTAssertEqual(syncs.total, 3, "\(syncs)")
     }
 
+    func testACaptureWrittenUnsyncedSyncsNothingUntilItsAddThenTheSameThree() throws {
+        let jpeg = TestJPEG.make(width: 320, height: 240, seed: 15)
+        _ = try library.add(try library.writeOriginal(metadata: testMetadata(), producing: whole(jpeg)))
+        clock.advance(seconds: 1)
+        let (written, atWrite) = try SyncCount.counting {
+            try library.writeOriginal(metadata: testMetadata(), synced: false, producing: whole(jpeg))
+        }
+        XCTAssertEqual(atWrite.total, 0, "the encoder's thread syncs nothing: \(atWrite)")
+        let (_, atAdd) = try SyncCount.counting { try library.add(written) }
+        XCTAssertEqual(atAdd, SyncCount(counts: [.file: 1, .directory: 1, .sqliteLog: 1]), "\(atAdd)")
+    }
+
     func testAnAddOfBytesCostsTheSame() throws {
         let jpeg = TestJPEG.make(width: 320, height: 240, seed: 6)
         _ = try library.add(jpeg: jpeg, metadata: testMetadata())
