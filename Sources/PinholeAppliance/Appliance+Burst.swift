@@ -19,6 +19,11 @@ extension Appliance {
             shot: { [weak self] result in self?.burstShotSaved(result) },
             completion: { [weak self] outcome in
                 guard let self else { return }
+                let outcome = outcome.map { burst in
+                    var burst = burst
+                    if self.livePhotos { burst.liveNote = Self.burstLiveNote }
+                    return burst
+                }
                 self.capturesInFlight -= 1
                 self.indicator.show(.busy(false))
                 switch outcome {
@@ -30,6 +35,9 @@ extension Appliance {
                     }
                     if let note = burst.pendingNote {
                         self.problem("burst of \(burst.report.taken): \(note)")
+                    }
+                    if let note = burst.liveNote {
+                        self.emit(.notice("burst of \(burst.report.taken): \(note)"))
                     }
                     if let note = burst.report.flashNote {
                         // A held shutter has no answer to carry this: the log does.
@@ -44,6 +52,12 @@ extension Appliance {
                 completion?(outcome)
             })
     }
+
+    /// What a burst says with `[capture] live = true`: its photos are stills, as a phone's
+    /// burst is (a clip 1.5 s each side of every frame at the frame rate would be one long
+    /// movie, not Live Photos); a single photo and the self-timer's are Live Photos.
+    public static let burstLiveNote =
+        "stills only: a burst makes no Live Photos ([capture] live pairs single photos and the self-timer's)"
 
     /// Ends the burst under way (the shutter was let go); its shots are still saved.
     public func stopBurst() { engine.stopBurst() }

@@ -15,6 +15,9 @@ public struct BurstOutcome: Sendable {
     public var pending: [Int] = []
     /// How long after the last shot the burst answered with shots pending.
     public var pendingAfter: Duration?
+    /// Set when Live Photos are on (`[capture] live = true`): that the burst's photos are
+    /// stills (`Appliance.burstLiveNote`).
+    public var liveNote: String?
 
     /// The sentence for an answer: nil when no shot was pending.
     public var pendingNote: String? {

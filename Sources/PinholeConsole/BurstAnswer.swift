@@ -19,6 +19,8 @@ struct BurstAnswer: Encodable {
     var pending: [Int]
     /// Why the flash did not fire, when it would have for a single shot.
     var flashNote: String?
+    /// With `[capture] live = true`: that the burst's photos are stills, not Live Photos.
+    var liveNote: String?
 
     init(_ burst: BurstOutcome) {
         photos = burst.saved.map { CaptureAnswer($0) }
@@ -30,5 +32,6 @@ struct BurstAnswer: Encodable {
         storageKeptUp = !burst.report.storageFellBehind
         pending = burst.pending
         flashNote = burst.report.flashNote
+        liveNote = burst.liveNote
     }
 }

@@ -39,7 +39,7 @@ final class LineModeCommandsTests: XCTestCase {
         XCTAssertEqual(ask(harness, "flash off"), "ok flash off")
         XCTAssertEqual(
             ask(harness, "capture --timer 5 --burst 2"),
-            "error 64: use one of --live, --timer and --burst: usage: capture [--json] | capture --live | capture --timer SECONDS | capture --burst N"
+            "error 64: use one of --timer and --burst: usage: capture [--json] | capture --live | capture --timer SECONDS [--live] | capture --burst N"
         )
         XCTAssertEqual(ask(harness, "led test status"), "ok blinked status 3 times")
         XCTAssertTrue(ask(harness, "led test beacon").hasPrefix("error 64: no output 'beacon'"))

@@ -63,6 +63,38 @@ final class LiveCaptureCommandTests: XCTestCase {
             answer.hasSuffix("\nevent live saved \(id) /motion/\(id).mp4 (\(frames) frames)"), answer)
     }
 
+    func testTheSelfTimerMakesALivePhotoWithLiveOrTheConfiguration() throws {
+        let harness = try harness(ringSeconds: 5)
+        let answer = ask(harness, "capture --timer 2 --live", wait: .seconds(5))
+        XCTAssertTrue(answer.hasPrefix("ok saved ") && answer.contains(" live /motion/"), answer)
+        let id = String(answer.split(separator: " ")[2])
+        XCTAssertNotNil(store.motions[id])
+        XCTAssertTrue(ask(harness, "help capture").contains("capture --timer SECONDS [--live]"))
+        // `[capture] live = true`: the self-timer's photo is paired as the shutter's is.
+        harness.appliance.livePhotos = true
+        let timed = ask(harness, "capture --timer 2", wait: .seconds(5))
+        XCTAssertTrue(timed.hasPrefix("ok saved "), timed)
+        let timedID = String(timed.split(separator: " ")[2])
+        let frames = try XCTUnwrap(store.motions[timedID], timed).window.frameCount
+        XCTAssertTrue(
+            timed.hasSuffix("\nevent live saved \(timedID) /motion/\(timedID).mp4 (\(frames) frames)"), timed)
+    }
+
+    func testABurstSaysItsPhotosAreStillsWhenLivePhotosAreOn() throws {
+        let harness = try harness(ringSeconds: 5)
+        let plain = ask(harness, "capture --burst 3", wait: .seconds(3))
+        XCTAssertTrue(plain.hasPrefix("ok saved 3 photos: "), plain)
+        XCTAssertFalse(plain.contains("Live"), plain)
+        harness.appliance.livePhotos = true
+        let answer = ask(harness, "capture --burst 3", wait: .seconds(3))
+        XCTAssertTrue(answer.hasPrefix("ok saved 3 photos: "), answer)
+        XCTAssertTrue(answer.hasSuffix("; " + Appliance.burstLiveNote), answer)
+        XCTAssertFalse(answer.contains("\nevent"), "the answer stands for the notice: \(answer)")
+        let json = ask(harness, "capture --burst 2 --json", wait: .seconds(3))
+        XCTAssertTrue(json.contains(#""liveNote":"stills only: a burst makes no Live Photos"#), json)
+        XCTAssertTrue(store.motions.isEmpty, "no photo of a burst is paired")
+    }
+
     func testARecordingUnderWayGoesOnAndBothAreKept() throws {
         let harness = try harness(ringSeconds: 5)
         XCTAssertEqual(ask(harness, "record start"), "ok recording 1\nevent recording started 1")
@@ -77,10 +109,18 @@ final class LiveCaptureCommandTests: XCTestCase {
     func testBadOrImpossibleLiveCapturesAreErrorsAndTakeNoPhoto() throws {
         let harness = try harness(ringSeconds: 2)
         for line in [
-            "capture --live --timer 3", "capture --live --burst 3", "capture --live now", "capture --lively",
+            "capture --live --timer 0", "capture --timer 3 --burst 3", "capture --live --burst 3",
+            "capture --live now", "capture --lively",
         ] {
             XCTAssertTrue(ask(harness, line).hasPrefix("error 64"), line)
         }
+        XCTAssertTrue(
+            ask(harness, "capture --live --burst 3").contains(
+                "a burst makes no Live Photos (its photos are stills, as on phones): use --live or --burst"))
+        XCTAssertEqual(
+            ask(harness, "capture --timer 3 --live", wait: .seconds(5)),
+            "error 70: capture --timer --live: Live Photos need a 5.0 s pre-roll ring: set live = true in [capture]",
+            "refused at once, not when the timer runs out")
         let refused = ask(harness, "capture --live", wait: .seconds(3))
         XCTAssertEqual(
             refused,

@@ -4,14 +4,15 @@ import PinholeAppliance
 import PinholeCapture
 import PinholeCore
 
-/// `capture [--json]`, `capture --live`, `capture --timer S`, `capture --burst N`.
+/// `capture [--json]`, `capture --live`, `capture --timer S [--live]`, `capture --burst N`.
 public enum CaptureCommand: ConsoleCommand {
     /// One photo now.
     case now
     /// One photo now, paired with the clip from 1.5 s before to 1.5 s after it (a Live Photo).
     case live
-    /// One photo after a self-timer of this many seconds (1-60).
-    case timer(seconds: Int)
+    /// One photo after a self-timer of this many seconds (1-60); with `live` (or `[capture]
+    /// live = true`) a Live Photo.
+    case timer(seconds: Int, live: Bool = false)
     /// This many photos in a row (2-20).
     case burst(count: Int)
 
@@ -23,25 +24,33 @@ public enum CaptureCommand: ConsoleCommand {
             form(
                 "capture --live [--json]", "a Live Photo: the photo and 1.5 s of video before and after it",
                 "capture --live"),
-            form("capture --timer SECONDS", "self-timer: a photo after SECONDS (1-60)", "capture --timer 10"),
-            form("capture --burst N", "N photos in a row (2-20)", "capture --burst 3"),
+            form(
+                "capture --timer SECONDS [--live]", "self-timer: a photo (a Live Photo) after SECONDS (1-60)",
+                "capture --timer 10"),
+            form(
+                "capture --burst N", "N photos in a row (2-20); stills, never Live Photos",
+                "capture --burst 3"),
         ]
     ) { words in
-        let usage = "capture [--json] | capture --live | capture --timer SECONDS | capture --burst N"
+        let usage = "capture [--json] | capture --live | capture --timer SECONDS [--live] | capture --burst N"
         let live = words.flag("--live")
         let timer = try words.integer("--timer")
         let burst = try words.integer("--burst")
         try words.finish(usage: usage)
-        if [live, timer != nil, burst != nil].filter({ $0 }).count > 1 {
-            throw ConsoleError.usage("use one of --live, --timer and --burst: usage: \(usage)")
+        if live && burst != nil {
+            throw ConsoleError.usage(
+                "a burst makes no Live Photos (its photos are stills, as on phones): use --live or --burst")
         }
-        if live { return CaptureCommand.live }
+        if timer != nil && burst != nil {
+            throw ConsoleError.usage("use one of --timer and --burst: usage: \(usage)")
+        }
         if let seconds = timer {
             guard (1...60).contains(seconds) else {
                 throw ConsoleError.usage("--timer takes 1 to 60 seconds")
             }
-            return CaptureCommand.timer(seconds: seconds)
+            return CaptureCommand.timer(seconds: seconds, live: live)
         }
+        if live { return CaptureCommand.live }
         if let count = burst {
             guard (2...20).contains(count) else {
                 throw ConsoleError.usage("--burst takes 2 to 20 photos")
@@ -71,15 +80,25 @@ public enum CaptureCommand: ConsoleCommand {
                 throw ConsoleError.failed("capture --live: \(refusal)")
             }
             Self.captureLive(console, json: json, reply: reply)
-        case .timer(let seconds):
+        case .timer(let seconds, let live):
+            // Refused now, not when the timer runs out; `[capture] live = true` pairs it too.
+            if live, let refusal = appliance.livePhotoRefusal {
+                throw ConsoleError.failed("capture --timer --live: \(refusal)")
+            }
             appliance.loop.schedule(after: .seconds(seconds)) { [weak console] in
                 guard let console else { return }
-                Self.captureOne(console, json: json, reply: reply)
+                if live {
+                    Self.captureLive(console, json: json, reply: reply)
+                } else {
+                    Self.captureOne(console, json: json, reply: reply)
+                }
             }
         case .burst(let count):
             appliance.captureBurst(count: count) { [weak console] outcome in
                 if case .success(let burst) = outcome {
-                    console?.answerReports(eventsStartingWith: burst.saved.map { "saved \($0.photo.id) " })
+                    console?.answerReports(
+                        eventsStartingWith: burst.saved.map { "saved \($0.photo.id) " }
+                            + (burst.liveNote == nil ? [] : ["burst of \(burst.report.taken): stills only"]))
                 }
                 reply(
                     outcome.flatMap { burst in
@@ -161,6 +180,7 @@ public enum CaptureCommand: ConsoleCommand {
         if let note = burst.pendingNote { text += "; " + note }
         if let note = burst.report.storageNote { text += "; " + note }
         if let note = burst.report.flashNote { text += "; " + note }
+        if let note = burst.liveNote { text += "; " + note }
         return text
     }
 }
