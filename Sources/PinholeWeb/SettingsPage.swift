@@ -13,7 +13,7 @@ enum SettingsPage {
             let key = String(text[..<equals])
             var rest = text[text.index(after: equals)...]
             // The value ends where the next known key begins.
-            let next = keys.compactMap { rest.range(of: " \($0)=")?.lowerBound }.min() ?? rest.endIndex
+            let next = keys.compactMap { rest.firstRange(of: " \($0)=")?.lowerBound }.min() ?? rest.endIndex
             values[key] = String(rest[..<next])
             rest = next == rest.endIndex ? rest[next...] : rest[rest.index(after: next)...]
             text = rest

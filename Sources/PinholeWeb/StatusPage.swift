@@ -1,65 +1,15 @@
 // The status page: storage, photos, camera, timelapse and triggers, GPS and clock trust,
 // problems and the log, from the console's `status --json` and `log` answers.
 
-import Foundation
 import PinholeConsole
+import PinholeCore
 
 /// Renders the status sections (the page re-fetches them when an event is pushed).
 enum StatusPage {
-    /// The fields of `status --json` the page shows (all optional: an older or smaller
-    /// appliance leaves some out).
-    struct Fields: Decodable {
-        struct Camera: Decodable {
-            var model: String?
-            var position: String?
-            var stillSize: String?
-        }
-        struct Timelapse: Decodable {
-            var running: Bool?
-            var every: String?
-            var count: Int?
-            var taken: Int?
-            var missed: Int?
-            var next: String?
-            var lastMissed: String?
-        }
-        struct Trigger: Decodable {
-            var name: String?
-            var line: String?
-            var fired: Int?
-            var shots: Int?
-            var ignoredHoldOff: Int?
-            var ignoredDebounce: Int?
-        }
-        var photos: Int?
-        var storageFreeBytes: Int64?
-        var storageLow: Bool?
-        var whenFull: String?
-        var recycled: Int?
-        var camera: Camera?
-        var cameras: Int?
-        var torch: Bool?
-        var flash: String?
-        var exposure: String?
-        var ev: Double?
-        var afMode: String?
-        var standby: Bool?
-        var busy: Bool?
-        var timelapse: Timelapse?
-        var triggers: [Trigger]?
-        var gps: String?
-        var gpsState: String?
-        var gpsSatellites: Int?
-        var clock: String?
-        var clockTrust: String?
-        var problems: [String]?
-        var access: String?
-        var uptimeSeconds: Int?
-    }
-
-    /// The sections, or the answer as text when it is not the JSON status (an error).
+    /// The sections, or the answer as text when it is not the JSON status (an error). Every
+    /// field is optional: an older or smaller appliance leaves some out ("?").
     static func sections(statusJSON: String, log: String) -> String {
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(statusJSON.utf8)) else {
+        guard let status = try? JSONValue.parse(statusJSON.utf8), case .object = status else {
             return "<pre>\(HTML.escape(statusJSON))</pre>"
         }
         var out = ""
@@ -70,7 +20,12 @@ enum StatusPage {
             }
             out += "</table>"
         }
-        let problems = fields.problems ?? []
+        func text(_ value: JSONValue?) -> String? { value?.string }
+        func number(_ value: JSONValue?) -> String? { value?.int.map(String.init) }
+        func yesNo(_ value: JSONValue?, _ yes: String = "yes", _ no: String = "no") -> String? {
+            value?.bool.map { $0 ? yes : no }
+        }
+        let problems = (status["problems"]?.array ?? []).compactMap(\.string)
         out += "<h2>Problems</h2>"
         out +=
             problems.isEmpty
@@ -79,56 +34,61 @@ enum StatusPage {
         section(
             "Storage",
             [
-                ("Free", fields.storageFreeBytes.map(StatusLine.bytes)),
-                ("Low", fields.storageLow.map { $0 ? "yes" : "no" }),
-                ("When full", fields.whenFull), ("Recycled", fields.recycled.map(String.init)),
+                ("Free", status["storageFreeBytes"]?.int.map { StatusLine.bytes(Int64($0)) }),
+                ("Low", yesNo(status["storageLow"])), ("When full", text(status["whenFull"])),
+                ("Recycled", number(status["recycled"])),
             ])
-        section("Photos", [("Stored", fields.photos.map(String.init))])
+        section("Photos", [("Stored", number(status["photos"]))])
+        let camera = status["camera"]
         section(
             "Camera",
             [
                 (
                     "Camera",
-                    fields.camera.map { "\($0.model ?? "?") (\($0.position ?? "?")) \($0.stillSize ?? "")" }
+                    camera.map {
+                        "\(text($0["model"]) ?? "?") (\(text($0["position"]) ?? "?")) \(text($0["stillSize"]) ?? "")"
+                    }
                 ),
-                ("Cameras", fields.cameras.map(String.init)), ("Exposure", fields.exposure),
-                ("EV", fields.ev.map { String($0) }), ("Focus", fields.afMode), ("Flash", fields.flash),
-                ("Torch", fields.torch.map { $0 ? "on" : "off" }),
-                ("Standby", fields.standby.map { $0 ? "yes" : "no" }),
+                ("Cameras", number(status["cameras"])), ("Exposure", text(status["exposure"])),
+                ("EV", status["ev"]?.double.map { String($0) }), ("Focus", text(status["afMode"])),
+                ("Flash", text(status["flash"])), ("Torch", yesNo(status["torch"], "on", "off")),
+                ("Standby", yesNo(status["standby"])),
             ])
-        let timelapse = fields.timelapse
+        let timelapse = status["timelapse"]
         section(
             "Timelapse",
-            timelapse?.running == true
+            timelapse?["running"]?.bool == true
                 ? [
                     (
                         "Running",
-                        "every \(timelapse?.every ?? "?"), count \(timelapse?.count.map(String.init) ?? "-")"
+                        "every \(text(timelapse?["every"]) ?? "?"), count \(number(timelapse?["count"]) ?? "-")"
                     ),
-                    ("Taken", timelapse?.taken.map(String.init)),
-                    ("Missed", timelapse?.missed.map(String.init)),
-                    ("Next", timelapse?.next), ("Last missed", timelapse?.lastMissed ?? "-"),
+                    ("Taken", number(timelapse?["taken"])), ("Missed", number(timelapse?["missed"])),
+                    ("Next", text(timelapse?["next"])),
+                    ("Last missed", text(timelapse?["lastMissed"]) ?? "-"),
                 ]
-                : [("Running", "no"), ("Taken", timelapse?.taken.map(String.init))])
+                : [("Running", "no"), ("Taken", number(timelapse?["taken"]))])
+        let triggers = status["triggers"]?.array ?? []
         section(
             "Triggers",
-            (fields.triggers ?? []).map { trigger in
-                (
-                    "\(trigger.name ?? "?") (\(trigger.line ?? "?"))",
-                    "fired \(trigger.fired ?? 0), \(trigger.shots ?? 0) shots, ignored \(trigger.ignoredHoldOff ?? 0) "
-                        + "in hold-off, \(trigger.ignoredDebounce ?? 0) in debounce"
+            triggers.map { trigger in
+                let count = { (key: String) in number(trigger[key]) ?? "0" }
+                return (
+                    "\(text(trigger["name"]) ?? "?") (\(text(trigger["line"]) ?? "?"))",
+                    "fired \(count("fired")), \(count("shots")) shots, ignored \(count("ignoredHoldOff")) "
+                        + "in hold-off, \(count("ignoredDebounce")) in debounce"
                 )
-            } + ((fields.triggers ?? []).isEmpty ? [("Triggers", "none")] : []))
+            } + (triggers.isEmpty ? [("Triggers", "none")] : []))
         section(
             "GPS and clock",
             [
-                ("GPS", fields.gps), ("GPS state", fields.gpsState ?? "-"),
-                ("Satellites", fields.gpsSatellites.map(String.init) ?? "-"), ("Clock", fields.clock),
-                ("Clock trust", fields.clockTrust),
+                ("GPS", text(status["gps"])), ("GPS state", text(status["gpsState"]) ?? "-"),
+                ("Satellites", number(status["gpsSatellites"]) ?? "-"), ("Clock", text(status["clock"])),
+                ("Clock trust", text(status["clockTrust"])),
             ])
         section(
             "Appliance",
-            [("Access", fields.access), ("Up", fields.uptimeSeconds.map { "\($0) s" })])
+            [("Access", text(status["access"])), ("Up", status["uptimeSeconds"]?.int.map { "\($0) s" })])
         out += "<h2>Log</h2><pre>\(HTML.escape(log))</pre>"
         return out
     }

@@ -64,16 +64,19 @@ public final class WebServer: Sendable {
     /// handler runs on the thread that read it and writes its answer there: no thread switch
     /// per request (they were most of a thumbnail's cost). Servers started afterwards use those
     /// loops. Call once, on the main thread, before any Swift concurrency work (the process's
-    /// only async work is the web server's); later calls do nothing.
-    public static func runConcurrencyOnEventLoops() {
-        guard
-            concurrencyOnEventLoops.compareExchange(expected: false, desired: true, ordering: .relaxed)
-                .exchanged
-        else { return }
-        if !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
-            concurrencyOnEventLoops.store(false, ordering: .relaxed)
-        }
+    /// only async work is the web server's); later calls do nothing. Returns whether the loops
+    /// run Swift concurrency (false when the runtime's hook cannot be found: then every request
+    /// hops to Dispatch's threads and back).
+    @discardableResult
+    public static func runConcurrencyOnEventLoops() -> Bool {
+        let installed = takeOver
+        concurrencyOnEventLoops.store(installed, ordering: .relaxed)
+        return installed
     }
+
+    /// Tried once in the process's life (NIO traps on a second try).
+    private static let takeOver =
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
     /// Starts listening, or throws `WebStartError` (bad address, port in use, certificate
     /// missing or unreadable). `hasPIN`: whether the console has a PIN; without one and

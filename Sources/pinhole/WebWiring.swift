@@ -29,7 +29,11 @@ enum WebWiring {
         let backend = ApplianceWebBackend(
             console: runner.lineMode, appliance: appliance, library: LibraryMenuReader(library: library),
             liveLongestSide: web.liveSize)
-        WebServer.runConcurrencyOnEventLoops()
+        if !WebServer.runConcurrencyOnEventLoops() {
+            log.warning(
+                "web: Swift concurrency could not move onto the server's event loops (no swift_task_enqueueGlobal_hook to be found): every request hops threads"
+            )
+        }
         let server: WebServer
         do {
             server = try WebServer(
