@@ -14,18 +14,13 @@ final class ClipStorageFullTests: XCTestCase {
     private var mountPoint: String?
 
     override func tearDown() {
-        if let mountPoint { _ = try? ExternalTool.run("umount", [mountPoint]) }
+        SmallFileSystem.unmount(mountPoint)
     }
 
     /// A 16 MB tmpfs (as the library's storage-full tests use), or a skip where mounting is not allowed.
     private func smallFileSystem() throws -> URL {
         let directory = try ClipTools.temporaryDirectory(for: self)
-        let mounted = try ExternalTool.run(
-            "mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", directory.path])
-        guard mounted.status == 0 else {
-            throw XCTSkip(
-                "cannot mount a 16 MB tmpfs here (needs root or CAP_SYS_ADMIN): \(mounted.errorText)")
-        }
+        try SmallFileSystem.mount(megabytes: 16, on: directory.path)
         mountPoint = directory.path
         return directory
     }

@@ -55,13 +55,13 @@ final class AlbumTallyTests: LibraryTestCase {
         let (trip, home) = (result.createdAlbumIDs[0], result.createdAlbumIDs[1])
         try assertCountsAgree(library, [trip: 4, home: 2], "adding to albums")
 
-        try library.performChanges { $0.addAssets([ids[1]], to: trip) }
+        _ = try library.performChanges { $0.addAssets([ids[1]], to: trip) }
         try assertCountsAgree(library, [trip: 4, home: 2], "adding a member again")
 
         try library.delete([ids[0], ids[1]])
         try assertCountsAgree(library, [trip: 2, home: 1], "moving members to the trash")
 
-        try library.performChanges { $0.addAssets([ids[1]], to: home) }
+        _ = try library.performChanges { $0.addAssets([ids[1]], to: home) }
         try assertCountsAgree(library, [trip: 2, home: 1], "adding a deleted photo to an album")
 
         try library.restore([ids[1]])
@@ -70,14 +70,14 @@ final class AlbumTallyTests: LibraryTestCase {
         try library.purge([ids[0]])
         try assertCountsAgree(library, [trip: 3, home: 2], "purging a deleted member")
 
-        try library.performChanges { $0.removeAssets([ids[2]], from: trip) }
+        _ = try library.performChanges { $0.removeAssets([ids[2]], from: trip) }
         try assertCountsAgree(library, [trip: 2, home: 2], "removing a member")
 
         try library.delete([ids[1]])
         try library.purge([ids[1]])
         try assertCountsAgree(library, [trip: 1, home: 1], "deleting and purging a member of both")
 
-        try library.performChanges { $0.deleteAlbum(home) }
+        _ = try library.performChanges { $0.deleteAlbum(home) }
         try assertCountsAgree(library, [trip: 1], "deleting an album")
         let empty = try library.performChanges { $0.createAlbum(title: "Empty") }.createdAlbumIDs[0]
         try assertCountsAgree(library, [trip: 1, empty: 0], "creating an empty album")

@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeCore
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
@@ -11,27 +12,13 @@ final class RecycleTests: XCTestCase {
     private var mountPoint: String?
 
     override func tearDown() {
-        if let mountPoint { _ = Self.tool("/bin/umount", [mountPoint]) }
-    }
-
-    private static func tool(_ path: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        SmallFileSystem.unmount(mountPoint)
     }
 
     /// A 6 MB tmpfs (as the storage-full tests use), or a skip where mounting is not allowed.
     private func smallFileSystem() throws -> TemporaryDirectory {
         let dir = TemporaryDirectory("pinhole-recycle-fs")
-        guard Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=6m", "tmpfs", dir.path]) == 0 else {
-            throw XCTSkip(
-                "recycle test skipped: cannot mount a 6 MB tmpfs here (needs root or CAP_SYS_ADMIN)")
-        }
+        try SmallFileSystem.mount(megabytes: 6, on: dir.path)
         mountPoint = dir.path
         return dir
     }

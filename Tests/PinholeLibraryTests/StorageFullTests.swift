@@ -2,6 +2,7 @@
 
 import Foundation
 import PinholeCore
+import PinholeTestTools
 import XCTest
 
 @testable import PinholeLibrary
@@ -11,33 +12,13 @@ final class StorageFullTests: XCTestCase {
     private var mountPoint: String?
 
     override func tearDown() {
-        if let mountPoint { _ = Self.tool("/bin/umount", [mountPoint]) }
-    }
-
-    /// Runs a tool; returns its exit status and standard error.
-    private static func tool(_ path: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        SmallFileSystem.unmount(mountPoint)
     }
 
     /// A 2 MB tmpfs mounted on a fresh directory (unmounted in tearDown), or a skip.
     private func smallFileSystem() throws -> TemporaryDirectory {
         let dir = TemporaryDirectory("pinhole-small-fs")
-        let (status, mountError) = Self.tool(
-            "/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.path])
-        guard status == 0 else {
-            throw XCTSkip(
-                "storage-full test skipped: cannot mount a 2 MB tmpfs here (needs root or CAP_SYS_ADMIN): "
-                    + mountError.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+        try SmallFileSystem.mount(megabytes: 2, on: dir.path)
         mountPoint = dir.path
         return dir
     }
