@@ -35,25 +35,10 @@ final class ClipStorageFullTests: XCTestCase {
             FileManager.default.createFile(
                 atPath: filler, contents: Data(count: Int(free - library.options.reservedBytes - 150_000))))
 
-        let loop = EventLoop.virtual()
-        let provider = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [.back])
-        let camera = try provider.open(id: SimCameraSpec.back.id)
-        var settings = VideoSettings()
-        settings.size = PixelSize(width: 160, height: 96)
-        settings.fps = 10
-        settings.bitRate = 200_000
-        let backend = LibavVideoBackend()
-        let recorder = ClipRecorder(
-            loop: loop, backend: backend, store: LibraryClipStore(library: library), settings: settings,
-            pick: try settings.pickEncoder(hardwareEncoder: false, libavcodecHas: backend.available))
+        let rig = try SimulatedRecording(store: LibraryClipStore(library: library), bitRate: 200_000)
+        let (loop, camera, recorder) = (rig.loop, rig.camera, rig.recorder)
         var events: [RecordingEvent] = []
         recorder.onEvent = { events.append($0) }
-        _ = try camera.configure(
-            StreamRequest(stillSize: SimCameraSpec.back.pixelArraySize, video: recorder.videoStream))
-        try camera.start { frame in
-            recorder.frameArrived(frame)
-            frame.release()
-        }
         try recorder.start(
             maxSeconds: 120, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
         loop.advance(by: .seconds(60))

@@ -41,23 +41,9 @@ class RecordingFileSinkClip: RecordingFileSink, ClipRecording {
 
 final class RecorderClipTests: XCTestCase {
     func testARecordingFromTheSimulatedCameraDecodesEveryFrame() throws {
-        let loop = EventLoop.virtual()
-        let provider = SimulatedCameraProvider(loop: loop, world: SimWorld(), specs: [.back])
-        let camera = try provider.open(id: SimCameraSpec.back.id)
-        var settings = VideoSettings()
-        settings.size = PixelSize(width: 160, height: 96)
-        settings.fps = 10
         let store = DirectoryClipStore(directory: try ClipTools.temporaryDirectory(for: self))
-        let backend = LibavVideoBackend()
-        let pick = try settings.pickEncoder(hardwareEncoder: false, libavcodecHas: backend.available)
-        let recorder = ClipRecorder(
-            loop: loop, backend: backend, store: store, settings: settings, pick: pick, ringSeconds: 2)
-        _ = try camera.configure(
-            StreamRequest(stillSize: SimCameraSpec.back.pixelArraySize, video: recorder.videoStream))
-        try camera.start { frame in
-            recorder.frameArrived(frame)
-            frame.release()
-        }
+        let rig = try SimulatedRecording(store: store, ringSeconds: 2)
+        let (loop, camera, recorder) = (rig.loop, rig.camera, rig.recorder)
         loop.advance(by: .seconds(3))
         try recorder.start(
             preSeconds: 1.5, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
