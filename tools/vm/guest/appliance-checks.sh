@@ -227,6 +227,7 @@ check_recording() {
     wait_until 60000 camera_frames_above "$((before + 3))" \
         || { fail "$name" "vimc delivered fewer than 3 frames in 60 s at $size"; return 1; }
     after=$(camera_frames)
+    [ -n "$after" ] && [ "$after" -gt "$before" ] || { fail "$name" "no frame count from 'status --json'"; return 1; }
     # Long enough for twice the 3 frames asked below at the rate vimc shows now: 6 of the gaps
     # just measured (the first after the size change is the longest), at least CLIP_SECONDS.
     # On a loaded host vimc's frames came 8 s apart under TCG (5 in 42 s): a 6 s clip held 1.
