@@ -10,17 +10,18 @@ import PinholeLibrary
 import SystemPackage
 
 extension RunCommand {
-    /// Sets up recording (the camera then runs a video stream beside the viewfinder). Without
-    /// an encoder, recording stays off and the log says why. With `live` (`[capture] live`),
-    /// every photo is paired with its motion clip, so the ring reaches around it.
+    /// Sets up recording (the camera then runs a video stream beside the viewfinder). The
+    /// encoder is chosen from the board's devices alone: libav is loaded by the first recording,
+    /// whose encoder open confirms the choice. Without an encoder, recording stays off and the
+    /// log says why. With `live` (`[capture] live`), every photo is paired with its motion clip,
+    /// so the ring reaches around it (and libav is loaded at start, for the ring's encoder).
     static func attachRecorder(
         to appliance: Appliance, video: VideoSettings, live: Bool, library: PhotoLibrary, log: Logger
     ) {
         let backend = LibavVideoBackend()
         let pick: EncoderPick
         do {
-            pick = try video.pickEncoder(
-                hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
+            pick = try video.pickEncoder(hardwareEncoder: hasHardwareH264Encoder())
         } catch {
             log.warning("recording is off: \(error)")
             return
@@ -42,9 +43,18 @@ extension RunCommand {
     }
 
     /// `pinhole doctor`'s line: which encoder a recording will use on this board, and why; a
-    /// problem (recording stays off) when `[video] encoder` asks for one that is not here.
+    /// problem (recording stays off) when `[video] encoder` asks for one that is not here, or
+    /// when libav cannot be loaded (doctor loads it, as the first recording would).
     static func encoderDoctorItem(_ video: VideoSettings) -> DoctorItem {
         let backend = LibavVideoBackend()
+        let libav: String
+        do {
+            libav = try backend.load()
+        } catch {
+            return DoctorItem(
+                name: "video encoder", ok: false, detail: "recording is off: \(error)",
+                remedy: "run tools/setup (a source build), or reinstall the pinhole package")
+        }
         do {
             let pick = try video.pickEncoder(
                 hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
@@ -52,7 +62,8 @@ extension RunCommand {
                 name: "video encoder",
                 ok: true,
                 detail:
-                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps"
+                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps;"
+                    + " FFmpeg \(libav)"
             )
         } catch {
             return DoctorItem(
