@@ -57,4 +57,33 @@ final class VideoShimMissingTests: XCTestCase {
         XCTAssertTrue(lines[index].contains("apt-get install libavcodec59"), lines[index])
         XCTAssertTrue(index + 1 < lines.count && lines[index + 1].hasPrefix("  fix: "), run.outputText)
     }
+
+    /// A cut recording found at open is left in place (a failed repair the next open retries)
+    /// where libav cannot be loaded, not quarantined; the next open with libav handles it (this
+    /// one is not a movie, so it is quarantined then).
+    func testARecordingCutShortIsLeftForTheNextOpenWhenLibavCannotBeLoaded() throws {
+        let (binary, folder) = try binaryWithoutTheShim()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("library")
+        _ = try PinholeProcess.run(
+            ["run", "--board", "sim", "--library", library.path, "--clock", "virtual"], input: "quit\n")
+        let day = library.appendingPathComponent("originals/2026/11/27")
+        try FileManager.default.createDirectory(at: day, withIntermediateDirectories: true)
+        let name = ".01a21ac8-21be-7f59-959a-ba7de884b47d.mp4.recording"
+        try Data("not a movie".utf8).write(to: day.appendingPathComponent(name))
+
+        let without = try ExternalTool.run(binary.path, ["library", "list", "--library", library.path])
+        XCTAssertEqual(without.status, 0, without.errorText)
+        XCTAssertTrue(
+            without.errorText.contains(
+                "recovery: left the cut recording originals/2026/11/27/\(name) for the next open: recording and clips need libavcodec"
+            ), without.errorText)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: day.appendingPathComponent(name).path))
+
+        let with = try PinholeProcess.run(["library", "list", "--library", library.path])
+        XCTAssertEqual(with.status, 0, with.error)
+        XCTAssertTrue(
+            with.error.contains("recovery: quarantined unreadable file originals/2026/11/27/\(name)"),
+            with.error)
+    }
 }
