@@ -65,8 +65,8 @@ public final class WebServer: Sendable {
     /// per request (they were most of a thumbnail's cost). Servers started afterwards use those
     /// loops. Call once, on the main thread, before any Swift concurrency work (the process's
     /// only async work is the web server's); later calls do nothing. Returns whether the loops
-    /// run Swift concurrency (false when the runtime's hook cannot be found: then every request
-    /// hops to Dispatch's threads and back).
+    /// run Swift concurrency (false when something else set the runtime's hook first: then every
+    /// request hops to Dispatch's threads and back).
     @discardableResult
     public static func runConcurrencyOnEventLoops() -> Bool {
         let installed = takeOver
@@ -74,9 +74,8 @@ public final class WebServer: Sendable {
         return installed
     }
 
-    /// Tried once in the process's life (NIO traps on a second try).
-    private static let takeOver =
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    /// Tried once in the process's life.
+    private static var takeOver: Bool { EventLoopGlobalExecutor.installed }
 
     /// Starts listening, or throws `WebStartError` (bad address, port in use, certificate
     /// missing or unreadable). `hasPIN`: whether the console has a PIN; without one and
