@@ -29,6 +29,9 @@ public struct WebServerOptions: Sendable {
     public var sessionLifetime: Duration = .seconds(12 * 3600)
     /// The live view's frame rate at most.
     public var liveFPS = 5
+    /// How long one write of an answer may wait for a client that takes no bytes (live view,
+    /// event stream, downloads) before it is disconnected.
+    public var stallLimit: Duration = .seconds(10)
     /// Where the settings came from, for errors ("/etc/pinhole/pinhole.toml:12").
     public var source = "[web]"
 
@@ -116,7 +119,8 @@ public final class WebServer: Sendable {
         let sessions = WebSessions(
             lifetime: options.sessionLifetime, now: now, pinGeneration: { backend.pinGeneration })
         let routes = WebRoutes(
-            backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil)
+            backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil,
+            stallLimit: options.stallLimit)
         ownsGroup = !Self.concurrencyOnEventLoops.load(ordering: .relaxed)
         group = ownsGroup ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : .singleton
         let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30))

@@ -61,6 +61,7 @@ enum WebWiring {
         options.key = web.key
         options.sessionLifetime = .seconds(web.sessionMinutes * 60)
         options.liveFPS = web.liveFPS
+        options.stallLimit = .seconds(web.stallTimeoutSeconds)
         options.source = "\(settings.file ?? Configuration.defaultFile):\(web.listenLine)"
         return options
     }
