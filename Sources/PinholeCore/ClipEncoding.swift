@@ -52,6 +52,9 @@ public struct ClipEncoderSettings: Sendable, Hashable, Codable {
     public var keyframeInterval: Int
     /// The encoder to run.
     public var encoder: VideoEncoderKind
+    /// With a pre-roll ring: the rate never exceeds `bitRate` beyond a buffer of this many bits
+    /// (libavcodec's rc_buffer_size, with rc_max_rate = `bitRate`); nil: average bit rate only.
+    public var rateBufferBits: Int?
 
     /// Creates settings.
     public init(size: PixelSize, fps: Int, bitRate: Int, keyframeInterval: Int, encoder: VideoEncoderKind) {

@@ -23,7 +23,8 @@ public final class LibavClipEncoder: ClipEncoder {
             var config = ph_encoder_config(
                 codec_name: name, width: Int32(settings.size.width), height: Int32(settings.size.height),
                 fps: Int32(settings.fps), bit_rate: Int64(settings.bitRate),
-                gop: Int32(settings.keyframeInterval), threads: 0)
+                gop: Int32(settings.keyframeInterval), threads: 0,
+                rate_buffer: Int64(settings.rateBufferBits ?? 0))
             return api.encoder_open!(&config, &error, error.count)
         }
         guard let opened else { throw .encoder(Self.text(error)) }

@@ -1,5 +1,5 @@
-// The web gallery's HTTP server: Hummingbird on its own two threads, started and stopped by
-// the appliance, with clear errors at start.
+// The web gallery's HTTP server: Hummingbird on NIO's shared event loops, started and stopped
+// by the appliance, with clear errors at start.
 
 import Dispatch
 import Hummingbird

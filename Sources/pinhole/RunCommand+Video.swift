@@ -26,11 +26,7 @@ extension RunCommand {
             log.warning("recording is off: \(error)")
             return
         }
-        // The ring reaches back as far as [video] pre_roll_s, every trigger clip's pre_s and,
-        // with Live Photos on, their window.
-        let ringSeconds =
-            ([video.preRollSeconds, live ? ClipRecorder.liveRingSeconds(video) : 0]
-            + appliance.board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+        let ringSeconds = Self.ringSeconds(video: video, live: live, board: appliance.board)
         appliance.livePhotos = live
         log.info(
             "recording: \(video.size) \(video.fps) fps, \(pick.kind.codecName) (\(pick.reason)), pre-roll ring \(ringSeconds) s"
@@ -42,10 +38,18 @@ extension RunCommand {
                 pick: pick, ringSeconds: ringSeconds))
     }
 
-    /// `pinhole doctor`'s line: which encoder a recording will use on this board, and why; a
-    /// problem (recording stays off) when `[video] encoder` asks for one that is not here, or
-    /// when libav cannot be loaded (doctor loads it, as the first recording would).
-    static func encoderDoctorItem(_ video: VideoSettings) -> DoctorItem {
+    /// The pre-roll ring's span: as far back as [video] pre_roll_s, every trigger clip's pre_s
+    /// and, with Live Photos on, their window.
+    static func ringSeconds(video: VideoSettings, live: Bool, board: BoardProfile) -> Double {
+        ([video.preRollSeconds, live ? ClipRecorder.liveRingSeconds(video) : 0]
+            + board.triggers.compactMap(\.clip?.preSeconds)).max() ?? 0
+    }
+
+    /// `pinhole doctor`'s line: which encoder a recording will use on this board, and why (and,
+    /// with a pre-roll ring of `ringSeconds`, the keyframe interval it imposes); a problem
+    /// (recording stays off) when `[video] encoder` asks for one that is not here, or when libav
+    /// cannot be loaded (doctor loads it, as the first recording would).
+    static func encoderDoctorItem(_ video: VideoSettings, ringSeconds: Double = 0) -> DoctorItem {
         let backend = LibavVideoBackend()
         let libav: String
         do {
@@ -58,11 +62,12 @@ extension RunCommand {
         do {
             let pick = try video.pickEncoder(
                 hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
+            let ring = video.ringKeyframeNote(ringSeconds).map { "; \($0)" } ?? ""
             return DoctorItem(
                 name: "video encoder",
                 ok: true,
                 detail:
-                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps;"
+                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps\(ring);"
                     + " FFmpeg \(libav)"
             )
         } catch {
