@@ -14,6 +14,10 @@ extension PhotoLibrary {
     /// adopts like any unindexed clip; nil when it holds no whole frame or the rename failed
     /// (then it is quarantined, never removed).
     func finishRecording(id: String, relative: String, into report: inout RecoveryReport) -> String? {
+        if let reason = clipsUnreadable() {
+            report.failedRepairs.append("left the cut recording \(relative) for the next open: \(reason)")
+            return nil
+        }
         let absolute = layout.absolute(relative)
         let named = POSIXFiles.parentDirectory(of: relative) + "/" + id + ".mp4"
         do {
@@ -33,6 +37,20 @@ extension PhotoLibrary {
         } catch {
             quarantine(relative, into: &report)
             return nil
+        }
+    }
+
+    /// Why clips cannot be read in this process (the video shim or FFmpeg's libraries are not
+    /// installed: loading them is the first thing a clip read does), nil when they can. Recovery
+    /// then leaves a clip where it is, as a failed repair the next open tries again, instead of
+    /// quarantining a clip it only cannot read here. Loads libav, so it is asked only when
+    /// there is a clip to adopt.
+    func clipsUnreadable() -> String? {
+        do {
+            _ = try LibavVideoBackend().load()
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 
@@ -69,6 +87,10 @@ extension PhotoLibrary {
                 continue
             }
             guard row.type == .photo else { continue }
+            if let reason = clipsUnreadable() {
+                report.failedRepairs.append("left the motion clip \(relative) for the next open: \(reason)")
+                continue
+            }
             do {
                 try markLive(
                     id, ClipRecord(try LibavClipReader.probe(FilePath(layout.absolute(relative)))),
