@@ -1,4 +1,4 @@
-// The gpsd client against a real gpsd fed by gpsfake: fix, no fix, loss of fix, gpsd killed and restarted.
+// The gpsd client against a real gpsd reading NMEA logs from a pty: fix, no fix, loss of fix, gpsd killed and restarted.
 
 import Foundation
 import PinholeAppliance
@@ -14,73 +14,6 @@ import XCTest
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A gpsd run by gpsfake on a free port, replaying one of the NMEA logs next to this file.
-private final class FakeGPSD {
-    let port: Int
-    private let process = Process()
-    /// gpsfake's progress lines, on its standard error ("gpsfake: log cycle of … begins."
-    /// once gpsd serves the log).
-    private let output = Pipe()
-
-    init(log: String, port: Int? = nil) throws {
-        _ = try ExternalTool.locate("/usr/bin/gpsfake")
-        _ = try ExternalTool.locate("/usr/sbin/gpsd")
-        self.port = try port ?? Self.freePort()
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("NMEA/\(log).nmea").path
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-c", "0.01", "-P", String(self.port), file]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = output
-        try process.run()
-    }
-
-    /// Whether something accepts connections on the port now.
-    static func isListening(_ port: Int) -> Bool {
-        guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port, timeoutMs: 1000) else {
-            return false
-        }
-        try? socket.close()
-        return true
-    }
-
-    /// Waits (blocked on gpsfake's output, at most 20 s) until gpsfake says its log cycle
-    /// began: gpsd then listens and has the log's device, so tests start from a running
-    /// daemon. Later output is read and dropped, so gpsfake never blocks on a full pipe.
-    func waitUntilListening() throws {
-        let deadline = monotonicNow() + .seconds(20)
-        let readEnd = FileDescriptor(rawValue: output.fileHandleForReading.fileDescriptor)
-        var text = ""
-        while !text.contains(" begins.") {
-            let left = deadline - monotonicNow()
-            guard left > .zero,
-                try FileDescriptor.waitForInput([readEnd], timeoutMs: Int32(max(1, left.milliseconds))).first?
-                    .any
-                    == true
-            else {
-                throw GPSFakeFailure(reason: "did not start its log on port \(port) within 20 s: \(text)")
-            }
-            let bytes = output.fileHandleForReading.availableData
-            guard !bytes.isEmpty else { throw GPSFakeFailure(reason: "ended before its log began: \(text)") }
-            text += String(decoding: bytes, as: UTF8.self)
-        }
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        XCTAssertTrue(Self.isListening(port), "gpsd listens on \(port) once gpsfake's log began")
-    }
-
-    /// Stops gpsfake, which stops its gpsd, and waits for it.
-    func kill() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-
-    deinit { kill() }
-
-    /// A TCP port nothing listens on right now.
-    static func freePort() throws -> Int { try LoopbackServer.closedPort() }
-}
 
 final class GPSDTrackerTests: XCTestCase {
     private var loop: EventLoop!
@@ -164,7 +97,9 @@ final class GPSDTrackerTests: XCTestCase {
         defer { gpsd.kill() }
         try gpsd.waitUntilListening()
         makeTracker(port: gpsd.port)
-        waitFor("a fix") { tracker.state == .fix }
+        // The log comes as fast as gpsd reads it: the fix may be lost again by the time the
+        // loop runs, so wait for its log line, not for the state.
+        waitFor("a fix") { log.contains { $0.hasPrefix("gps: ") && $0.contains(" fix at ") } }
         waitFor("the fix to be lost") {
             if case .lost = tracker.state { return true }
             return false
@@ -175,7 +110,7 @@ final class GPSDTrackerTests: XCTestCase {
     }
 
     func testGPSDKilledAndRestartedReconnectsWithBackoff() throws {
-        var gpsd = try FakeGPSD(log: "fix")
+        let gpsd = try FakeGPSD(log: "fix")
         let port = gpsd.port
         try gpsd.waitUntilListening()
         makeTracker(port: port)
@@ -199,8 +134,7 @@ final class GPSDTrackerTests: XCTestCase {
         }
         XCTAssertTrue(tracker.summary.contains("retrying in 2 s"), tracker.summary)
 
-        gpsd = try FakeGPSD(log: "fix", port: port)
-        defer { gpsd.kill() }
+        try gpsd.restart()
         try gpsd.waitUntilListening()
         waitFor("a fix again after the restart") { tracker.currentFix != nil }
         XCTAssertEqual(tracker.state, .fix)
@@ -220,7 +154,7 @@ final class GPSDTrackerTests: XCTestCase {
     }
 }
 
-/// The doctor's gpsd probe against gpsfake's gpsd, a server that is not gpsd, and no server.
+/// The doctor's gpsd probe against a real gpsd, a server that is not gpsd, and no server.
 final class GPSDProbeTests: XCTestCase {
     func testTheProbeReadsGPSDsReleaseAndClosesItsSocket() throws {
         let gpsd = try FakeGPSD(log: "fix")
@@ -250,11 +184,4 @@ final class GPSDProbeTests: XCTestCase {
         }
         XCTAssertEqual(LoopbackServer.openDescriptors, before)
     }
-}
-
-/// gpsfake did not come up: a failure, never a skip, so that the tracker's tests cannot pass without running.
-struct GPSFakeFailure: Error, CustomStringConvertible {
-    /// What went wrong, with gpsfake's output.
-    var reason: String
-    var description: String { "gpsfake \(reason)" }
 }
