@@ -71,6 +71,8 @@ let package = Package(
 
         // Linux calls Swift's Glibc module does not import (renameat2).
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
+        // Sets the Swift runtime's global-executor hook, which the static runtime hides from dlsym.
+        .target(name: "CExecutorHook", path: "Sources/CExecutorHook"),
         // A SQLite VFS over the default one that counts SQLite's sync calls into the POSIX
         // layer's sync counters (SyncCount); the library registers it before opening.
         .target(
@@ -208,7 +210,7 @@ let package = Package(
             name: "PinholeWeb",
             dependencies: [
                 "PinholeCore", "PinholeConsole", "PinholeAppliance", "PinholeCapture", "PinholeImaging",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "CExecutorHook", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

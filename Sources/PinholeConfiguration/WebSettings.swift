@@ -25,6 +25,10 @@ public struct WebSettings: Sendable, Hashable {
     /// `live_size`: the live view's longest side in pixels at most (160…1920, default 640);
     /// a larger viewfinder image is scaled down before it is sent.
     public var liveSize = 640
+    /// `stall_timeout_s`: how long one write of an answer may wait for a client that takes no
+    /// bytes (live view, event stream, original and archive downloads) before it is
+    /// disconnected (1…600, default 10).
+    public var stallTimeoutSeconds = 10
     /// The configuration file's line of `listen` (0: unknown), for errors at start.
     public var listenLine = 0
 
@@ -83,6 +87,7 @@ public struct WebSettings: Sendable, Hashable {
         settings.sessionMinutes = try r.integer("session_minutes", in: 1...43_200) ?? 720
         settings.liveFPS = try r.integer("live_fps", in: 1...15) ?? 5
         settings.liveSize = try r.integer("live_size", in: 160...1920) ?? 640
+        settings.stallTimeoutSeconds = try r.integer("stall_timeout_s", in: 1...600) ?? 10
         try r.rejectUnknown()
         return settings
     }

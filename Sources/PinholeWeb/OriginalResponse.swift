@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import SystemPackage
+import _NIOFileSystem
 
 /// The original of a photo as a download: whole, or the one byte range asked for.
 enum OriginalResponse {
@@ -44,10 +45,12 @@ enum OriginalResponse {
         return .part(first...last)
     }
 
+    /// The answer to `request` for `file`: its bytes are read in 128 KiB pieces as they are
+    /// sent, each written within `stallGuard`'s limit.
     static func respond(
         to request: Request, file: (path: FilePath, size: Int64, name: String), id: String,
-        context: WebContext
-    ) async throws -> Response {
+        stallGuard: StallGuard
+    ) -> Response {
         let size = Int(file.size)
         let etag = "\"\(id)-\(size)\""
         var headers: HTTPFields = [
@@ -64,18 +67,32 @@ enum OriginalResponse {
             headers[.contentLength] = "\(size)"
             if request.method == .head { return Response(status: .ok, headers: headers) }
             return Response(
-                status: .ok, headers: headers,
-                body: try await FileIO().loadFile(path: file.path.string, context: context))
+                status: .ok, headers: headers, body: body(file.path, bytes: 0..<size, stallGuard: stallGuard))
         case .part(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
             headers[.contentLength] = "\(bytes.count)"
             if request.method == .head { return Response(status: .partialContent, headers: headers) }
-            let body = try await FileIO().loadFile(path: file.path.string, range: bytes, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
+            return Response(
+                status: .partialContent, headers: headers,
+                body: body(
+                    file.path, bytes: bytes.lowerBound..<(bytes.upperBound + 1), stallGuard: stallGuard))
         case .unsatisfiable:
             return Response(
                 status: .rangeNotSatisfiable,
                 headers: [.contentRange: "bytes */\(size)", .contentLength: "0"])
+        }
+    }
+
+    /// `bytes` of the file at `path`, read as they are sent.
+    private static func body(_ path: FilePath, bytes: Range<Int>, stallGuard: StallGuard) -> ResponseBody {
+        ResponseBody(contentLength: bytes.count) { writer in
+            try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+                let range = Int64(bytes.lowerBound)..<Int64(bytes.upperBound)
+                for try await chunk in handle.readChunks(in: range, chunkLength: .kibibytes(128)) {
+                    try await stallGuard.write(chunk, to: &writer)
+                }
+            }
+            try await writer.finish(nil)
         }
     }
 }

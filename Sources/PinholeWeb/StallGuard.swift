@@ -1,4 +1,4 @@
-// A deadline on each write of a streamed answer: a client that takes no bytes for a while is
+// A deadline on each write of a long answer: a client that takes no bytes for a while is
 // disconnected (Hummingbird's idle timeout does not apply while an answer is being written).
 
 import Hummingbird
@@ -12,7 +12,8 @@ struct StalledClientError: Error, CustomStringConvertible {
     var description: String { "the client took no bytes for \(waited): disconnected" }
 }
 
-/// Writes the parts of a long answer (live view, event stream) each within `limit` on `clock`.
+/// Writes the parts of a long answer (live view, event stream, original and archive
+/// downloads) each within `limit` on `clock`.
 /// A write still waiting then is cancelled and `StalledClientError` thrown: the server closes
 /// the connection, and the answer's resources (a live-view slot) are given back.
 struct StallGuard: Sendable {

@@ -57,19 +57,10 @@ extension WebRoutes {
             try await thumbnail(context.parameters.require("id"), size: Self.viewSize, request: request)
         }
         router.get("/photo/{id}/original") { request, context in
-            let id = try Self.photoID(context.parameters.require("id"))
-            guard let file = try await read({ try $0.originalFile(id: id) }) else {
-                throw HTTPError(.notFound)
-            }
-            return try await OriginalResponse.respond(to: request, file: file, id: id, context: context)
+            try await original(context.parameters.require("id"), request: request)
         }
         router.get("/photo/{id}/motion") { request, context in
-            let id = try Self.photoID(context.parameters.require("id"))
-            guard let file = try await read({ try $0.motionFile(id: id) }) else {
-                throw HTTPError(.notFound)
-            }
-            return try await OriginalResponse.respond(
-                to: request, file: file, id: id + "-motion", context: context)
+            try await original(context.parameters.require("id"), request: request, motion: true)
         }
         router.post("/photo/{id}/action") { request, context in
             let id = try Self.photoID(context.parameters.require("id"))
@@ -81,13 +72,32 @@ extension WebRoutes {
         }
         router.post("/archive") { request, context in
             let form = try await Self.form(request, context: context)
-            let ids = try (form["ids"] ?? "").split(separator: ",").map { try Self.photoID(String($0)) }
-            guard (1...2000).contains(ids.count) else {
-                throw HTTPError(.badRequest, message: "choose 1 to 2000 photos")
-            }
-            let files = try await read { library in try ids.compactMap { try library.originalFile(id: $0) } }
-            return try ZipResponse.respond(files: files)
+            let ids = (form["ids"] ?? "").split(separator: ",").map(String.init)
+            return try await archive(ids: ids)
         }
+    }
+
+    /// A photo's original (or, with `motion`, a Live Photo's motion clip), whole or the range
+    /// asked for; each write waits for the client at most `stallGuard.limit`.
+    func original(_ text: String, request: Request, motion: Bool = false) async throws -> Response {
+        let id = try Self.photoID(text)
+        guard let file = try await read({ try motion ? $0.motionFile(id: id) : $0.originalFile(id: id) })
+        else {
+            throw HTTPError(.notFound)
+        }
+        return OriginalResponse.respond(
+            to: request, file: file, id: motion ? id + "-motion" : id, stallGuard: stallGuard)
+    }
+
+    /// The originals of `ids` (1 to 2000) as one streamed ZIP archive; each write waits for the
+    /// client at most `stallGuard.limit`.
+    func archive(ids texts: [String]) async throws -> Response {
+        let ids = try texts.map { try Self.photoID($0) }
+        guard (1...2000).contains(ids.count) else {
+            throw HTTPError(.badRequest, message: "choose 1 to 2000 photos")
+        }
+        let files = try await read { library in try ids.compactMap { try library.originalFile(id: $0) } }
+        return try ZipResponse.respond(files: files, stallGuard: stallGuard)
     }
 
     /// A grid page: the first page of photos and a marker the script follows for the next.

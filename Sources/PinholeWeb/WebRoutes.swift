@@ -17,11 +17,13 @@ struct WebRoutes: Sendable {
     let secure: Bool
     /// Thumbnails already sent, following the library's changes.
     let thumbnails: ThumbnailCache
-    /// The deadline on each write of the live view and the event stream.
+    /// The deadline on each write of the live view, the event stream and the original and
+    /// archive downloads.
     let stallGuard: StallGuard
 
-    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`. A live view
-    /// or event stream whose client takes no bytes for `stallLimit` on `clock` is disconnected.
+    /// Routes over `backend`; thumbnails are kept in memory up to `thumbnailBytes`. A live view,
+    /// event stream or download whose client takes no bytes for `stallLimit` on `clock` is
+    /// disconnected.
     init(
         backend: any WebBackend, sessions: WebSessions, liveFPS: Int, secure: Bool,
         thumbnailBytes: Int = 8 << 20, stallLimit: Duration = .seconds(10),

@@ -1,5 +1,5 @@
-// The web gallery's HTTP server: Hummingbird on its own two threads, started and stopped by
-// the appliance, with clear errors at start.
+// The web gallery's HTTP server: Hummingbird on NIO's shared event loops, started and stopped
+// by the appliance, with clear errors at start.
 
 import Dispatch
 import Hummingbird
@@ -29,6 +29,9 @@ public struct WebServerOptions: Sendable {
     public var sessionLifetime: Duration = .seconds(12 * 3600)
     /// The live view's frame rate at most.
     public var liveFPS = 5
+    /// How long one write of an answer may wait for a client that takes no bytes (live view,
+    /// event stream, downloads) before it is disconnected.
+    public var stallLimit: Duration = .seconds(10)
     /// Where the settings came from, for errors ("/etc/pinhole/pinhole.toml:12").
     public var source = "[web]"
 
@@ -65,8 +68,8 @@ public final class WebServer: Sendable {
     /// per request (they were most of a thumbnail's cost). Servers started afterwards use those
     /// loops. Call once, on the main thread, before any Swift concurrency work (the process's
     /// only async work is the web server's); later calls do nothing. Returns whether the loops
-    /// run Swift concurrency (false when the runtime's hook cannot be found: then every request
-    /// hops to Dispatch's threads and back).
+    /// run Swift concurrency (false when something else set the runtime's hook first: then every
+    /// request hops to Dispatch's threads and back).
     @discardableResult
     public static func runConcurrencyOnEventLoops() -> Bool {
         let installed = takeOver
@@ -74,9 +77,8 @@ public final class WebServer: Sendable {
         return installed
     }
 
-    /// Tried once in the process's life (NIO traps on a second try).
-    private static let takeOver =
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    /// Tried once in the process's life.
+    private static var takeOver: Bool { EventLoopGlobalExecutor.installed }
 
     /// Starts listening, or throws `WebStartError` (bad address, port in use, certificate
     /// missing or unreadable). `hasPIN`: whether the console has a PIN; without one and
@@ -117,7 +119,8 @@ public final class WebServer: Sendable {
         let sessions = WebSessions(
             lifetime: options.sessionLifetime, now: now, pinGeneration: { backend.pinGeneration })
         let routes = WebRoutes(
-            backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil)
+            backend: backend, sessions: sessions, liveFPS: options.liveFPS, secure: tls != nil,
+            stallLimit: options.stallLimit)
         ownsGroup = !Self.concurrencyOnEventLoops.load(ordering: .relaxed)
         group = ownsGroup ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : .singleton
         let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30))

@@ -13,7 +13,10 @@ enum ZipResponse {
     /// The largest archive served.
     static let maximumBytes: Int64 = 4_000_000_000
 
-    static func respond(files: [(path: FilePath, size: Int64, name: String)]) throws -> Response {
+    /// The archive of `files`, each write within `stallGuard`'s limit.
+    static func respond(
+        files: [(path: FilePath, size: Int64, name: String)], stallGuard: StallGuard
+    ) throws -> Response {
         guard !files.isEmpty else { throw HTTPError(.notFound) }
         guard files.reduce(0, { $0 + $1.size }) < maximumBytes else {
             throw HTTPError(.contentTooLarge, message: "the archive would pass 4 GB: choose fewer photos")
@@ -33,17 +36,18 @@ enum ZipResponse {
             for (path, name) in entries {
                 var crc = CRC32()
                 var length = 0
-                try await writer.write(ByteBuffer(bytes: directory.localHeader(name: name)))
+                try await stallGuard.write(ByteBuffer(bytes: directory.localHeader(name: name)), to: &writer)
                 try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
                     for try await chunk in handle.readChunks(chunkLength: .kibibytes(128)) {
                         chunk.withUnsafeReadableBytes { crc.update($0) }
                         length += chunk.readableBytes
-                        try await writer.write(chunk)
+                        try await stallGuard.write(chunk, to: &writer)
                     }
                 }
-                try await writer.write(ByteBuffer(bytes: directory.finishEntry(crc: crc.value, size: length)))
+                try await stallGuard.write(
+                    ByteBuffer(bytes: directory.finishEntry(crc: crc.value, size: length)), to: &writer)
             }
-            try await writer.write(ByteBuffer(bytes: directory.end()))
+            try await stallGuard.write(ByteBuffer(bytes: directory.end()), to: &writer)
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)

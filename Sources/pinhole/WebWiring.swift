@@ -31,7 +31,7 @@ enum WebWiring {
             liveLongestSide: web.liveSize)
         if !WebServer.runConcurrencyOnEventLoops() {
             log.warning(
-                "web: Swift concurrency could not move onto the server's event loops (no swift_task_enqueueGlobal_hook to be found): every request hops threads"
+                "web: Swift concurrency could not move onto the server's event loops (its global-executor hook was already set): every request hops threads"
             )
         }
         let server: WebServer
@@ -61,6 +61,7 @@ enum WebWiring {
         options.key = web.key
         options.sessionLifetime = .seconds(web.sessionMinutes * 60)
         options.liveFPS = web.liveFPS
+        options.stallLimit = .seconds(web.stallTimeoutSeconds)
         options.source = "\(settings.file ?? Configuration.defaultFile):\(web.listenLine)"
         return options
     }

@@ -1,7 +1,9 @@
-// A live view or event stream whose client stops reading is disconnected after the write
-// deadline, on a clock the test moves.
+// A live view, event stream, original or archive download whose client stops reading is
+// disconnected after the write deadline, on a clock the test moves.
 
+import HTTPTypes
 import Hummingbird
+import PinholeConfiguration
 import PinholeCore
 import Synchronization
 import XCTest
@@ -157,5 +159,54 @@ final class WebStallTests: WebTestCase {
         let manual = ManualClock()
         let routes = routes(FakeWebBackend(library: library), clock: manual)
         try await assertDisconnectedWhenStalled(routes.events(), clock: manual)
+    }
+
+    /// A GET request for `path` (with `range` as its Range header).
+    func request(_ path: String, range: String? = nil) -> Request {
+        var head = HTTPRequest(method: .get, scheme: "http", authority: "camera.local", path: path)
+        if let range { head.headerFields[.range] = range }
+        return Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+    }
+
+    func testAnOriginalDownloadWhoseClientStopsReadingIsDisconnected() async throws {
+        let manual = ManualClock()
+        let routes = routes(FakeWebBackend(library: library), clock: manual)
+        let id = library.ids[0]
+        let response = try await routes.original(id, request: request("/photo/\(id)/original"))
+        XCTAssertEqual(response.status, .ok)
+        try await assertDisconnectedWhenStalled(response, clock: manual)
+    }
+
+    func testARangeOfAnOriginalWhoseClientStopsReadingIsDisconnected() async throws {
+        let manual = ManualClock()
+        let routes = routes(FakeWebBackend(library: library), clock: manual)
+        let id = library.ids[1]
+        let response = try await routes.original(
+            id, request: request("/photo/\(id)/original", range: "bytes=100-"))
+        XCTAssertEqual(response.status, .partialContent)
+        try await assertDisconnectedWhenStalled(response, clock: manual)
+    }
+
+    func testAnArchiveWhoseClientStopsReadingIsDisconnected() async throws {
+        let manual = ManualClock()
+        let routes = routes(FakeWebBackend(library: library), clock: manual)
+        let response = try await routes.archive(ids: Array(library.ids.prefix(3)))
+        try await assertDisconnectedWhenStalled(response, clock: manual)
+    }
+
+    func testTheStallTimeoutIsReadWithItsBoundsAndDefault() throws {
+        XCTAssertEqual(try Configuration.parse("", file: "p.toml").web.stallTimeoutSeconds, 10)
+        let set = try Configuration.parse(
+            "[web]\nlisten = \"127.0.0.1:8080\"\nstall_timeout_s = 30\n", file: "p.toml")
+        XCTAssertEqual(set.web.stallTimeoutSeconds, 30)
+        for bad in ["0", "601", "-5", "\"10 s\"", "2.5"] {
+            XCTAssertThrowsError(
+                try Configuration.parse(
+                    "[web]\nlisten = \"127.0.0.1:8080\"\nstall_timeout_s = \(bad)\n", file: "p.toml")
+            ) {
+                XCTAssertTrue("\($0)".contains("p.toml:3"), "\($0)")
+                XCTAssertTrue("\($0)".contains("stall_timeout_s"), "\($0)")
+            }
+        }
     }
 }

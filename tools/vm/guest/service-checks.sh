@@ -306,11 +306,118 @@ check_purge() {
     done
     [ "${#left_on[@]}" -eq 0 ] || { fail "purge" "left on after purge: ${left_on[*]}"; return 1; }
     [ ! -e /etc/pinhole ] || { fail "purge" "/etc/pinhole is still there"; return 1; }
+    [ ! -e "$WEB_DROP_IN" ] && [ ! -e "$WEB_AVAHI" ] \
+        || { fail "purge" "the web files are still there ($(ls "$WEB_DROP_IN" "$WEB_AVAHI" 2>/dev/null | paste -sd ' '))"; return 1; }
     after=$(library_photos | wc -l)
     [ "$before" -gt 0 ] && [ "$after" -eq "$before" ] \
         || { fail "purge" "the library had $before photos, $after after purge"; return 1; }
-    ok "purge" "dpkg --purge stopped pinhole ($old, $status), outputs off, /etc/pinhole removed;" \
+    ok "purge" "dpkg --purge stopped pinhole ($old, $status), outputs off, /etc/pinhole and the web files removed;" \
         "the library's $after photo(s) kept in $LIBRARY"
+}
+
+# The web gallery as an administrator turns it on: `[web] listen` and a PIN in pinhole.toml,
+# `dpkg-reconfigure pinhole` (the package's postinst runs `pinhole web files --if-enabled`),
+# then a restart. The postinst writes the unit's drop-in and the avahi file for that port;
+# the restarted service listens on exactly that address; a page answers curl in the guest;
+# and the unit's network restriction is the one the address needs: a client from a private
+# address (192.168.77.1) gets the page, one from a public address (203.0.113.5, both on a
+# dummy interface, so the packets stay in this guest) gets nothing (IPAddressAllow).
+WEB_PORT=8080
+WEB_DROP_IN=/etc/systemd/system/pinhole.service.d/web.conf
+WEB_AVAHI=/etc/avahi/services/pinhole-web.service
+
+# The service's listening TCP sockets as "ADDRESS:PORT", one a line.
+service_listening() {
+    ss -Hltnp 2>/dev/null | awk -v pid="pid=$SERVICE_PID," 'index($0, pid) { print $4 }' | sort
+}
+
+web_listening() { service_ready && [ -n "$(service_listening)" ]; }
+
+# curl's HTTP status for PATH from SOURCE (an address of this guest), within 10 s ("000": none).
+web_status_from() {
+    curl -s -o /dev/null -w '%{http_code}' --max-time 10 --interface "$1" "http://$2:$WEB_PORT$3" || true
+}
+
+check_web_files() {
+    local hash old
+    hash=$(printf '2468\n' | pinhole console hash-pin) || { fail "web files (postinst)" "pinhole console hash-pin failed"; return 1; }
+    sed -i "/^\[console\]/a $hash" /etc/pinhole/pinhole.toml
+    printf '[web]\nlisten = "0.0.0.0:%s"\n' "$WEB_PORT" >> /etc/pinhole/pinhole.toml
+    rm -f "$WEB_DROP_IN" "$WEB_AVAHI"
+    if ! dpkg-reconfigure pinhole > /run/hil/dpkg-reconfigure.log 2>&1; then
+        fail "web files (postinst)" "dpkg-reconfigure pinhole failed: $(tail -n 2 /run/hil/dpkg-reconfigure.log | tr '\n' ' ')"
+        return 1
+    fi
+    cp "$WEB_DROP_IN" /run/hil/web.conf 2>/dev/null
+    if ! grep -qx "SocketBindAllow=tcp:$WEB_PORT" "$WEB_DROP_IN" 2>/dev/null \
+        || ! grep -qx 'SocketBindDeny=any' "$WEB_DROP_IN" \
+        || ! grep -q "<port>$WEB_PORT</port>" "$WEB_AVAHI" 2>/dev/null \
+        || ! grep -q '<type>_http._tcp</type>' "$WEB_AVAHI"; then
+        fail "web files (postinst)" "after dpkg-reconfigure: $WEB_DROP_IN: $(tr '\n' ' ' < "$WEB_DROP_IN" 2>&1 | cut -c1-200);" \
+            "$WEB_AVAHI: $(grep -c . "$WEB_AVAHI" 2>&1) lines"
+        return 1
+    fi
+    ok "web files (postinst)" "listen = \"0.0.0.0:$WEB_PORT\" and a PIN → dpkg-reconfigure wrote $WEB_DROP_IN" \
+        "($(grep -E '^(SocketBind|IPAddressAllow)' "$WEB_DROP_IN" | tr '\n' ' ' | cut -c1-160)…) and $WEB_AVAHI" \
+        "($(grep -o '<type>[^<]*</type>' "$WEB_AVAHI" | head -n 1) port $WEB_PORT)"
+    old=$SERVICE_PID
+    systemctl daemon-reload
+    systemctl restart "$SERVICE"
+    if ! wait_until 120000 web_listening; then
+        fail "web gallery listens" "pinhole.service not ready and listening 120 s after its restart" \
+            "($(systemctl is-active "$SERVICE"); $(journalctl -u pinhole --no-pager -n 3 -o cat | tr '\n' ' '))"
+        return 1
+    fi
+    note "web: pinhole $old restarted as $SERVICE_PID with the drop-in"
+}
+
+check_web_listens() {
+    local sockets status body
+    sockets=$(service_listening | paste -sd ' ')
+    if [ "$sockets" != "0.0.0.0:$WEB_PORT" ]; then
+        fail "web gallery listens" "pinhole ($SERVICE_PID) listens on '$sockets', expected exactly 0.0.0.0:$WEB_PORT"
+        return 1
+    fi
+    body=$(curl -s --max-time 20 "http://127.0.0.1:$WEB_PORT/login") || true
+    status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 "http://127.0.0.1:$WEB_PORT/") || true
+    case "$body" in
+        *'<form'*PIN*) ;;
+        *) fail "web gallery listens" "GET /login from the guest: no login form ($(cut -c1-120 <<<"$body"))"; return 1 ;;
+    esac
+    [ "$status" = 303 ] || { fail "web gallery listens" "GET / without a session answered $status, expected 303 to /login"; return 1; }
+    ok "web gallery listens" "pinhole ($SERVICE_PID, user $(ps -o user= -p "$SERVICE_PID" | tr -d ' ')) listens on exactly" \
+        "$sockets; curl in the guest: /login is the PIN form ($(wc -c <<<"$body") B), / without a session → $status"
+}
+
+check_web_restriction() {
+    local families bind allow private public
+    families=$(systemctl show -p RestrictAddressFamilies --value "$SERVICE")
+    bind=$(systemctl show -p SocketBindAllow --value "$SERVICE")
+    allow=$(systemctl show -p IPAddressAllow --value "$SERVICE")
+    modprobe dummy 2>/dev/null
+    if ! ip link add hilweb0 type dummy 2>/dev/null || ! ip addr add 192.168.77.1/24 dev hilweb0 \
+        || ! ip addr add 203.0.113.5/24 dev hilweb0 || ! ip link set hilweb0 up; then
+        fail "web network restriction" "cannot make the dummy interface hilweb0 (module dummy: $(modinfo -F filename dummy 2>&1))"
+        return 1
+    fi
+    private=$(web_status_from 192.168.77.1 192.168.77.1 /login)
+    public=$(web_status_from 203.0.113.5 203.0.113.5 /login)
+    ip link del hilweb0 2>/dev/null
+    case "$families" in *AF_INET*) ;; *) fail "web network restriction" "RestrictAddressFamilies=$families has no AF_INET"; return 1 ;; esac
+    case "$families" in *AF_INET6*) fail "web network restriction" "RestrictAddressFamilies=$families allows AF_INET6 for an IPv4 listen"; return 1 ;; esac
+    if [ "$private" != 200 ] || [ "$public" != 000 ]; then
+        fail "web network restriction" "from 192.168.77.1: $private (expected 200), from 203.0.113.5: $public" \
+            "(expected no answer); IPAddressAllow=$allow"
+        return 1
+    fi
+    ok "web network restriction" "RestrictAddressFamilies=$families, SocketBindAllow=$bind (deny any)," \
+        "IPAddressAllow=$(cut -c1-80 <<<"$allow")…: from 192.168.77.1 → $private, from 203.0.113.5 → no answer"
+}
+
+check_web_gallery() {
+    check_web_files || return
+    check_web_listens
+    check_web_restriction
 }
 
 run_service_checks() {
@@ -330,5 +437,6 @@ run_service_checks() {
     check_doctor
     check_sigkill_restart && check_watchdog_restart
     check_journal
+    check_web_gallery
     check_purge
 }
