@@ -111,7 +111,11 @@ enum RecordingBenchmark {
                         format: "at most %.2f MB held = %.2fx bitrate x pre_s (%.2f MB; aim <= 1.2x)",
                         $0 / 1_048_576, $0 / (Double(bitRate) / 8 * preRoll),
                         Double(bitRate) / 8 * preRoll / 1_048_576)
-                } ?? "no figure"))
+                } ?? "no figure")
+                + String(
+                    format:
+                        "; the byte limit cut the ring below 3 s %.0f times; keyframe every %.3f s while armed",
+                    pre.status["ring_shortfalls"] ?? .nan, pre.status["keyframe_s"] ?? .nan))
     }
 
     /// `record start` on an appliance keeping no ring: the encoder opens at the start.

@@ -102,6 +102,8 @@ public final class ClipRecorder {
     public let ringSeconds: Double
     /// Frames that may wait for the encoder; more are dropped (and counted), never waited for.
     public let queueLimit: Int
+    /// What the encoder opens with (with a ring: keyframes and rate capped so that it fits).
+    public let encoderSettings: ClipEncoderSettings
     /// What happened to each recording.
     public var onEvent: ((RecordingEvent) -> Void)?
 
@@ -128,12 +130,11 @@ public final class ClipRecorder {
         self.ringSeconds = ringSeconds
         self.queueLimit = max(1, queueLimit)
         self.store = store
-        let encoderSettings = settings.encoderSettings(pick.kind)
+        let encoderSettings = settings.encoderSettings(pick.kind, ringSeconds: ringSeconds)
         let ring = PreRollRing(
             spanMicroseconds: Int64(ringSeconds * 1_000_000),
-            byteLimit: PreRollRing.byteLimit(
-                bitRate: encoderSettings.bitRate, seconds: ringSeconds,
-                keyframeSeconds: settings.keyframeSeconds))
+            byteLimit: PreRollRing.byteLimit(bitRate: encoderSettings.bitRate, seconds: ringSeconds))
+        self.encoderSettings = encoderSettings
         pipeline = VideoPipeline(backend: backend, settings: encoderSettings, ring: ring)
     }
 

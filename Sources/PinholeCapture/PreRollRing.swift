@@ -27,10 +27,15 @@ public struct PreRollRing: Sendable {
         self.byteLimit = max(0, byteLimit)
     }
 
-    /// The ring's size for a pre-roll of `seconds` at `bitRate`: 1.2 × bit rate × seconds,
-    /// plus one group of pictures (the ring starts at a keyframe before the span).
-    public static func byteLimit(bitRate: Int, seconds: Double, keyframeSeconds: Double) -> Int {
-        Int(Double(bitRate) / 8 * (seconds * 1.2 + keyframeSeconds))
+    /// Times the byte limit cut the ring below its span (the stream ran above the rate the
+    /// limit was sized for): a clip started then would begin later than its pre-roll asks.
+    public private(set) var shortfalls = 0
+
+    /// The ring's size for a pre-roll of `seconds` at `bitRate`: 1.2 × bit rate × seconds (issue
+    /// 21). The span plus the group of pictures it starts in fits only when the encoder keeps
+    /// keyframes and its rate within the other 0.2 × seconds (`VideoSettings.encoderSettings(_:ringSeconds:)`).
+    public static func byteLimit(bitRate: Int, seconds: Double) -> Int {
+        Int(Double(bitRate) / 8 * seconds * (1 + VideoSettings.ringHeadroom))
     }
 
     /// Packets held.
@@ -57,17 +62,22 @@ public struct PreRollRing: Sendable {
         }
         byteCount += packet.bytes.count
         let newest = packet.presentationMicroseconds
+        var short = false
         while groups.count > 1 {
             let nextStart = groups[1][0].presentationMicroseconds
-            guard nextStart <= newest - spanMicroseconds || byteCount > byteLimit else { break }
+            let covered = nextStart <= newest - spanMicroseconds
+            guard covered || byteCount > byteLimit else { break }
             if let keepFrom, nextStart > keepFrom, byteCount <= 4 * byteLimit { break }
+            if !covered { short = true }
             byteCount -= groups.removeFirst().reduce(0) { $0 + $1.bytes.count }
         }
         if byteCount > byteLimit, groups.count == 1 {
             // One group larger than the whole limit: nothing useful can be kept.
             groups.removeAll()
             byteCount = 0
+            short = true
         }
+        if short { shortfalls += 1 }
         peakByteCount = max(peakByteCount, byteCount)
     }
 

@@ -21,6 +21,8 @@ public struct ClipProgress: Sendable, Hashable {
     public var ringBytes = 0
     /// The most bytes the pre-roll ring has held at once.
     public var ringPeakBytes = 0
+    /// Times the ring's byte limit cut it below its span (see `PreRollRing.shortfalls`).
+    public var ringShortfalls = 0
 }
 
 /// Encoder, ring and writer. Confined to the recording's lane: every method runs there, one at
@@ -81,6 +83,7 @@ final class VideoPipeline: @unchecked Sendable {
         guard var progress = clip?.progress else { return nil }
         progress.ringBytes = ring.byteCount
         progress.ringPeakBytes = ring.peakByteCount
+        progress.ringShortfalls = ring.shortfalls
         return progress
     }
 

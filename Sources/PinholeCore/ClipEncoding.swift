@@ -52,6 +52,9 @@ public struct ClipEncoderSettings: Sendable, Hashable, Codable {
     public var keyframeInterval: Int
     /// The encoder to run.
     public var encoder: VideoEncoderKind
+    /// With a pre-roll ring: the rate never exceeds `bitRate` beyond a buffer of this many bits
+    /// (libavcodec's rc_buffer_size, with rc_max_rate = `bitRate`); nil: average bit rate only.
+    public var rateBufferBits: Int?
 
     /// Creates settings.
     public init(size: PixelSize, fps: Int, bitRate: Int, keyframeInterval: Int, encoder: VideoEncoderKind) {
@@ -90,6 +93,9 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
     case storage(String)
     /// A frame does not fit the encoder (size or pixel format).
     case badFrame(String)
+    /// The video backend (its shared object, or the codec libraries under it) is not installed:
+    /// `reason` says what is missing and what to install.
+    case unavailable(String)
 
     /// A readable message.
     public var description: String {
@@ -98,6 +104,7 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
         case .writer(let reason): return "MP4 writer: \(reason)"
         case .storage(let reason): return "clip storage: \(reason)"
         case .badFrame(let reason): return "video frame: \(reason)"
+        case .unavailable(let reason): return reason
         }
     }
 }

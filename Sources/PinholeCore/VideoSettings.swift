@@ -114,6 +114,14 @@ public struct VideoSettings: Sendable, Hashable, Codable {
         }
     }
 
+    /// The encoder `encoder` resolves to from the board alone (`hardwareEncoder`: whether it has
+    /// the Pi 4's V4L2 encoder device), without asking libavcodec: what `pinhole run` decides at
+    /// start, so that libav is loaded only when a recording first opens the encoder, which then
+    /// confirms the choice (an encoder libavcodec lacks fails that open with a clear error).
+    public func pickEncoder(hardwareEncoder: Bool) throws(VideoSettingsError) -> EncoderPick {
+        try pickEncoder(hardwareEncoder: hardwareEncoder, libavcodecHas: { _ in true })
+    }
+
     /// The encoder `encoder` resolves to: `hardwareEncoder` says whether the board has the Pi 4's
     /// V4L2 encoder device, `libavcodecHas` whether libavcodec was built with an encoder.
     public func pickEncoder(
@@ -146,11 +154,49 @@ public struct VideoSettings: Sendable, Hashable, Codable {
         }
     }
 
-    /// What the encoder is opened with.
-    public func encoderSettings(_ kind: VideoEncoderKind) -> ClipEncoderSettings {
-        ClipEncoderSettings(
+    /// What the encoder is opened with. With a pre-roll ring of `ringSeconds` armed, the ring
+    /// must hold its span plus the group of pictures it starts in, within 1.2 × bit rate × span
+    /// (issue 21): so keyframes come at least every span / 8 (`ringKeyframeSeconds`) and the
+    /// rate is capped at the bit rate with a buffer of what is left of the 0.2 × span
+    /// (libavcodec's rc_max_rate and rc_buffer_size: libx264's VBV), so that no span + one
+    /// group of pictures of the stream exceeds the ring's bytes, the stream's start included.
+    public func encoderSettings(_ kind: VideoEncoderKind, ringSeconds: Double = 0) -> ClipEncoderSettings {
+        var settings = ClipEncoderSettings(
             size: size, fps: fps, bitRate: effectiveBitRate, keyframeInterval: keyframeInterval, encoder: kind
         )
+        guard ringSeconds > 0, ringSeconds.isFinite else { return settings }
+        let interval = ringKeyframeInterval(ringSeconds)
+        settings.keyframeInterval = interval
+        let slack = Self.ringHeadroom * ringSeconds - Double(interval) / Double(max(1, fps))
+        settings.rateBufferBits = max(1, Int(Double(effectiveBitRate) * slack))
+        return settings
+    }
+
+    /// The share of a ring's span that it may hold beyond the span (the issue's 1.2 ×).
+    public static let ringHeadroom = 0.2
+    /// With a ring armed, keyframes come at least every span × this (the rest of the headroom
+    /// is the rate buffer's).
+    public static let ringKeyframeShare = 0.125
+
+    /// Frames from one keyframe to the next while a ring of `ringSeconds` is armed: `keyframe_s`,
+    /// or span / 8 when that is shorter.
+    public func ringKeyframeInterval(_ ringSeconds: Double) -> Int {
+        let cap = Int((ringSeconds * Self.ringKeyframeShare * Double(fps)).rounded(.down))
+        return max(1, min(keyframeInterval, cap))
+    }
+
+    /// The keyframe interval's cost, for `pinhole doctor` and `record status`: nil without a ring
+    /// or when `keyframe_s` is already short enough.
+    public func ringKeyframeNote(_ ringSeconds: Double) -> String? {
+        guard ringSeconds > 0 else { return nil }
+        let interval = ringKeyframeInterval(ringSeconds)
+        guard interval < keyframeInterval else { return nil }
+        let seconds = Double(interval) / Double(max(1, fps))
+        let shown = (seconds * 100).rounded() / 100
+        return
+            "keyframes every \(shown) s (not keyframe_s \(keyframeSeconds)) while the \(ringSeconds) s pre-roll ring"
+            + " is armed, so it stays within 1.2 × bit rate × pre-roll: at the same bit rate the picture is"
+            + " a little softer, and a clip has a fragment per keyframe"
     }
 }
 

@@ -17,6 +17,10 @@ extension PhotoLibrary {
     /// which the pass then adopts like any unindexed clip; nil when removed, or when it could
     /// not be read or renamed (then it is quarantined, never removed).
     func finishRecording(id: String, relative: String, into report: inout RecoveryReport) -> String? {
+        if let reason = clipsUnreadable() {
+            report.failedRepairs.append("left the cut recording \(relative) for the next open: \(reason)")
+            return nil
+        }
         let absolute = layout.absolute(relative)
         let named = POSIXFiles.parentDirectory(of: relative) + "/" + id + ".mp4"
         do {
@@ -79,6 +83,20 @@ extension PhotoLibrary {
         return named
     }
 
+    /// Why clips cannot be read in this process (the video shim or FFmpeg's libraries are not
+    /// installed: loading them is the first thing a clip read does), nil when they can. Recovery
+    /// then leaves a clip where it is, as a failed repair the next open tries again, instead of
+    /// quarantining a clip it only cannot read here. Loads libav, so it is asked only when
+    /// there is a clip to adopt.
+    func clipsUnreadable() -> String? {
+        do {
+            _ = try LibavVideoBackend().load()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// The record of an unindexed clip, from what libavformat reads in it; nil when it reads
     /// no frame. Its date is the movie's creation_time (the start of the recording), else its
     /// identifier's; make, model, place and clock trust come from the movie's metadata.
@@ -112,6 +130,10 @@ extension PhotoLibrary {
                 continue
             }
             guard row.type == .photo else { continue }
+            if let reason = clipsUnreadable() {
+                report.failedRepairs.append("left the motion clip \(relative) for the next open: \(reason)")
+                continue
+            }
             do {
                 try markLive(
                     id, ClipRecord(try LibavClipReader.probe(FilePath(layout.absolute(relative)))),

@@ -32,7 +32,7 @@ public struct SimulatedVideoBackend: VideoBackend {
     }
 }
 
-/// One packet per frame: `bitRate / fps / 8` bytes, keyframes four times that.
+/// One packet per frame: `bitRate / fps / 8` bytes, keyframes four times that (see `packetSize`).
 public final class SimulatedClipEncoder: ClipEncoder {
     let settings: ClipEncoderSettings
     private var frames = 0
@@ -55,12 +55,23 @@ public final class SimulatedClipEncoder: ClipEncoder {
         let key = forceKeyframe || frames % settings.keyframeInterval == 0
         if forceKeyframe { frames = 0 }
         frames += 1
-        let size = max(1, settings.bitRate / max(1, settings.fps) / 8) * (key ? 4 : 1)
+        let size = packetSize(keyframe: key)
         return [
             EncodedPacket(
                 bytes: [UInt8](repeating: key ? 0x65 : 0x41, count: size),
                 presentationMicroseconds: presentationMicroseconds, isKeyframe: key)
         ]
+    }
+
+    /// `bitRate / fps / 8` bytes, a keyframe four times that. With a rate buffer (a pre-roll
+    /// ring armed) the rate is held as libx264's VBV holds it: a group of pictures is exactly
+    /// its share of the bit rate, its keyframe four times its other frames.
+    func packetSize(keyframe: Bool) -> Int {
+        let average = max(1, settings.bitRate / max(1, settings.fps) / 8)
+        guard settings.rateBufferBits != nil else { return average * (keyframe ? 4 : 1) }
+        let group = settings.keyframeInterval
+        let other = max(1, average * group / (group + 3))
+        return keyframe ? average * group - other * (group - 1) : other
     }
 
     /// Nothing is held back.

@@ -72,6 +72,12 @@ ph_encoder *ph_encoder_open(const ph_encoder_config *config, char *error, size_t
     context->gop_size = config->gop;
     context->max_b_frames = 0;
     context->thread_count = config->threads;
+    if (config->rate_buffer > 0) {
+        // A pre-roll ring's bound: never above the bit rate beyond this buffer (libx264's VBV),
+        // the stream's first seconds included.
+        context->rc_max_rate = config->bit_rate;
+        context->rc_buffer_size = (int)config->rate_buffer;
+    }
     context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (strcmp(config->codec_name, "libx264") == 0) {
         // rpicam-apps' software choice: fast enough for 1080p30 on a Pi 5.

@@ -61,7 +61,12 @@ struct DoctorCommand: ParsableCommand {
         let items =
             doctor.examine(LinuxDoctorProbe()) + [WebWiring.doctorItem(settings)]
             + [WebWiring.unitItem(settings, serviceInstalled: serviceInstalled)].compactMap { $0 }
-            + [RunCommand.encoderDoctorItem(settings.video)]
+            + [
+                RunCommand.encoderDoctorItem(
+                    settings.video,
+                    ringSeconds: RunCommand.ringSeconds(
+                        video: settings.video, live: settings.livePhotos, board: profile))
+            ]
         for item in items {
             for line in item.lines { print(line) }
         }

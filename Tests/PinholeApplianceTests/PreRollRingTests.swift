@@ -86,8 +86,17 @@ final class PreRollRingTests: XCTestCase {
     }
 
     func testTheSizeFollowsTheBitRate() {
-        // 6 Mbps, 3 s, keyframe every second: 1.2 × 6 Mbps × 3 s + one second.
-        XCTAssertEqual(
-            PreRollRing.byteLimit(bitRate: 6_000_000, seconds: 3, keyframeSeconds: 1), 3_449_999, accuracy: 1)
+        // 6 Mbps, 3 s: 1.2 × 6 Mbps × 3 s (issue 21), the group of pictures it starts in included.
+        XCTAssertEqual(PreRollRing.byteLimit(bitRate: 6_000_000, seconds: 3), 2_700_000, accuracy: 1)
+    }
+
+    func testCuttingBelowTheSpanForBytesIsCounted() {
+        // Groups of 1,300 bytes a second; 5 s asked but 3,000 bytes hold two groups.
+        var ring = PreRollRing(spanMicroseconds: 5_000_000, byteLimit: 3_000)
+        for index in 0..<40 { ring.append(packet(index)) }
+        XCTAssertGreaterThan(ring.shortfalls, 0)
+        var roomy = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
+        for index in 0..<60 { roomy.append(packet(index)) }
+        XCTAssertEqual(roomy.shortfalls, 0, "trimming to the span is no shortfall")
     }
 }

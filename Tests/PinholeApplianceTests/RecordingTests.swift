@@ -84,7 +84,7 @@ final class RecordingTests: XCTestCase {
         loop.advance(by: .milliseconds(450))
         let status = try XCTUnwrap(recorder.status)
         let first = try XCTUnwrap(status.firstFrameMilliseconds)
-        // The first frame is the keyframe at or before start − 2 s (a keyframe a second).
+        // The first frame is the keyframe at or before start − 2 s (with the 3 s ring, every 0.3 s).
         XCTAssertLessThanOrEqual(first, -2000)
         XCTAssertGreaterThanOrEqual(first, -3000)
         XCTAssertEqual(status.startLatencyMilliseconds, 0, "the pre-roll is in the file when it opens")
@@ -95,9 +95,45 @@ final class RecordingTests: XCTestCase {
         XCTAssertFalse(stamps.isEmpty)
         XCTAssertEqual(stamps, stamps.sorted())
         XCTAssertEqual(Set(stamps).count, stamps.count, "each frame once in the ring")
-        let limit = PreRollRing.byteLimit(bitRate: 800_000, seconds: 3, keyframeSeconds: 1)
+        let limit = PreRollRing.byteLimit(bitRate: 800_000, seconds: 3)
         XCTAssertLessThanOrEqual(status.progress.ringPeakBytes, limit)
         XCTAssertGreaterThan(status.progress.ringBytes, 0)
+    }
+
+    func testAnArmedRingHoldsItsWholePreRollWithinTwelveTenthsOfTheBitRate() throws {
+        // keyframe_s 1 would make the ring hold 3 s plus up to a second (1.33 × bit rate × 3 s
+        // at the average rate, more with keyframes): the armed ring caps keyframes at 0.3 s and
+        // the rate, so 3 s from a keyframe fit in 1.2 × bit rate × 3 s at every moment.
+        let (recorder, _) = try rig(ringSeconds: 3)
+        XCTAssertEqual(recorder.encoderSettings.keyframeInterval, 3)
+        loop.advance(by: .milliseconds(10_050))
+        try recorder.start(preSeconds: 3, metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .milliseconds(500))
+        let status = try XCTUnwrap(recorder.status)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(status.firstFrameMilliseconds), -3000)
+        XCTAssertEqual(status.progress.ringShortfalls, 0, "the byte limit never cut the ring below 3 s")
+        XCTAssertLessThanOrEqual(
+            status.progress.ringPeakBytes, Int(1.2 * 800_000 / 8 * 3), "1.2 × bit rate × pre_s")
+    }
+
+    func testAnArmedRingCapsKeyframesAndRateSoItsSpanAndOneGroupFit() {
+        let video = VideoSettings()  // 1080p30, 6 Mbps, keyframe_s 1
+        let plain = video.encoderSettings(.libx264)
+        XCTAssertEqual(plain.keyframeInterval, 30)
+        XCTAssertNil(plain.rateBufferBits, "without a ring, the average bit rate only")
+        XCTAssertNil(video.ringKeyframeNote(0))
+        for span in [1.0, 3, 5, 30] {
+            let armed = video.encoderSettings(.libx264, ringSeconds: span)
+            let group = Double(armed.keyframeInterval) / 30
+            XCTAssertLessThanOrEqual(group, 0.2 * span)
+            // What the ring holds at most: the span and one group at the bit rate, plus the
+            // rate buffer (the most the stream may run ahead of the bit rate).
+            let worst = Double(armed.bitRate) * (span + group) + Double(armed.rateBufferBits ?? .max)
+            XCTAssertLessThanOrEqual(
+                worst / 8, Double(PreRollRing.byteLimit(bitRate: armed.bitRate, seconds: span)) + 1)
+        }
+        XCTAssertEqual(video.encoderSettings(.libx264, ringSeconds: 3).keyframeInterval, 11)
+        XCTAssertNotNil(video.ringKeyframeNote(3))
     }
 
     func testWithoutARingTheClipStartsAtTheNextFrame() throws {
@@ -187,5 +223,20 @@ final class RecordingTests: XCTestCase {
         var forced = settings
         forced.encoder = .v4l2m2m
         XCTAssertThrowsError(try forced.pickEncoder(hardwareEncoder: false) { _ in true })
+    }
+
+    /// At start the choice reads the board's devices only (libav is not loaded until a recording
+    /// opens the encoder, which confirms it).
+    func testTheChoiceAtStartNeedsOnlyTheBoardsEncoderDevice() throws {
+        let settings = VideoSettings()
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: true).kind, .v4l2m2m)
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: false).kind, .libx264)
+        var forced = settings
+        forced.encoder = .v4l2m2m
+        XCTAssertThrowsError(try forced.pickEncoder(hardwareEncoder: false)) {
+            XCTAssertTrue("\($0)".contains("this board has no V4L2 H.264 encoder"), "\($0)")
+        }
+        forced.encoder = .libx264
+        XCTAssertEqual(try forced.pickEncoder(hardwareEncoder: true).kind, .libx264)
     }
 }

@@ -119,8 +119,9 @@ public enum RecordCommand: ConsoleCommand {
     /// `recording 3 12.0 s 4.1 MB 360 frames 0 dropped libx264` or `idle`.
     static func statusLine(_ recorder: ClipRecorder) -> String {
         guard let status = recorder.status else {
+            let ring = recorder.settings.ringKeyframeNote(recorder.ringSeconds).map { "; \($0)" } ?? ""
             return
-                "idle (\(recorder.settings.size) \(recorder.settings.fps) fps, \(recorder.pick.kind.codecName))"
+                "idle (\(recorder.settings.size) \(recorder.settings.fps) fps, \(recorder.pick.kind.codecName)\(ring))"
         }
         let seconds = Double(status.progress.durationMicroseconds) / 1_000_000
         let megabytes = Double(status.progress.bytes) / 1_000_000
@@ -164,6 +165,13 @@ struct RecordStatusAnswer: Encodable {
     /// Bytes in the pre-roll ring now, and the most it has held.
     var ringBytes: Int?
     var ringPeakBytes: Int?
+    /// Times the ring's byte limit cut it below its span.
+    var ringShortfalls: Int?
+    /// The ring's span, its byte limit (1.2 × bit rate × span) and the keyframe interval the
+    /// encoder runs with (capped while a ring is armed).
+    var ringSeconds: Double
+    var ringLimitBytes: Int
+    var keyframeSeconds: Double
 
     enum CodingKeys: String, CodingKey {
         case recording, id, seconds, bytes, frames, dropped, encoder, size, fps
@@ -171,6 +179,10 @@ struct RecordStatusAnswer: Encodable {
         case startLatencyMs = "start_latency_ms"
         case ringBytes = "ring_bytes"
         case ringPeakBytes = "ring_peak_bytes"
+        case ringShortfalls = "ring_shortfalls"
+        case ringSeconds = "ring_s"
+        case ringLimitBytes = "ring_limit_bytes"
+        case keyframeSeconds = "keyframe_s"
     }
 
     init(_ recorder: ClipRecorder) {
@@ -188,6 +200,12 @@ struct RecordStatusAnswer: Encodable {
         startLatencyMs = status?.startLatencyMilliseconds
         ringBytes = status?.progress.ringBytes
         ringPeakBytes = status?.progress.ringPeakBytes
+        ringShortfalls = status?.progress.ringShortfalls
+        ringSeconds = recorder.ringSeconds
+        ringLimitBytes = PreRollRing.byteLimit(
+            bitRate: recorder.encoderSettings.bitRate, seconds: recorder.ringSeconds)
+        keyframeSeconds =
+            Double(recorder.encoderSettings.keyframeInterval) / Double(max(1, recorder.settings.fps))
     }
 }
 

@@ -22,6 +22,7 @@ typedef struct {
     int64_t bit_rate;       ///< bits per second
     int gop;                ///< frames from one keyframe to the next
     int threads;            ///< encoder threads (0: the codec's choice)
+    int64_t rate_buffer;    ///< bits: rc_max_rate = bit_rate with this rc_buffer_size (0: none)
 } ph_encoder_config;
 
 typedef struct ph_encoder ph_encoder;
