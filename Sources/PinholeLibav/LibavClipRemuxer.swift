@@ -28,4 +28,20 @@ public enum LibavClipRemuxer {
         }
         guard result == 0 else { throw .writer(LibavClipEncoder.text(error)) }
     }
+
+    /// The frames of a recording cut before its first fragment was whole: every packet
+    /// libavformat reads whole from `source`, from its first keyframe up to the first the cut
+    /// shortened, copied into a new plain MP4 `destination` (metadata and rotation kept).
+    /// Returns the number of frames copied; 0 when not one is whole (nothing is left to keep:
+    /// `destination` may hold a partial file for the caller to remove).
+    /// - Throws: `VideoError.writer` when `destination` could not be written.
+    public static func salvage(_ source: String, to destination: String) throws(VideoError) -> Int {
+        let api = try LibavShim.shared().api
+        var error = [CChar](repeating: 0, count: 256)
+        var frames: Int32 = 0
+        let result = api.clip_salvage!(source, destination, &frames, &error, error.count)
+        if result == 1 { return 0 }
+        guard result == 0 else { throw .writer(LibavClipEncoder.text(error)) }
+        return Int(frames)
+    }
 }

@@ -23,6 +23,7 @@ const ph_video_api *ph_video_get_api(void) {
         ph_clip_decode_frame,
         ph_clip_remux,
         libav_version,
+        ph_clip_salvage,
     };
     return &api;
 }

@@ -60,7 +60,7 @@ final class VideoShimMissingTests: XCTestCase {
 
     /// A cut recording found at open is left in place (a failed repair the next open retries)
     /// where libav cannot be loaded, not quarantined; the next open with libav handles it (this
-    /// one is not a movie, so it is quarantined then).
+    /// one holds no frame libavformat can read, so it is removed then, and says so).
     func testARecordingCutShortIsLeftForTheNextOpenWhenLibavCannotBeLoaded() throws {
         let (binary, folder) = try binaryWithoutTheShim()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -83,7 +83,9 @@ final class VideoShimMissingTests: XCTestCase {
         let with = try PinholeProcess.run(["library", "list", "--library", library.path])
         XCTAssertEqual(with.status, 0, with.error)
         XCTAssertTrue(
-            with.error.contains("recovery: quarantined unreadable file originals/2026/11/27/\(name)"),
-            with.error)
+            with.error.contains(
+                "recovery: removed recording cut before its first frame 01a21ac8-21be-7f59-959a-ba7de884b47d: not one whole frame in it, nothing to keep"
+            ), with.error)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: day.appendingPathComponent(name).path))
     }
 }

@@ -44,6 +44,7 @@ typedef struct {
         int metadata_count, char *error, size_t error_size);
     /** libavcodec's version string (av_version_info), for `pinhole doctor`. */
     const char *(*libav_version)(void);
+    int (*clip_salvage)(const char *in_path, const char *out_path, int *frames, char *error, size_t error_size);
 } ph_video_api;
 
 /** The name `pinhole` looks up with dlsym. */
