@@ -17,6 +17,10 @@ let package = Package(
         // `pinhole` loads it with dlopen only on a libcamera board (PinholeLinux/LibcameraShim.swift),
         // so the simulated board maps none of libcamera. The .deb ships it in /usr/lib/pinhole.
         .library(name: "PinholeCamera", type: .dynamic, targets: ["CameraShim"]),
+        // The libav video shim likewise (libPinholeVideo.so): `pinhole` loads it with dlopen when
+        // a recording, a clip read or `pinhole doctor` first needs it (PinholeLibav/LibavShim.swift),
+        // so a process that never touches video maps none of libav. The .deb ships it beside it.
+        .library(name: "PinholeVideo", type: .dynamic, targets: ["VideoShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -64,10 +68,18 @@ let package = Package(
         // The shim's header alone (its types and its function table), for the Swift side that
         // loads the shared object: no code, no link.
         .systemLibrary(name: "CameraShimInterface", path: "Sources/CameraShimInterface"),
-        // libav's C API (macros, struct fields) behind a small plain C interface.
+        // libav's C API (macros, struct fields) behind a small plain C interface. Built only into
+        // the PinholeVideo shared object, never linked into an executable.
         .target(
             name: "VideoShim", dependencies: ["CLibav"], path: "Sources/VideoShim",
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+            // No Swift in it, and no Swift startup object: see CameraShim.
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .unsafeFlags(["-nostartfiles"]),
+            ]),
+        // The video shim's headers alone (its types and its function table ph_video_api), for
+        // PinholeLibav, which loads the shared object: no code, no link.
+        .systemLibrary(name: "VideoShimInterface", path: "Sources/VideoShimInterface"),
 
         // Linux calls Swift's Glibc module does not import (renameat2).
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
@@ -119,7 +131,8 @@ let package = Package(
         .target(
             name: "PinholeLibav",
             dependencies: [
-                "PinholeCore", "VideoShim", .product(name: "SystemPackage", package: "swift-system"),
+                "PinholeCore", "PinholeSystem", "VideoShimInterface",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),
         // The photo library store.
@@ -239,7 +252,12 @@ let package = Package(
             // (tools/deb/build): only the parts the appliance uses are mapped, about 5.5 MB less
             // resident than the shared libraries (docs/BENCHMARKS.md, peak memory). The modules are
             // compiled as usual, so Foundation's static archives, which they do not autolink, are
-            // named here.
+            // named here. GNU ld (not gold, the default) packs the ~124,000 relative relocations of
+            // the position-independent executable (DT_RELR: 24 KB instead of a 2.9 MB .rela.dyn the
+            // loader reads whole at start; it marks the binary as needing glibc 2.36's
+            // GLIBC_ABI_DT_RELR, so an older loader refuses it by name), and only the symbols the C
+            // libraries need are exported, not the ~40,000 Swift symbols whose hash table and names
+            // the loader touched at every lookup: 5 MB less resident at idle (docs/BENCHMARKS.md).
             linkerSettings: [
                 .unsafeFlags(
                     [
@@ -247,7 +265,8 @@ let package = Package(
                         "-lFoundationEssentials",
                         "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
                         "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
-                        "-Xlinker", "--end-group",
+                        "-Xlinker", "--end-group", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker",
+                        "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
                     ], .when(configuration: .release))
             ],
             plugins: ["PinholeVersion"]),

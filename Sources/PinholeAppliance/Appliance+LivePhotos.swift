@@ -33,7 +33,10 @@ extension Appliance {
             completion(.failure(error))
             return
         }
-        guard let recorder, let camera = engine.current else { return }
+        guard let recorder, let camera = engine.current else {
+            completion(.failure(RecordingError.unavailable("the camera stopped before the motion was cut")))
+            return
+        }
         recorder.pairMotion(
             photoID: capture.photo.id, exposure: capture.frame.sensorTimestamp,
             metadata: clipMetadata(camera),

@@ -236,8 +236,16 @@ public final class Appliance {
         noteActivity(wakeFor: "capture")
         capturesInFlight += 1
         indicator.show(.busy(true))
+        // The ring keeps the window's start while the still is saved (ClipRecorder.holdWindow).
+        let held = recorder.flatMap { recorder in
+            live && recorder.keepsLivePhotos
+                ? (recorder, recorder.holdWindow(pressedAt: pressedAt ?? loop.now)) : nil
+        }
         engine.capture(pressedAt: pressedAt) { [weak self] result in
-            guard let self else { return }
+            guard let self else {
+                if let held { held.0.releaseWindow(held.1) }
+                return
+            }
             self.capturesInFlight -= 1
             self.indicator.show(.busy(false))
             switch result {
@@ -246,8 +254,16 @@ public final class Appliance {
                 self.indicator.show(.saved)
                 self.emit(.saved(capture))
                 self.checkStorage()
-                if live { self.pairMotion(capture) { motion?($0) } }
+                if live {
+                    self.pairMotion(capture) {
+                        if let held { held.0.releaseWindow(held.1) }
+                        motion?($0)
+                    }
+                } else if let held {
+                    held.0.releaseWindow(held.1)
+                }
             case .failure(let error):
+                if let held { held.0.releaseWindow(held.1) }
                 self.checkStorage()
                 self.indicator.show(.error(self.indicator.lowStorage ? .storage : .captureFailed))
                 self.problem("capture failed: \(error)")

@@ -37,14 +37,23 @@ enum ApplianceMemoryBenchmark {
         print(
             "appliance.memory.capture     +\(String(format: "%.2f", captureCost))x one frame above the idle peak"
         )
-        idleWithTheCameraShimMapped(binary: binary, idle: idle)
+        idleWithAShimMapped(
+            binary: binary, idle: idle, shim: "libPinholeCamera.so", library: "/libcamera.so", label: "shim",
+            what: "libcamera", loaded: "loaded only on a libcamera board")
+        idleWithAShimMapped(
+            binary: binary, idle: idle, shim: "libPinholeVideo.so", library: "/libavcodec.so", label: "libav",
+            what: "libav", loaded: "loaded on the first recording or clip read")
     }
 
-    /// The reference for loading libcamera only on a libcamera board: the same binary with the
-    /// camera shim (and so libcamera and its dependencies) mapped at start by LD_PRELOAD, as they
-    /// were when the shim was linked into `pinhole`.
-    private static func idleWithTheCameraShimMapped(binary: URL, idle: Int) {
-        let shim = binary.deletingLastPathComponent().appendingPathComponent("libPinholeCamera.so")
+    /// The reference for loading a shim's libraries on first use: the same binary with the shim
+    /// (and so its libraries and their dependencies) mapped at start by LD_PRELOAD, as they were
+    /// when it was linked into `pinhole` (libcamera: only on a libcamera board; libav: on the
+    /// first recording or clip read).
+    private static func idleWithAShimMapped(
+        binary: URL, idle: Int, shim name: String, library: String, label: String, what: String,
+        loaded: String
+    ) {
+        let shim = binary.deletingLastPathComponent().appendingPathComponent(name)
         guard let child = ApplianceChild(binary: binary, environment: ["LD_PRELOAD": shim.path]) else {
             return
         }
@@ -52,18 +61,18 @@ enum ApplianceMemoryBenchmark {
         let mapped = statusField(child.pid, "VmRSS")
         // Read to the end: /proc files have no size, a one-shot read would stop at a page.
         let maps = FileHandle(forReadingAtPath: "/proc/\(child.pid)/maps")?.readDataToEndOfFile() ?? Data()
-        let libcamera = String(decoding: maps, as: UTF8.self).contains("/libcamera.so")
+        let isMapped = String(decoding: maps, as: UTF8.self).contains(library)
         child.stop()
-        guard let mapped, libcamera else {
-            print("appliance.memory.idle.shim  failed: libcamera was not mapped with LD_PRELOAD=\(shim.path)")
+        let field = "appliance.memory.idle.\(label)".padding(toLength: 28, withPad: " ", startingAt: 0)
+        guard let mapped, isMapped else {
+            print("\(field) failed: \(what) was not mapped with LD_PRELOAD=\(shim.path)")
             return
         }
+        let megabytes = { (kb: Int) in String(format: "%.1f MB", Double(kb) / 1024) }
         print(
-            String(
-                format:
-                    "appliance.memory.idle.shim   %.1f MB with libcamera mapped at start (linked, as before); "
-                    + "loaded only on a libcamera board: %.1f MB less, %.2fx", Double(mapped) / 1024,
-                Double(mapped - idle) / 1024, Double(idle) / Double(mapped)))
+            "\(field) \(megabytes(mapped)) with \(what) mapped at start (linked, as before); \(loaded): "
+                + "\(megabytes(mapped - idle)) less, \(String(format: "%.2f", Double(idle) / Double(mapped)))x"
+        )
     }
 
     /// A `kB` field of /proc/PID/status.

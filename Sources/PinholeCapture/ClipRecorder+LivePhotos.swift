@@ -31,6 +31,31 @@ extension ClipRecorder {
         liveBeforeSeconds + liveAfterSeconds + 2 * settings.keyframeSeconds
     }
 
+    /// Keeps the ring's packets from `liveBeforeSeconds` before `pressedAt` (the sensor clock)
+    /// until `releaseWindow` gets the returned start: the still is saved before `pairMotion`
+    /// cuts its window from the ring, and a save slower than the ring's slack (a 12 MP JPEG on
+    /// a loaded board) would otherwise find the window's start gone.
+    public func holdWindow(pressedAt: Instant) -> Int64 {
+        loop.preconditionInLoop("ClipRecorder.holdWindow")
+        let start = pressedAt.nanoseconds / 1000 - Int64(Self.liveBeforeSeconds * 1_000_000)
+        liveHolds.append(start)
+        keepHeldWindows()
+        return start
+    }
+
+    /// Lets the ring trim the window `holdWindow` kept (its still is paired, or failed).
+    public func releaseWindow(_ start: Int64) {
+        loop.preconditionInLoop("ClipRecorder.releaseWindow")
+        if let index = liveHolds.firstIndex(of: start) { liveHolds.remove(at: index) }
+        keepHeldWindows()
+    }
+
+    private func keepHeldWindows() {
+        let pipeline = self.pipeline
+        let keepFrom = liveHolds.min()
+        loop.offload(on: lane, { pipeline.keepRing(from: keepFrom) }, then: { _ in })
+    }
+
     /// Pairs the saved photo `photoID`, exposed at `exposure` (the sensor clock), with the
     /// ring's clip from `liveBeforeSeconds` before to `liveAfterSeconds` after it. Once the
     /// encoder has handed out the window's last frame (or a second after the window, whichever

@@ -118,6 +118,8 @@ public final class ClipRecorder {
     private var current: RecordingStatus?
     private var stopping = false
     private var nextID = 1
+    /// The starts (µs) of the Live Photo windows waiting for their still's save (`holdWindow`).
+    var liveHolds: [Int64] = []
     /// A trigger clip's end (its last trigger edge + post time) and the timer that stops it.
     private var triggerEnd: (at: Instant, timer: TimerID)?
 

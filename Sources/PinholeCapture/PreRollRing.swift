@@ -16,6 +16,10 @@ public struct PreRollRing: Sendable {
     public private(set) var byteCount = 0
     /// The most bytes held at once since the ring was made (the pre-roll's memory figure).
     public private(set) var peakByteCount = 0
+    /// While set, the group holding this time (µs) and those after it stay, past `seconds`
+    /// and up to four times `byteLimit`: a Live Photo's window waits there while its still is
+    /// saved, which may take longer than the ring's slack (a 12 MP JPEG under load).
+    public var keepFrom: Int64?
 
     /// Creates an empty ring reaching back `spanMicroseconds`, holding at most `byteLimit` bytes.
     public init(spanMicroseconds: Int64, byteLimit: Int) {
@@ -63,6 +67,7 @@ public struct PreRollRing: Sendable {
             let nextStart = groups[1][0].presentationMicroseconds
             let covered = nextStart <= newest - spanMicroseconds
             guard covered || byteCount > byteLimit else { break }
+            if let keepFrom, nextStart > keepFrom, byteCount <= 4 * byteLimit { break }
             if !covered { short = true }
             byteCount -= groups.removeFirst().reduce(0) { $0 + $1.bytes.count }
         }

@@ -205,6 +205,10 @@ final class VideoPipeline: @unchecked Sendable {
         ring.packets(from: start, through: end)
     }
 
+    /// Keeps the ring's group holding `microseconds` and those after it (nil: trims as usual);
+    /// see `PreRollRing.keepFrom`.
+    func keepRing(from microseconds: Int64?) { ring.keepFrom = microseconds }
+
     /// The presentation time of the newest packet the encoder has handed out, nil before any.
     var newestMicroseconds: Int64? { ring.newestMicroseconds }
 

@@ -240,13 +240,18 @@ public struct GPIOContract {
         try harness.drive(lines.debounced, high: true)
         harness.pass(.milliseconds(50))
         var stretched: [Duration] = []
+        // How long an edge may take to come once its level has been stable for the period:
+        // a hang guard only, each wait ends at the edge it waits for.
+        let edgeBudget = debounce + .seconds(5)
         for _ in 0..<Self.debounceBursts {
             edges.removeAll()
             let press = try timedBounce(lines.debounced, pressed: true, glitches: 3)
-            harness.pass(.milliseconds(200))
+            // Held until the press is reported: a release begun earlier would restart the
+            // kernel's debounce timer and the press would rightly never be reported.
+            harness.pass(edgeBudget) { edges.last?.active == true }
             let release = try timedBounce(lines.debounced, pressed: false, glitches: 3)
             // Settled: the last edge is the release and nothing came for 100 ms after it.
-            harness.pass(.seconds(2)) {
+            harness.pass(edgeBudget) {
                 guard let last = edges.last, !last.active else { return false }
                 return harness.loop.now - last.timestamp >= .milliseconds(100)
             }

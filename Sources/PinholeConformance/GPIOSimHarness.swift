@@ -15,6 +15,15 @@ public final class GPIOSimHarness: GPIOContractHarness {
     private let linux: LinuxGPIO
     private var simLines: [String: GPIOSimLine] = [:]
 
+    /// The debounce period the contract asks of gpio-sim lines. A glitch here is two sysfs
+    /// writes, and the VM test's emulated (TCG) guest stretched every one of them to 65–78 ms
+    /// at host load 12–17 (10 ms glitches are not possible there). 300 ms leaves such a guest
+    /// four times its longest measured glitch, and a backend that ignored the period (and
+    /// reported the 65–78 ms glitches) still fails the check.
+    public static let debounceMilliseconds = 300
+    /// `debounceMilliseconds` as a duration.
+    public static var debounce: Duration { .milliseconds(debounceMilliseconds) }
+
     /// Creates the harness over every GPIO chip of the machine.
     public init(consumer: String = "pinhole-gpio-check") {
         self.consumer = consumer

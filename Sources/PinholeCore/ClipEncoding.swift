@@ -93,6 +93,9 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
     case storage(String)
     /// A frame does not fit the encoder (size or pixel format).
     case badFrame(String)
+    /// The video backend (its shared object, or the codec libraries under it) is not installed:
+    /// `reason` says what is missing and what to install.
+    case unavailable(String)
 
     /// A readable message.
     public var description: String {
@@ -101,6 +104,7 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
         case .writer(let reason): return "MP4 writer: \(reason)"
         case .storage(let reason): return "clip storage: \(reason)"
         case .badFrame(let reason): return "video frame: \(reason)"
+        case .unavailable(let reason): return reason
         }
     }
 }

@@ -77,7 +77,7 @@ public struct ClipMetadata: Sendable, Hashable, Codable {
     }
 
     /// `2026-11-26T13:00:00.000000Z`, as libavformat parses creation_time.
-    private static func isoUTC(_ time: WallTime) -> String {
+    public static func isoUTC(_ time: WallTime) -> String {
         let civil = CivilDateTime(epochSeconds: time.secondsSince1970)
         let micros = String(max(0, Int(time.nanoseconds) / 1000))
         let year = String(civil.year)

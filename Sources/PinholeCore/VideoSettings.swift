@@ -114,6 +114,14 @@ public struct VideoSettings: Sendable, Hashable, Codable {
         }
     }
 
+    /// The encoder `encoder` resolves to from the board alone (`hardwareEncoder`: whether it has
+    /// the Pi 4's V4L2 encoder device), without asking libavcodec: what `pinhole run` decides at
+    /// start, so that libav is loaded only when a recording first opens the encoder, which then
+    /// confirms the choice (an encoder libavcodec lacks fails that open with a clear error).
+    public func pickEncoder(hardwareEncoder: Bool) throws(VideoSettingsError) -> EncoderPick {
+        try pickEncoder(hardwareEncoder: hardwareEncoder, libavcodecHas: { _ in true })
+    }
+
     /// The encoder `encoder` resolves to: `hardwareEncoder` says whether the board has the Pi 4's
     /// V4L2 encoder device, `libavcodecHas` whether libavcodec was built with an encoder.
     public func pickEncoder(

@@ -1,16 +1,22 @@
 // H.264 encoding through libavcodec (libx264, or h264_v4l2m2m on a Pi 4), behind ClipEncoder.
 
 import PinholeCore
-import VideoShim
+import VideoShimInterface
 
 /// A libavcodec H.264 encoder for planar YUV 4:2:0 frames.
 public final class LibavClipEncoder: ClipEncoder {
+    private let api: ph_video_api
     private let handle: OpaquePointer
     private let settings: ClipEncoderSettings
     private var finished = false
 
-    /// Opens `settings.encoder` (ph_encoder_open: avcodec_alloc_context3, avcodec_open2).
+    /// Opens `settings.encoder` (ph_encoder_open: avcodec_alloc_context3, avcodec_open2),
+    /// loading the video shim and libav on the first call.
+    /// - Throws: `VideoError.unavailable` when libav cannot be loaded, `.encoder` when the codec
+    ///   is not in this libavcodec or will not open (this confirms the choice made at start).
     public init(_ settings: ClipEncoderSettings) throws(VideoError) {
+        let api = try LibavShim.shared().api
+        self.api = api
         self.settings = settings
         var error = [CChar](repeating: 0, count: 256)
         let opened: OpaquePointer? = settings.encoder.codecName.withCString { name in
@@ -19,18 +25,18 @@ public final class LibavClipEncoder: ClipEncoder {
                 fps: Int32(settings.fps), bit_rate: Int64(settings.bitRate),
                 gop: Int32(settings.keyframeInterval), threads: 0,
                 rate_buffer: Int64(settings.rateBufferBits ?? 0))
-            return ph_encoder_open(&config, &error, error.count)
+            return api.encoder_open!(&config, &error, error.count)
         }
         guard let opened else { throw .encoder(Self.text(error)) }
         handle = opened
     }
 
-    deinit { ph_encoder_close(handle) }
+    deinit { api.encoder_close!(handle) }
 
     /// SPS and PPS (ph_encoder_extradata: the codec context's extradata).
     public var codecHeader: [UInt8] {
         var size: Int32 = 0
-        guard let bytes = ph_encoder_extradata(handle, &size), size > 0 else { return [] }
+        guard let bytes = api.encoder_extradata!(handle, &size), size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))
     }
 
@@ -58,7 +64,7 @@ public final class LibavClipEncoder: ClipEncoder {
         let status = image.planes[0].bytes.withUnsafeBufferPointer { y in
             image.planes[1].bytes.withUnsafeBufferPointer { u in
                 image.planes[2].bytes.withUnsafeBufferPointer { v in
-                    ph_encoder_send(
+                    api.encoder_send!(
                         handle, y.baseAddress, Int32(image.planes[0].stride), u.baseAddress,
                         Int32(image.planes[1].stride), v.baseAddress, Int32(image.planes[2].stride),
                         presentationMicroseconds, forceKeyframe ? 1 : 0, &error, error.count)
@@ -74,7 +80,7 @@ public final class LibavClipEncoder: ClipEncoder {
         guard !finished else { return [] }
         finished = true
         var error = [CChar](repeating: 0, count: 256)
-        guard ph_encoder_send(handle, nil, 0, nil, 0, nil, 0, 0, 0, &error, error.count) >= 0 else {
+        guard api.encoder_send!(handle, nil, 0, nil, 0, nil, 0, 0, 0, &error, error.count) >= 0 else {
             throw .encoder(Self.text(error))
         }
         return try drain()
@@ -86,7 +92,7 @@ public final class LibavClipEncoder: ClipEncoder {
         var error = [CChar](repeating: 0, count: 256)
         while true {
             var packet = ph_packet()
-            let status = ph_encoder_receive(handle, &packet, &error, error.count)
+            let status = api.encoder_receive!(handle, &packet, &error, error.count)
             if status == 0 || status == -1 { return packets }
             guard status == 1 else { throw .encoder(Self.text(error)) }
             let bytes =

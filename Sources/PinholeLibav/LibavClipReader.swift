@@ -1,7 +1,7 @@
 // Reading a movie file back through libavformat and libavcodec: what it holds, and its poster frame.
 
 import PinholeCore
-import VideoShim
+import VideoShimInterface
 import SystemPackage
 
 /// What a movie file holds, as libavformat demuxes it.
@@ -59,9 +59,10 @@ public enum LibavClipReader {
     /// Demuxes `path` (ph_clip_probe: avformat_open_input, av_read_frame over every packet).
     /// - Throws: `VideoError.writer` naming why the file is not a readable movie.
     public static func probe(_ path: FilePath) throws(VideoError) -> ProbedClip {
+        let api = try LibavShim.shared().api
         var info = ph_clip_info()
         var error = [CChar](repeating: 0, count: 256)
-        guard ph_clip_probe(path.string, &info, &error, error.count) == 0 else {
+        guard api.clip_probe!(path.string, &info, &error, error.count) == 0 else {
             throw .writer(LibavClipEncoder.text(error))
         }
         func text<T>(_ field: T) -> String {
@@ -93,6 +94,7 @@ public enum LibavClipReader {
         throws(VideoError)
         -> RawImage
     {
+        let api = try LibavShim.shared().api
         var size = expected
         var width: Int32 = 0
         var height: Int32 = 0
@@ -106,7 +108,7 @@ public enum LibavClipReader {
             let chroma = ((size.width + 1) / 2) * ((size.height + 1) / 2)
             buffer = [UInt8](repeating: 0, count: size.width * size.height + 2 * chroma)
             let result = buffer.withUnsafeMutableBufferPointer { bytes in
-                ph_clip_decode_frame(
+                api.clip_decode_frame!(
                     path.string, max(0, microseconds), bytes.baseAddress, bytes.count, &width, &height,
                     &error,
                     error.count)

@@ -1,7 +1,7 @@
 // A fragmented MP4 written by libavformat's mov muxer into a ClipSink, durable at each fragment.
 
 import PinholeCore
-import VideoShim
+import VideoShimInterface
 
 /// Writes H.264 packets into a fragmented MP4 (a fragment per keyframe) with the clip's metadata.
 public final class LibavClipWriter: ClipWriter {
@@ -12,6 +12,7 @@ public final class LibavClipWriter: ClipWriter {
         init(sink: any ClipSink) { self.sink = sink }
     }
 
+    private let api: ph_video_api
     private var handle: OpaquePointer?
     private let output: Output
     private var packetsWritten = 0
@@ -21,6 +22,8 @@ public final class LibavClipWriter: ClipWriter {
     public init(
         settings: ClipEncoderSettings, codecHeader: [UInt8], metadata: ClipMetadata, sink: any ClipSink
     ) throws(VideoError) {
+        let api = try LibavShim.shared().api
+        self.api = api
         output = Output(sink: sink)
         var error = [CChar](repeating: 0, count: 256)
         let opaque = Unmanaged.passUnretained(output).toOpaque()
@@ -32,7 +35,7 @@ public final class LibavClipWriter: ClipWriter {
                     extradata_size: Int32(header.count),
                     rotation_degrees: Double(metadata.rotationDegrees), metadata: table,
                     metadata_count: count)
-                return ph_writer_open(&config, writeToSink, opaque, &error, error.count)
+                return api.writer_open!(&config, writeToSink, opaque, &error, error.count)
             }
         }
         guard let opened else { throw output.failure ?? .writer(LibavClipEncoder.text(error)) }
@@ -40,7 +43,7 @@ public final class LibavClipWriter: ClipWriter {
         do {
             try sink.fragmentCompleted()
         } catch {
-            ph_writer_abort(opened)
+            api.writer_abort!(opened)
             handle = nil
             throw error
         }
@@ -54,7 +57,7 @@ public final class LibavClipWriter: ClipWriter {
         guard let handle else { throw .writer("the clip was already closed") }
         var error = [CChar](repeating: 0, count: 256)
         let status = packet.bytes.withUnsafeBufferPointer { bytes in
-            ph_writer_write(
+            api.writer_write!(
                 handle, bytes.baseAddress, Int32(bytes.count), packet.presentationMicroseconds,
                 packet.decodingMicroseconds, packet.isKeyframe ? 1 : 0, &error, error.count)
         }
@@ -69,7 +72,7 @@ public final class LibavClipWriter: ClipWriter {
         guard let handle else { throw .writer("the clip was already closed") }
         self.handle = nil
         var error = [CChar](repeating: 0, count: 256)
-        guard ph_writer_finish(handle, &error, error.count) >= 0 else {
+        guard api.writer_finish!(handle, &error, error.count) >= 0 else {
             throw output.failure ?? .writer(LibavClipEncoder.text(error))
         }
         try output.sink.fragmentCompleted()
@@ -79,7 +82,7 @@ public final class LibavClipWriter: ClipWriter {
     public func abort() {
         guard let handle else { return }
         self.handle = nil
-        ph_writer_abort(handle)
+        api.writer_abort!(handle)
     }
 }
 

@@ -1,6 +1,6 @@
 // Metadata keys and values as the C table (ph_metadata_entry) that VideoShim's muxers read.
 
-import VideoShim
+import VideoShimInterface
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 // The libav video backend: which H.264 encoders exist here, and encoders and MP4 writers from them.
 
 import PinholeCore
-import VideoShim
+import VideoShimInterface
 
 /// Opens libavcodec encoders and libavformat MP4 writers.
 public struct LibavVideoBackend: VideoBackend {
@@ -10,8 +10,17 @@ public struct LibavVideoBackend: VideoBackend {
 
     /// Whether libavcodec has the encoder (ph_video_encoder_available: avcodec_find_encoder_by_name).
     /// For v4l2m2m this says only that libavcodec was built with it, not that a device exists.
+    /// Loads the video shim and libav (false when they cannot be loaded: `load` says why).
     public func available(_ encoder: VideoEncoderKind) -> Bool {
-        ph_video_encoder_available(encoder.codecName) != 0
+        guard let api = try? LibavShim.shared().api else { return false }
+        return api.encoder_available!(encoder.codecName) != 0
+    }
+
+    /// Loads the video shim and libav now, as the first recording or clip read would, and
+    /// returns libav's version (`pinhole doctor`).
+    /// - Throws: `VideoError.unavailable` saying what is missing and what to install.
+    public func load() throws(VideoError) -> String {
+        try LibavShim.shared().version
     }
 
     /// Opens an encoder.

@@ -9,12 +9,19 @@ enum MP4Fragments {
     /// that follows a `moof` (or of the `moov` when no fragment is whole); nil when the file
     /// does not start like an MP4 (`ftyp`, then a `moov` before any fragment).
     static func wholeLength(of path: String) throws -> Int64? {
+        try whole(of: path)?.length
+    }
+
+    /// The whole part of the file at `path` (see `wholeLength`) and how many whole fragments it
+    /// holds (0: the recording was cut before its first fragment was written whole).
+    static func whole(of path: String) throws -> (length: Int64, fragments: Int)? {
         guard let size = POSIXFiles.fileSize(path) else { return nil }
         var offset: Int64 = 0
         var whole: Int64?
         var sawMoov = false
         var openFragment = false
         var index = 0
+        var fragments = 0
         while offset + 8 <= size {
             let header = try POSIXFiles.read(path, at: offset, count: 16)
             guard header.count >= 8 else { break }
@@ -37,7 +44,10 @@ enum MP4Fragments {
                 guard sawMoov else { return nil }
                 openFragment = true
             case "mdat":
-                if openFragment { whole = offset + length }
+                if openFragment {
+                    whole = offset + length
+                    fragments += 1
+                }
                 openFragment = false
             case "mfra":
                 if !openFragment { whole = offset + length }
@@ -47,7 +57,8 @@ enum MP4Fragments {
             offset += length
             index += 1
         }
-        return sawMoov ? whole : nil
+        guard sawMoov, let whole else { return nil }
+        return (whole, fragments)
     }
 
     private static func bigEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {

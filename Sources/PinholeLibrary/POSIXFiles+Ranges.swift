@@ -38,12 +38,23 @@ extension POSIXFiles {
 
     /// Cuts `path` to `length` bytes and makes that durable (ftruncate, fsync).
     static func truncateDurably(_ path: String, to length: Int64) throws {
+        try withWritable(path) { try $0.resize(to: length) }
+    }
+
+    /// Makes a file's contents durable (fsync), as a file another library wrote needs before it
+    /// is named.
+    static func syncFile(_ path: String) throws {
+        try withWritable(path) { _ in }
+    }
+
+    /// Opens `path` for writing, calls `body`, then fsyncs and closes it.
+    private static func withWritable(_ path: String, _ body: (FileDescriptor) throws -> Void) throws {
         let fd = try naming("open", FilePath(path)) {
             try FileDescriptor.open(FilePath(path), .writeOnly, options: .closeOnExec)
         }
-        try naming("ftruncate", FilePath(path)) {
+        try naming("ftruncate/fsync", FilePath(path)) {
             try fd.closeAfter {
-                try fd.resize(to: length)
+                try body(fd)
                 try fd.sync()
             }
         }

@@ -142,14 +142,28 @@ extension PhotoLibrary {
 
     /// The files an export writes for `asset`: its name and what writes its bytes. A photo or
     /// a clip is one file; a Live Photo is three (see `livePhotoFiles`). A clip is streamed from
-    /// its original in pieces of `options.streamChunkBytes`, never read whole.
+    /// its original in pieces of `options.streamChunkBytes`, never read whole; a redated one is
+    /// first rewritten by libavformat with its corrected `creation_time` (`exportedClipDates`).
     func exportFiles(of asset: Asset, version: ExportVersion) throws -> [(
         name: String, produce: ByteProducer
     )] {
         let original = layout.absolute(asset.path)
         let source = version == .current ? try currentAbsolutePath(of: asset) : original
         if asset.mediaType == .video {
-            return [(Self.exportName(of: asset), { write in try self.stream(source, to: write) })]
+            let dates = Self.exportedClipDates(of: asset, start: asset.created)
+            guard !dates.isEmpty else {
+                return [(Self.exportName(of: asset), { write in try self.stream(source, to: write) })]
+            }
+            return [
+                (
+                    Self.exportName(of: asset),
+                    { write in
+                        try self.rewriting(source, as: .mp4, metadata: dates) {
+                            try self.stream($0, to: write)
+                        }
+                    }
+                )
+            ]
         }
         let isOriginal = source == original
         let still = { Self.exportBytes(of: asset, try POSIXFiles.read(source), isOriginal: isOriginal) }

@@ -1,4 +1,4 @@
-// The EXIF dates an exported file carries: the index's (corrected) date, never the original's file.
+// The dates an exported file carries (EXIF, a clip's creation_time): the index's corrected date, never the original's.
 
 import PinholeCore
 import PinholeImaging
@@ -24,5 +24,14 @@ extension PhotoLibrary {
         metadata.pressToExposure = asset.pressToExposure
         metadata.wakeCost = asset.wakeCost
         return (try? ExifWriter.embed(metadata, thumbnail: nil, into: bytes)) ?? bytes
+    }
+
+    /// The metadata a redated clip is exported with: its `creation_time` moved to `start` (the
+    /// index's corrected date of the clip's first frame), so that players, photo apps and an
+    /// import elsewhere show the date the library shows. Empty for a clip never redated: it is
+    /// exported byte for byte.
+    static func exportedClipDates(of asset: Asset, start: WallTime) -> [(String, String)] {
+        guard asset.dateShift != .zero else { return [] }
+        return [("creation_time", ClipMetadata.isoUTC(start))]
     }
 }

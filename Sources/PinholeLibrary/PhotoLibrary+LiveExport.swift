@@ -16,20 +16,23 @@ extension PhotoLibrary {
         let identifier = LivePhotoInterchange.contentIdentifier(of: asset)
         let stillTime = asset.triggerOffset ?? .zero
         let motion = layout.absolute(LibraryLayout.motionPath(ofStill: asset.path))
+        // A redated Live Photo's movie starts its still offset before the still's corrected date.
+        let dates = Self.exportedClipDates(of: asset, start: asset.created.adding(.zero - stillTime))
         let appleStill: ByteProducer = { write in
             try LivePhotoInterchange.appleStill(try still(), identifier: identifier).withUnsafeBytes {
                 try write($0)
             }
         }
         let mov: ByteProducer = { write in
-            let metadata = [
-                ("com.apple.quicktime.content.identifier", identifier),
-                ("com.apple.quicktime.still-image-time", String(Double(stillTime.nanoseconds) / 1e9)),
-            ]
+            let metadata =
+                [
+                    ("com.apple.quicktime.content.identifier", identifier),
+                    ("com.apple.quicktime.still-image-time", String(Double(stillTime.nanoseconds) / 1e9)),
+                ] + dates
             try self.rewriting(motion, as: .mov, metadata: metadata) { try self.stream($0, to: write) }
         }
         let motionPhoto: ByteProducer = { write in
-            try self.rewriting(motion, as: .mp4, metadata: []) { mp4 in
+            try self.rewriting(motion, as: .mp4, metadata: dates) { mp4 in
                 let head = try LivePhotoInterchange.motionPhotoHead(
                     try still(), videoLength: Int(POSIXFiles.fileSize(mp4) ?? 0),
                     presentationMicroseconds: stillTime.nanoseconds / 1000)
@@ -40,9 +43,9 @@ extension PhotoLibrary {
         return [(stem + ".jpg", appleStill), (stem + ".mov", mov), (stem + ".MP.jpg", motionPhoto)]
     }
 
-    /// Calls `body` with `source` rewritten as `container` into a scratch file under `cache/`,
-    /// removed afterwards.
-    private func rewriting(
+    /// Calls `body` with `source` (a clip or a Live Photo's motion) rewritten as `container`
+    /// with `metadata` into a scratch file under `cache/`, removed afterwards.
+    func rewriting(
         _ source: String, as container: LibavClipRemuxer.Container, metadata: [(String, String)],
         _ body: (String) throws -> Void
     ) throws {
@@ -62,7 +65,7 @@ extension PhotoLibrary {
                 source, to: scratch, as: container, metadata: metadata.map { (key: $0.0, value: $0.1) })
         } catch {
             throw LibraryError.invalidImage(
-                path: source, reason: "its motion clip could not be rewritten (\(error))")
+                path: source, reason: "its clip could not be rewritten for the export (\(error))")
         }
         try body(scratch)
     }

@@ -4,26 +4,32 @@ import GRDB
 import PinholeCore
 import PinholeImaging
 import PinholeLibav
+import PinholeSystem
 import SystemPackage
 
 extension PhotoLibrary {
     /// Finishes a recording that a power cut or a kill interrupted (`.ID.mp4.recording`): cut
     /// back to its last whole fragment (a fragment is made durable as soon as it is written,
     /// so at most the one being written is lost), checked by demuxing it, then renamed to
-    /// `ID.mp4` without replacing anything. Returns the new relative path, which the pass then
-    /// adopts like any unindexed clip; nil when it holds no whole frame or the rename failed
-    /// (then it is quarantined, never removed).
+    /// `ID.mp4` without replacing anything. One cut before its first fragment was whole keeps
+    /// the frames libavformat reads whole in it (`salvageFirstFragment`), or, holding not one,
+    /// is removed and reported: there is nothing in it to keep. Returns the new relative path,
+    /// which the pass then adopts like any unindexed clip; nil when removed, or when it could
+    /// not be read or renamed (then it is quarantined, never removed).
     func finishRecording(id: String, relative: String, into report: inout RecoveryReport) -> String? {
+        if let reason = clipsUnreadable() {
+            report.failedRepairs.append("left the cut recording \(relative) for the next open: \(reason)")
+            return nil
+        }
         let absolute = layout.absolute(relative)
         let named = POSIXFiles.parentDirectory(of: relative) + "/" + id + ".mp4"
         do {
-            guard let whole = try MP4Fragments.wholeLength(of: absolute),
+            guard let whole = try MP4Fragments.whole(of: absolute), whole.fragments > 0,
                 let size = POSIXFiles.fileSize(absolute)
             else {
-                quarantine(relative, into: &report)
-                return nil
+                return try salvageFirstFragment(id: id, relative: relative, named: named, into: &report)
             }
-            if whole < size { try POSIXFiles.truncateDurably(absolute, to: whole) }
+            if whole.length < size { try POSIXFiles.truncateDurably(absolute, to: whole.length) }
             let clip = try LibavClipReader.probe(FilePath(absolute))
             try POSIXFiles.moveDurably(absolute, to: layout.absolute(named))
             report.adoptedRecordings.append(
@@ -33,6 +39,61 @@ extension PhotoLibrary {
         } catch {
             quarantine(relative, into: &report)
             return nil
+        }
+    }
+
+    /// A recording cut before its first fragment was whole (libavformat writes a fragment when
+    /// the next keyframe comes, so a cut in the first second leaves the header, and perhaps part
+    /// of the first fragment): the frames read whole are copied by libavformat into `ID.mp4`
+    /// (a scratch file, fsync, a rename that never replaces), then the recording is removed.
+    /// Not one whole frame (the header alone, or a cut inside the first frame): the recording
+    /// is removed and reported, it holds nothing a player could show. Returns `named` when
+    /// frames were kept.
+    private func salvageFirstFragment(
+        id: String, relative: String, named: String, into report: inout RecoveryReport
+    ) throws -> String? {
+        let absolute = layout.absolute(relative)
+        let target = layout.absolute(named)
+        // A previous start copied the frames and was cut before removing the recording.
+        if POSIXFiles.exists(target), let kept = try? LibavClipReader.probe(FilePath(target)),
+            kept.frameCount > 0
+        {
+            try POSIXFiles.remove(absolute)
+            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+            return named
+        }
+        let scratch = DurableFiles.temporaryPath(for: FilePath(target)).string
+        defer { try? POSIXFiles.remove(scratch) }
+        let frames = try LibavClipRemuxer.salvage(absolute, to: scratch)
+        guard frames > 0 else {
+            try POSIXFiles.remove(absolute)
+            try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+            report.removedRecordings.append(id)
+            return nil
+        }
+        let clip = try LibavClipReader.probe(FilePath(scratch))
+        try POSIXFiles.syncFile(scratch)
+        try POSIXFiles.moveDurably(scratch, to: target)
+        try POSIXFiles.remove(absolute)
+        try POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: absolute))
+        report.adoptedRecordings.append(
+            "\(id): \(clip.frameCount) frames, "
+                + DurationText.clipLength(.microseconds(clip.durationMicroseconds))
+                + " (kept from its first fragment, cut before it was whole)")
+        return named
+    }
+
+    /// Why clips cannot be read in this process (the video shim or FFmpeg's libraries are not
+    /// installed: loading them is the first thing a clip read does), nil when they can. Recovery
+    /// then leaves a clip where it is, as a failed repair the next open tries again, instead of
+    /// quarantining a clip it only cannot read here. Loads libav, so it is asked only when
+    /// there is a clip to adopt.
+    func clipsUnreadable() -> String? {
+        do {
+            _ = try LibavVideoBackend().load()
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 
@@ -69,6 +130,10 @@ extension PhotoLibrary {
                 continue
             }
             guard row.type == .photo else { continue }
+            if let reason = clipsUnreadable() {
+                report.failedRepairs.append("left the motion clip \(relative) for the next open: \(reason)")
+                continue
+            }
             do {
                 try markLive(
                     id, ClipRecord(try LibavClipReader.probe(FilePath(layout.absolute(relative)))),

@@ -71,6 +71,12 @@ extension PhotoLibrary {
         for (id, relative) in candidates.sorted(by: { $0.key < $1.key }) {
             // Indexed right there (outside a leaf directory).
             if indexedElsewhere[id] == relative { continue }
+            if indexedElsewhere[id] == nil, relative.hasSuffix(".mp4"), let reason = clipsUnreadable() {
+                report.failedRepairs.append(
+                    "left the unindexed clip \(relative) for the next open: \(reason)")
+                changedDirectories.insert(POSIXFiles.parentDirectory(of: relative))
+                continue
+            }
             if indexedElsewhere[id] == nil, let asset = adoptable(id: id, relative: relative) {
                 adopted.append(asset)
             } else {

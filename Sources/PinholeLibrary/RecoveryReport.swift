@@ -9,6 +9,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// Recordings cut short (a power cut or a kill while recording), cut back to their last
     /// whole fragment and indexed as shorter clips: `ID: N frames, S s`.
     public var adoptedRecordings: [String] = []
+    /// Recordings cut before their first frame was whole (the header alone, or part of the first
+    /// frame), removed: not one frame in them could be shown. Their identifiers.
+    public var removedRecordings: [String] = []
     /// Files that could not be adopted, moved under `quarantine/` (their former relative paths).
     public var quarantinedFiles: [String] = []
     /// Identifiers of indexed assets whose original file is missing.
@@ -35,6 +38,7 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
     /// True when the pass found nothing to repair.
     public var isClean: Bool {
         removedTempFiles.isEmpty && adoptedAssets.isEmpty && adoptedRecordings.isEmpty
+            && removedRecordings.isEmpty
             && quarantinedFiles.isEmpty
             && missingFiles.isEmpty
             && restoredPurges.isEmpty && completedPurges.isEmpty && rebuiltIndex == nil
@@ -49,6 +53,9 @@ public struct RecoveryReport: Sendable, Codable, Hashable {
         lines += removedTempFiles.map { "removed partial file \($0)" }
         lines += adoptedAssets.map { "adopted unindexed original \($0)" }
         lines += adoptedRecordings.map { "adopted recording cut short \($0)" }
+        lines += removedRecordings.map {
+            "removed recording cut before its first frame \($0): not one whole frame in it, nothing to keep"
+        }
         lines += quarantinedFiles.map { "quarantined unreadable file \($0)" }
         lines += missingFiles.map { "original missing for photo \($0)" }
         lines += restoredPurges.map { "undid interrupted permanent deletion of \($0)" }
@@ -82,7 +89,8 @@ public struct FsckReport: Sendable, Codable, Hashable {
     /// Files kept under `quarantine/` (informational: they do not make the library unclean).
     public var quarantinedFiles: Int = 0
     /// Clips being recorded (`.ID.mp4.recording`), or cut short by a power cut: the next start
-    /// adopts those as shorter clips (informational: a recording in progress is not a problem).
+    /// adopts those as shorter clips, or removes one holding not a frame (informational: a
+    /// recording in progress is not a problem).
     public var recordings: [String] = []
 
     /// True when index and files agree.
@@ -102,7 +110,9 @@ public struct FsckReport: Sendable, Codable, Hashable {
         lines += missingRenders.map { "missing rendered edit: \($0)" }
         lines += pendingPurges.map { "interrupted permanent deletion: \($0)" }
         let summary = isClean ? "clean" : "\(lines.count) problem(s)"
-        lines += recordings.map { "recording (in progress, or cut short: adopted at the next start): \($0)" }
+        lines += recordings.map {
+            "recording (in progress, or cut short: adopted at the next start, removed if it holds no whole frame): \($0)"
+        }
         lines.append(
             "fsck: \(summary); \(assetCount) photos indexed, \(quarantinedFiles) file(s) in quarantine")
         return lines

@@ -2,11 +2,8 @@
 
 import CameraShimInterface
 import PinholeCore
+import PinholeSystem
 import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The C++ shim's functions, from a shared object of its own that `pinhole` loads only when a
 /// libcamera board first asks for a camera, so that the simulated board maps none of libcamera
@@ -30,53 +27,37 @@ struct LibcameraShim: @unchecked Sendable {
     }
 
     private static let loaded: Result<LibcameraShim, CameraError> = Result {
-        () throws(CameraError) -> LibcameraShim in try load(from: candidates(beside: executablePath()))
+        () throws(CameraError) -> LibcameraShim in
+        try load(from: candidates(beside: SharedObject.executable()))
     }
 
     /// Where the shim may be, in the order tried.
     static func candidates(beside executable: FilePath?) -> [FilePath] {
-        guard let folder = executable?.removingLastComponent() else { return [] }
-        return [
-            folder.appending(fileName),
-            folder.removingLastComponent().appending("lib").appending("pinhole").appending(fileName),
-        ]
+        SharedObject.candidates(fileName, beside: executable)
     }
 
     /// Opens the first candidate that loads and takes its function table.
     static func load(from candidates: [FilePath]) throws(CameraError) -> LibcameraShim {
-        var failures: [String] = []
-        var opened: (FilePath, UnsafeMutableRawPointer)?
-        for path in candidates {
-            if let handle = dlopen(path.string, RTLD_NOW | RTLD_LOCAL) {
-                opened = (path, handle)
-                break
-            }
-            failures.append(lastLoaderError())
-        }
-        guard let (path, handle) = opened else {
+        let object: SharedObject
+        do {
+            object = try SharedObject.open(candidates)
+        } catch {
             throw .noCamera(
-                detail: "the libcamera backend \(fileName) could not be loaded ("
-                    + failures.joined(separator: "; ") + "); reinstall the pinhole package")
+                detail:
+                    "the libcamera backend \(fileName) could not be loaded (\(error)); reinstall the pinhole package"
+            )
         }
-        guard let symbol = dlsym(handle, PINHOLE_LC_API_SYMBOL) else {
-            throw .noCamera(detail: "\(path) is not Pinhole's camera shim: \(lastLoaderError())")
+        let symbol: UnsafeMutableRawPointer
+        switch object.symbol(PINHOLE_LC_API_SYMBOL) {
+        case .success(let address): symbol = address
+        case .failure(let error):
+            throw .noCamera(detail: "\(object.path) is not Pinhole's camera shim: \(error)")
         }
         let table = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<pinhole_lc_api>?).self)
         guard let api = table()?.pointee, api.isComplete else {
-            throw .noCamera(detail: "\(path) is an incomplete camera shim (another Pinhole version?)")
+            throw .noCamera(detail: "\(object.path) is an incomplete camera shim (another Pinhole version?)")
         }
         return LibcameraShim(api: api)
-    }
-
-    private static func lastLoaderError() -> String {
-        dlerror().map { String(cString: $0) } ?? "unknown loader error"
-    }
-
-    private static func executablePath() -> FilePath? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return FilePath(String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     // MARK: The shim's functions (camera_shim.h says what each does)

@@ -2,6 +2,7 @@
 
 #include "clip_remux.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 #include <libavcodec/avcodec.h>
@@ -16,25 +17,36 @@ static void remux_describe(char *error, size_t error_size, const char *what, int
     snprintf(error, error_size, "%s: %s", what, reason);
 }
 
-int ph_clip_remux(
+/// Whether `packet` was read whole from a file of `file_size` bytes cut short: not flagged corrupt,
+/// and ending before the end of the file (a sample that reaches the end may have lost its tail).
+static int whole_before_cut(const AVPacket *packet, int64_t file_size) {
+    if (packet->flags & AV_PKT_FLAG_CORRUPT) return 0;
+    return packet->pos >= 0 && file_size > 0 && packet->pos + packet->size < file_size;
+}
+
+/// Copies `in_path`'s video packets into `out_path`; with `whole_only`, stops at the first packet
+/// not read whole (a file cut short) and fails with AVERROR(ENODATA) when none was.
+static int copy_clip(
     const char *in_path, const char *out_path, const char *format_name, const ph_metadata_entry *metadata,
-    int metadata_count, char *error, size_t error_size) {
+    int metadata_count, int whole_only, int *packets_copied, char *error, size_t error_size) {
     av_log_set_level(AV_LOG_FATAL);
     AVFormatContext *input = NULL, *output = NULL;
     AVPacket *packet = NULL;
+    int copied = 0;
     int code = avformat_open_input(&input, in_path, NULL, NULL);
     if (code < 0) {
         remux_describe(error, error_size, "not a movie libavformat can open", code);
-        return code;
+        return whole_only ? AVERROR(ENODATA) : code;
     }
     if ((code = avformat_find_stream_info(input, NULL)) < 0) {
         remux_describe(error, error_size, "no stream information", code);
+        if (whole_only) code = AVERROR(ENODATA);
         goto out;
     }
     int index = av_find_best_stream(input, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (index < 0) {
         snprintf(error, error_size, "no video stream");
-        code = index;
+        code = whole_only ? AVERROR(ENODATA) : index;
         goto out;
     }
     if ((code = avformat_alloc_output_context2(&output, NULL, format_name, out_path)) < 0) {
@@ -77,9 +89,16 @@ int ph_clip_remux(
         remux_describe(error, error_size, "cannot write the container's header", code);
         goto out;
     }
+    int64_t file_size = whole_only ? avio_size(input->pb) : 0;
     packet = av_packet_alloc();
     while (packet != NULL && (code = av_read_frame(input, packet)) >= 0) {
         if (packet->stream_index == index) {
+            if (whole_only && (!whole_before_cut(packet, file_size)
+                                  || (copied == 0 && !(packet->flags & AV_PKT_FLAG_KEY)))) {
+                av_packet_unref(packet);
+                code = AVERROR_EOF;
+                break;
+            }
             packet->stream_index = 0;
             av_packet_rescale_ts(packet, source->time_base, stream->time_base);
             packet->pos = -1;
@@ -87,15 +106,22 @@ int ph_clip_remux(
                 remux_describe(error, error_size, "cannot write a packet", code);
                 goto out;
             }
+            copied += 1;
         }
         av_packet_unref(packet);
     }
-    if (code < 0 && code != AVERROR_EOF) {
+    if (code < 0 && code != AVERROR_EOF && !(whole_only && copied > 0)) {
         remux_describe(error, error_size, "reading the movie failed", code);
+        goto out;
+    }
+    if (whole_only && copied == 0) {
+        snprintf(error, error_size, "no whole frame before the cut");
+        code = AVERROR(ENODATA);
         goto out;
     }
     if ((code = av_write_trailer(output)) < 0) remux_describe(error, error_size, "cannot finish the container", code);
 out:
+    if (packets_copied != NULL) *packets_copied = copied;
     av_packet_free(&packet);
     if (output != NULL) {
         if (output->pb != NULL) avio_closep(&output->pb);
@@ -103,4 +129,15 @@ out:
     }
     avformat_close_input(&input);
     return code < 0 ? code : 0;
+}
+
+int ph_clip_remux(
+    const char *in_path, const char *out_path, const char *format_name, const ph_metadata_entry *metadata,
+    int metadata_count, char *error, size_t error_size) {
+    return copy_clip(in_path, out_path, format_name, metadata, metadata_count, 0, NULL, error, error_size);
+}
+
+int ph_clip_salvage(const char *in_path, const char *out_path, int *frames, char *error, size_t error_size) {
+    int code = copy_clip(in_path, out_path, "mp4", NULL, 0, 1, frames, error, error_size);
+    return code == AVERROR(ENODATA) ? 1 : code;
 }

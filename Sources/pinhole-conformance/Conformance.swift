@@ -26,6 +26,9 @@ struct GPIOCheck: ParsableCommand {
     @Option(help: "Input line checked with kernel debounce.")
     var debounced = "GPIO27"
 
+    @Option(help: "Kernel debounce period asked for the debounced input, in milliseconds.")
+    var debounceMs = GPIOSimHarness.debounceMilliseconds
+
     @Option(help: "Output line checked active-high.")
     var output = "GPIO24"
 
@@ -35,8 +38,9 @@ struct GPIOCheck: ParsableCommand {
     func run() throws {
         let lines = GPIOContract.Lines(
             bouncy: bouncy, debounced: debounced, output: output, activeLowOutput: activeLowOutput)
-        let passed = GPIOContract(lines: lines, harness: GPIOSimHarness()).run { print($0) }
-        if !passed { throw ExitCode(1) }
+        let contract = GPIOContract(
+            lines: lines, harness: GPIOSimHarness(), debounce: .milliseconds(debounceMs))
+        if !contract.run(report: { print($0) }) { throw ExitCode(1) }
     }
 }
 

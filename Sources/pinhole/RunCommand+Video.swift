@@ -10,17 +10,18 @@ import PinholeLibrary
 import SystemPackage
 
 extension RunCommand {
-    /// Sets up recording (the camera then runs a video stream beside the viewfinder). Without
-    /// an encoder, recording stays off and the log says why. With `live` (`[capture] live`),
-    /// every photo is paired with its motion clip, so the ring reaches around it.
+    /// Sets up recording (the camera then runs a video stream beside the viewfinder). The
+    /// encoder is chosen from the board's devices alone: libav is loaded by the first recording,
+    /// whose encoder open confirms the choice. Without an encoder, recording stays off and the
+    /// log says why. With `live` (`[capture] live`), every photo is paired with its motion clip,
+    /// so the ring reaches around it (and libav is loaded at start, for the ring's encoder).
     static func attachRecorder(
         to appliance: Appliance, video: VideoSettings, live: Bool, library: PhotoLibrary, log: Logger
     ) {
         let backend = LibavVideoBackend()
         let pick: EncoderPick
         do {
-            pick = try video.pickEncoder(
-                hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
+            pick = try video.pickEncoder(hardwareEncoder: hasHardwareH264Encoder())
         } catch {
             log.warning("recording is off: \(error)")
             return
@@ -46,9 +47,18 @@ extension RunCommand {
 
     /// `pinhole doctor`'s line: which encoder a recording will use on this board, and why (and,
     /// with a pre-roll ring of `ringSeconds`, the keyframe interval it imposes); a problem
-    /// (recording stays off) when `[video] encoder` asks for one that is not here.
+    /// (recording stays off) when `[video] encoder` asks for one that is not here, or when libav
+    /// cannot be loaded (doctor loads it, as the first recording would).
     static func encoderDoctorItem(_ video: VideoSettings, ringSeconds: Double = 0) -> DoctorItem {
         let backend = LibavVideoBackend()
+        let libav: String
+        do {
+            libav = try backend.load()
+        } catch {
+            return DoctorItem(
+                name: "video encoder", ok: false, detail: "recording is off: \(error)",
+                remedy: "run tools/setup (a source build), or reinstall the pinhole package")
+        }
         do {
             let pick = try video.pickEncoder(
                 hardwareEncoder: hasHardwareH264Encoder(), libavcodecHas: backend.available)
@@ -57,7 +67,8 @@ extension RunCommand {
                 name: "video encoder",
                 ok: true,
                 detail:
-                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps\(ring)"
+                    "recordings use \(pick.kind.codecName) (\(pick.reason)); \(video.size) at \(video.fps) fps\(ring);"
+                    + " FFmpeg \(libav)"
             )
         } catch {
             return DoctorItem(

@@ -1,4 +1,4 @@
-// The simulated board maps none of libcamera: the camera shim is loaded only on a libcamera board.
+// The simulated board maps none of libcamera nor libav: their shims are loaded only when a camera or a clip needs them.
 
 import Foundation
 import XCTest
@@ -6,7 +6,7 @@ import XCTest
 final class SimBoardMappingTests: XCTestCase {
     /// Reads /proc/PID/maps and the thread names of a running `pinhole run --board sim` once it
     /// has answered its first command.
-    func testARunningSimulatedBoardMapsNoLibcamera() throws {
+    func testARunningSimulatedBoardMapsNoLibcameraNorLibav() throws {
         let library = try PinholeProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: library) }
         let process = Process()
@@ -33,6 +33,12 @@ final class SimBoardMappingTests: XCTestCase {
             $0.contains("libcamera") || $0.contains("libPinholeCamera") || $0.contains("lttng")
         }
         XCTAssertEqual(libcamera, [], "pinhole on the simulated board maps libcamera")
+        // Nothing recorded or read a clip: the video shim and libav stay unloaded.
+        let libav = maps.split(separator: "\n").filter {
+            $0.contains("libavcodec") || $0.contains("libavformat") || $0.contains("libavutil")
+                || $0.contains("libPinholeVideo")
+        }
+        XCTAssertEqual(libav, [], "pinhole on the simulated board maps libav before any video")
         let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").map {
             (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? ""
         }

@@ -51,6 +51,22 @@ final class PreRollRingTests: XCTestCase {
         XCTAssertEqual(ring.packets(from: 4_000_000, through: 3_000_000), [], "an empty window")
     }
 
+    func testAHeldStartStaysPastTheSpanUntilReleasedWithinFourTimesTheBytes() {
+        var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 10_000)
+        for index in 0..<35 { ring.append(packet(index)) }
+        ring.keepFrom = 3_200_000  // held in the group from 3.0 s
+        for index in 35..<80 { ring.append(packet(index)) }
+        XCTAssertEqual(ring.oldestMicroseconds, 3_000_000, "held 5 s past its 2 s span")
+        XCTAssertEqual(ring.packets(from: 3_200_000, through: 4_000_000).count, 11)
+        ring.keepFrom = nil
+        ring.append(packet(80))
+        XCTAssertEqual(ring.oldestMicroseconds, 6_000_000, "released: back to its span")
+        // Never more than four times its bytes, held or not.
+        ring.keepFrom = 6_000_000
+        for index in 81..<400 { ring.append(packet(index)) }
+        XCTAssertLessThanOrEqual(ring.byteCount, 4 * 10_000 + 400)
+    }
+
     func testPacketsBeforeTheFirstKeyframeAreNeverKept() {
         var ring = PreRollRing(spanMicroseconds: 2_000_000, byteLimit: 1_000_000)
         for index in 3..<9 { ring.append(packet(index)) }

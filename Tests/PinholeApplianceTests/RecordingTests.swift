@@ -266,4 +266,19 @@ final class RecordingTests: XCTestCase {
         forced.encoder = .v4l2m2m
         XCTAssertThrowsError(try forced.pickEncoder(hardwareEncoder: false) { _ in true })
     }
+
+    /// At start the choice reads the board's devices only (libav is not loaded until a recording
+    /// opens the encoder, which confirms it).
+    func testTheChoiceAtStartNeedsOnlyTheBoardsEncoderDevice() throws {
+        let settings = VideoSettings()
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: true).kind, .v4l2m2m)
+        XCTAssertEqual(try settings.pickEncoder(hardwareEncoder: false).kind, .libx264)
+        var forced = settings
+        forced.encoder = .v4l2m2m
+        XCTAssertThrowsError(try forced.pickEncoder(hardwareEncoder: false)) {
+            XCTAssertTrue("\($0)".contains("this board has no V4L2 H.264 encoder"), "\($0)")
+        }
+        forced.encoder = .libx264
+        XCTAssertEqual(try forced.pickEncoder(hardwareEncoder: true).kind, .libx264)
+    }
 }

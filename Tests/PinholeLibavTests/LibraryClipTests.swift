@@ -170,22 +170,6 @@ final class LibraryClipTests: XCTestCase {
         XCTAssertTrue(again.recoveryReport.isClean, "\(again.recoveryReport.lines)")
     }
 
-    func testARecordingWithNoWholeFragmentIsQuarantinedNotRemoved() throws {
-        let directory = try ClipTools.temporaryDirectory(for: self)
-        let whole = try wholeClip(in: directory)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole.path))
-        let header = Array(Set(whole.boundaries)).sorted()[0]
-        do {
-            let library = try open(directory)
-            let clip = try library.beginClip(created: nil)
-            try bytes.prefix(header + 100).withUnsafeBytes { try clip.write($0) }
-            try clip.sync()
-        }
-        let reopened = try open(directory)
-        XCTAssertEqual(reopened.recoveryReport.quarantinedFiles.count, 1, "\(reopened.recoveryReport.lines)")
-        XCTAssertEqual(try reopened.count(.all), 0)
-    }
-
     func testAClipNamedButNotIndexedIsAdoptedFromWhatLibavformatReads() throws {
         let directory = try ClipTools.temporaryDirectory(for: self)
         let whole = try wholeClip(in: directory)

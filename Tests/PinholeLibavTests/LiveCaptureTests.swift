@@ -110,6 +110,35 @@ final class LiveCaptureTests: XCTestCase {
             rig.events, [.liveSaved(photoID: id, file: motion.file, frames: expected.frames)])
     }
 
+    func testAStillSavedSlowerThanTheRingsSlackKeepsItsWholeWindow() throws {
+        // The ring Live Photos need at a keyframe a second: 1.5 + 1.5 + 2 s; the still's save
+        // takes 6 s (a 12 MP JPEG on a loaded board), so the ring has moved 6 s on when the
+        // window is cut: without the hold its start (1.5 s before the still) is gone.
+        let rig = try rig(ringSeconds: 5)
+        let id = try photo(in: rig.library)
+        rig.loop.advance(by: .milliseconds(5050))
+        let still = rig.frames.times[45]
+        let held = rig.recorder.holdWindow(pressedAt: still)
+        rig.loop.advance(by: .milliseconds(6000))
+        var outcome: Result<LiveMotion, any Error>?
+        rig.recorder.pairMotion(
+            photoID: id, exposure: still,
+            metadata: ClipMetadata(creationTime: rig.loop.wallNow, make: "Pinhole")
+        ) { outcome = $0 }
+        rig.loop.advance(by: .milliseconds(500))
+        rig.recorder.releaseWindow(held)
+        rig.loop.advance(by: .milliseconds(500))
+        rig.camera.stop()
+        let motion = try XCTUnwrap(outcome).get()
+        let expected = expectedWindow(rig.frames.times, still: still)
+        XCTAssertEqual(expected.frames, 31)
+        XCTAssertEqual(motion.window.frameCount, expected.frames)
+        XCTAssertEqual(motion.window.stillOffsetMicroseconds, expected.offset.nanoseconds / 1000)
+        XCTAssertEqual(try clips.decodedFrames(motion.file.string), expected.frames)
+        XCTAssertEqual(try ClipTools.decodeErrors(motion.file.string), "")
+        XCTAssertEqual(try rig.library.asset(id: id)?.mediaType, .live)
+    }
+
     func testARecordingUnderWayGoesOnAndBothAreKept() throws {
         let rig = try rig()
         let id = try photo(in: rig.library)

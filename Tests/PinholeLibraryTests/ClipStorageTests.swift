@@ -50,19 +50,24 @@ final class ClipStorageTests: XCTestCase {
         XCTAssertEqual(try reopened.asset(id: asset.id)?.mediaType, .video)
     }
 
-    func testARecordingCutShortIsKeptNotDeleted() throws {
+    func testARecordingCutShortHoldingNoFrameIsRemovedAndSaysSo() throws {
         let directory = TemporaryDirectory()
         let clock = ManualWallClock()
+        let path: String
         do {
-            // The process dies while recording: the hidden file stays.
+            // The process dies while recording: the hidden file stays (bytes no demuxer reads
+            // a frame in; FirstFragmentCutTests keeps the frames a real recording holds).
             let library = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
-            _ = try record(into: library, fragments: 2)
+            path = try record(into: library, fragments: 2).temporaryPath
         }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
         let reopened = try PhotoLibrary.open(at: FilePath(directory.path), now: clock.now)
-        XCTAssertTrue(reopened.recoveryReport.removedTempFiles.isEmpty, "\(reopened.recoveryReport.lines)")
-        let kept = reopened.recoveryReport.quarantinedFiles
-        XCTAssertEqual(kept.count, 1, "\(reopened.recoveryReport.lines)")
-        XCTAssertTrue(kept.first?.hasSuffix(".mp4.recording") ?? false, "\(kept)")
+        let report = reopened.recoveryReport
+        XCTAssertTrue(report.removedTempFiles.isEmpty, "\(report.lines)")
+        XCTAssertEqual(report.quarantinedFiles, [], "\(report.lines)")
+        XCTAssertEqual(report.removedRecordings.count, 1, "\(report.lines)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no orphan left")
+        XCTAssertTrue(try reopened.fsck().isClean, fsckText(reopened))
     }
 
     func testListTypeAndTheSmartAlbumsSeparateClipsFromPhotos() throws {

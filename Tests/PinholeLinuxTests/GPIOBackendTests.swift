@@ -55,7 +55,9 @@ final class GPIOBackendTests: XCTestCase {
         var lines: [String] = []
         let lineNames = GPIOContract.Lines(
             bouncy: "GPIO17", debounced: "GPIO27", output: "GPIO24", activeLowOutput: "GPIO25")
-        let passed = GPIOContract(lines: lineNames, harness: GPIOSimHarness()).run { lines.append($0) }
+        let contract = GPIOContract(
+            lines: lineNames, harness: GPIOSimHarness(), debounce: GPIOSimHarness.debounce)
+        let passed = contract.run { lines.append($0) }
         XCTAssertTrue(passed, lines.joined(separator: "\n"))
     }
 }

@@ -19,6 +19,15 @@ int ph_clip_remux(
     const char *in_path, const char *out_path, const char *format_name, const ph_metadata_entry *metadata,
     int metadata_count, char *error, size_t error_size);
 
+/// The frames a recording cut inside its first fragment still holds whole: copies `in_path`'s
+/// video packets into a new plain MP4 `out_path` (as ph_clip_remux does, metadata and rotation
+/// kept) from its first keyframe up to the first packet the cut shortened (flagged corrupt by
+/// libavformat, or reaching the end of the file). `frames` gets the count copied. 0 on success;
+/// 1 when not one frame is whole (or libavformat reads no video stream in it: nothing to keep);
+/// negative otherwise (`error` says why; a
+/// partial `out_path` is left to the caller to remove).
+int ph_clip_salvage(const char *in_path, const char *out_path, int *frames, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

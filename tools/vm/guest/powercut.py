@@ -609,8 +609,10 @@ def probe_clip(path):
 def check_recordings(app, model, record):
     """A recording the cut interrupted is adopted as a clip holding at least the frames its file
     had at the last `record status` before the cut less one fragment (GOP frames), every frame
-    decoding; one with no whole fragment may be quarantined instead. A clip saved before the cut
-    is there whole. No `.recording` file is left behind. Returns problem lines."""
+    decoding; one cut before its first fragment was whole keeps the frames written whole (adopted),
+    or, holding not one, is removed with a recovery line saying so (never quarantined: a removed
+    one may not have had a durable frame, GOP). A clip saved before the cut is there whole. No
+    `.recording` file is left behind, in the library or in quarantine. Returns problem lines."""
     problems = []
     videos = app.ask_json("library list --type video --limit 100000 --json")
     leftovers = [os.path.join(d, f) for d, _, files in os.walk(LIB) for f in files
@@ -621,6 +623,10 @@ def check_recordings(app, model, record):
     quarantined = {f for f in (os.listdir(quarantine) if os.path.isdir(quarantine) else []) if ".recording" in f}
     new_quarantined = quarantined - model.quarantined
     model.quarantined |= quarantined
+    if new_quarantined:
+        problems.append(f"recording files quarantined instead of adopted or removed: {sorted(new_quarantined)}")
+    removed = re.findall(r"recovery: removed recording cut before its first frame (\S+):",
+                         start_log(record.get("log_from", 0)))
     new = [v for v in videos if v["id"] not in model.videos]
     for video in new:
         frames, error = probe_clip(video["file"])
@@ -639,9 +645,10 @@ def check_recordings(app, model, record):
         want = rec["frames"] - GOP
         rec["adopted_frames"] = [v["frames"] for v in adopted]
         rec["quarantined"] = sorted(new_quarantined)
-        if len(adopted) > 1:
-            problems.append(f"recording {rec['id']}: {len(adopted)} new clips for one recording: "
-                            f"{[v['id'] for v in adopted]}")
+        rec["removed"] = removed
+        if len(adopted) + len(removed) > 1:
+            problems.append(f"recording {rec['id']}: {len(adopted)} new clips and {len(removed)} removed "
+                            f"recordings for one recording: {[v['id'] for v in adopted]} {removed}")
         elif adopted:
             if adopted[0]["frames"] < want:
                 problems.append(f"recording {rec['id']}: adopted with {adopted[0]['frames']} frames; its file held "
@@ -649,13 +656,25 @@ def check_recordings(app, model, record):
         elif want >= 1:
             problems.append(f"recording {rec['id']}: lost: {rec['frames']} frames in the file before the cut "
                             f"(at least {want} durable), no clip adopted"
+                            + (f", removed as empty {removed}" if removed else "")
                             + (f", quarantined {sorted(new_quarantined)}" if new_quarantined else ""))
+        elif not removed:
+            problems.append(f"recording {rec['id']}: neither adopted nor reported removed at the start "
+                            f"({rec['frames']} frames in the file before the cut)")
     if record.get("script") == ["record"] and not any(not r["saved"] for r in record["recordings"]):
         problems.append("the targeted recording cut interrupted no recording (record start: "
                         + "; ".join(a[2] for a in record["acks"] if a[0] == "record")[:200] + ")")
     record["clips_adopted"] = len(adopted)
     record["clips_quarantined"] = len(new_quarantined)
+    record["clips_removed"] = len(removed)
     return problems
+
+
+def start_log(offset):
+    """What the appliance logged since `offset` of its log (this start's recovery lines)."""
+    with open(f"{RESULTS}/powercut-appliance.log", "rb") as f:
+        f.seek(offset)
+        return f.read().decode("utf-8", "replace")
 
 
 def check_config(model, maybe):
@@ -750,7 +769,7 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
-              "recordings": 0, "clips_adopted": 0, "clips_quarantined": 0,
+              "recordings": 0, "clips_adopted": 0, "clips_removed": 0, "clips_quarantined": 0,
               "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0, "reported_exports": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
@@ -770,6 +789,7 @@ def main():
         started = time.monotonic()
         applog.write(f"\n==== start {index} ====\n".encode())
         applog.flush()
+        log_from = applog.tell()
         app = Appliance(applog)
         stamp, line = app.ask("status --json", timeout=180)
         ready = stamp - started
@@ -781,6 +801,7 @@ def main():
             raise SystemExit(f"powercut: the appliance did not start (see {RESULTS}/powercut-appliance.log)")
         if pending is not None:
             pmodel, maybe, record = pending
+            record["log_from"] = log_from
             try:
                 problems = check_after_cut(app, pmodel, maybe, record)
             except CheckError as error:
@@ -814,6 +835,7 @@ def main():
             totals["problems"] += len(problems)
             totals["problem_cuts"] += 1 if problems else 0
             totals["clips_adopted"] += record.get("clips_adopted", 0)
+            totals["clips_removed"] += record.get("clips_removed", 0)
             totals["clips_quarantined"] += record.get("clips_quarantined", 0)
             records.write(json.dumps(record) + "\n")
             records.flush()
@@ -929,7 +951,7 @@ def main():
                f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files; "
                f"{totals['reported_exports']} interrupted exports reported at start and redone; "
                f"{totals['recordings']} recordings cut, {totals['clips_adopted']} clips adopted, "
-               f"{totals['clips_quarantined']} quarantined)")
+               f"{totals['clips_removed']} removed holding no whole frame, {totals['clips_quarantined']} quarantined)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")

@@ -1,0 +1,79 @@
+// The video shim (libPinholeVideo.so, which links libav), loaded with dlopen on first use.
+
+import PinholeCore
+import PinholeSystem
+import SystemPackage
+import VideoShimInterface
+
+/// The C shim's functions, from a shared object of its own that `pinhole` loads only when a
+/// recording, a clip read (probe, poster, import, Live Photo export, open-time adoption of a cut
+/// recording) or `pinhole doctor` first needs it, so that an appliance that never touches video
+/// maps none of libavcodec, libavformat and libavutil, nor the ~130 shared objects they pull in
+/// (docs/BENCHMARKS.md, idle resident memory).
+///
+/// Looked for as the camera shim is (`SharedObject`): beside the executable, then in
+/// `../lib/pinhole` (the .deb's /usr/lib/pinhole/libPinholeVideo.so).
+struct LibavShim: @unchecked Sendable {
+    /// The shared object's file name (the `PinholeVideo` dynamic library product).
+    static let fileName = "libPinholeVideo.so"
+
+    /// What to install when the shim or libav is missing.
+    static let remedy =
+        "install FFmpeg's libavcodec, libavformat and libavutil (Debian 12: apt-get install libavcodec59"
+        + " libavformat59 libavutil57), or reinstall the pinhole package, which depends on them"
+
+    let api: ph_video_api
+
+    /// The process's shim, loaded on the first call (any thread; later calls reuse it).
+    /// - Throws: `VideoError.unavailable` saying what could not be loaded and what to install.
+    static func shared() throws(VideoError) -> LibavShim {
+        switch loaded {
+        case .success(let shim): return shim
+        case .failure(let error): throw error
+        }
+    }
+
+    private static let loaded: Result<LibavShim, VideoError> = Result {
+        () throws(VideoError) -> LibavShim in
+        try load(from: SharedObject.candidates(fileName, beside: SharedObject.executable()))
+    }
+
+    /// Opens the first candidate that loads and takes its function table.
+    static func load(from candidates: [FilePath]) throws(VideoError) -> LibavShim {
+        let object: SharedObject
+        do {
+            object = try SharedObject.open(candidates)
+        } catch {
+            throw .unavailable(
+                "recording and clips need libavcodec through \(fileName), which could not be loaded (\(error)): "
+                    + remedy)
+        }
+        let symbol: UnsafeMutableRawPointer
+        switch object.symbol(PH_VIDEO_API_SYMBOL) {
+        case .success(let address): symbol = address
+        case .failure(let error):
+            throw .unavailable(
+                "\(object.path) is not Pinhole's video shim (\(error)): reinstall the pinhole package")
+        }
+        let table = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<ph_video_api>?).self)
+        guard let api = table()?.pointee, api.isComplete else {
+            throw .unavailable(
+                "\(object.path) is an incomplete video shim (another Pinhole version?): reinstall the pinhole package"
+            )
+        }
+        return LibavShim(api: api)
+    }
+
+    /// libav's version (av_version_info).
+    var version: String { api.libav_version!().map { String(cString: $0) } ?? "unknown" }
+}
+
+extension ph_video_api {
+    /// Every entry is set (the C type allows null ones).
+    fileprivate var isComplete: Bool {
+        encoder_available != nil && encoder_open != nil && encoder_send != nil && encoder_receive != nil
+            && encoder_extradata != nil && encoder_close != nil && writer_open != nil && writer_write != nil
+            && writer_finish != nil && writer_abort != nil && clip_probe != nil && clip_decode_frame != nil
+            && clip_remux != nil && libav_version != nil
+    }
+}
