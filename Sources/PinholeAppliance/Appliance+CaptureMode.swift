@@ -22,15 +22,18 @@ extension Appliance {
     }
 
     /// The mode switch moved: said on the console and shown on the capture LED (a short blink
-    /// every two seconds in video mode); leaving video mode stops the recording under way and
-    /// saves it (the shutter could no longer stop it).
+    /// every two seconds in video mode); video mode keeps the encoder open, so that a clip
+    /// starts without waiting for it; leaving video mode stops the recording under way and
+    /// saves it (the shutter could no longer stop it) and lets the encoder go.
     func modeSwitched(_ event: ButtonEvent) {
         switch event {
         case .pressed:
             indicator.show(.videoMode(true))
+            recorder?.keepEncoderReady(true)
             emit(.notice("mode video: the shutter starts and stops recording"))
         case .released:
             indicator.show(.videoMode(false))
+            recorder?.keepEncoderReady(false)
             emit(.notice("mode photo: the shutter takes photos"))
             guard let recorder, recorder.isRecording else { return }
             do { try recorder.stop { _ in } } catch { problem("mode switch: \(error)") }

@@ -25,6 +25,7 @@ extension Appliance {
     /// kept), standby waits while recording, and the recorder's events go to observers.
     public func attachRecorder(_ recorder: ClipRecorder) {
         self.recorder = recorder
+        if captureMode == .video { recorder.keepEncoderReady(true) }
         engine.videoStream = recorder.videoStream
         engine.onVideoFrame = { [weak recorder] frame in recorder?.frameArrived(frame) }
         engine.keepsStreaming = { [weak recorder] in recorder?.isRecording ?? false }

@@ -153,7 +153,10 @@ public final class Appliance {
         do {
             try requestButtons()
             // A switch left at video is a mode, not a press: shown from the start.
-            if captureMode == .video { indicator.show(.videoMode(true)) }
+            if captureMode == .video {
+                indicator.show(.videoMode(true))
+                recorder?.keepEncoderReady(true)
+            }
             let triggers = TriggerController(appliance: self, triggers: board.triggers, gpio: gpio)
             self.triggers = triggers
             try triggers.start()

@@ -52,6 +52,10 @@ public struct RecordingStatus: Sendable, Hashable {
     public var triggerAt: Instant
     /// When the loop learnt that the clip's first frame was in the file (the start latency's end).
     public var firstWrittenAt: Instant?
+    /// When the loop learnt that the clip's file and encoder were open.
+    public var openedAt: Instant?
+    /// When the first frame after `record start` reached the recorder.
+    public var firstArrivedAt: Instant?
 
     /// Milliseconds from `triggerAt` to the clip's first frame's exposure (negative: pre-roll
     /// before it), nil before a frame is in the file.
@@ -135,7 +139,46 @@ public final class ClipRecorder {
             spanMicroseconds: Int64(ringSeconds * 1_000_000),
             byteLimit: PreRollRing.byteLimit(bitRate: encoderSettings.bitRate, seconds: ringSeconds))
         self.encoderSettings = encoderSettings
-        pipeline = VideoPipeline(backend: backend, settings: encoderSettings, ring: ring)
+        // The start trace's clock: the monotonic clock, or a fixed instant on virtual time
+        // (where lane work takes no time).
+        let virtualClock: @Sendable () -> Instant = { Instant.zero }
+        let realClock: @Sendable () -> Instant = { monotonicNow() }
+        let clock = loop.isVirtual ? virtualClock : realClock
+        pipeline = VideoPipeline(backend: backend, settings: encoderSettings, ring: ring, clock: clock)
+    }
+
+    /// Whether the encoder is kept open between clips (video mode): `record start` then waits
+    /// for no encoder to open, at the cost of its memory while idle (libx264 about 45–56 MB
+    /// at 1080p). With a ring the encoder runs anyway.
+    public private(set) var keepsEncoderReady = false
+
+    /// Keeps the encoder open between clips (`true`, video mode) or lets it go (`false`).
+    public func keepEncoderReady(_ ready: Bool) {
+        loop.preconditionInLoop("ClipRecorder.keepEncoderReady")
+        keepsEncoderReady = ready
+        guard current == nil, ringSeconds == 0 else { return }
+        prepareOrRelease()
+    }
+
+    /// Opens the encoder on the lane when it is to be kept ready, else closes an idle one.
+    private func prepareOrRelease() {
+        let pipeline = self.pipeline
+        let ready = keepsEncoderReady
+        loop.offload(
+            on: lane,
+            { () -> String? in
+                guard ready else {
+                    pipeline.releaseEncoder()
+                    return nil
+                }
+                do throws(VideoError) {
+                    try pipeline.prepareEncoder()
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            },
+            then: { _ in })
     }
 
     /// The recording under way, nil when idle.
@@ -157,6 +200,7 @@ public final class ClipRecorder {
             return
         }
         inFlight += 1
+        if current != nil, current?.firstArrivedAt == nil { current?.firstArrivedAt = loop.now }
         let pipeline = self.pipeline
         let kept = frame.keep()
         let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
@@ -164,6 +208,7 @@ public final class ClipRecorder {
             on: lane,
             {
                 Result { () throws(VideoError) -> ClipProgress? in
+                    let start = pipeline.clock()
                     let image: RawImage?
                     do {
                         image = try frame.videoImage()
@@ -171,7 +216,8 @@ public final class ClipRecorder {
                         throw .badFrame("the camera's video stream failed: \(error)")
                     }
                     guard let image else { throw .badFrame("the camera delivers no video stream") }
-                    return try pipeline.encode(image, at: microseconds)
+                    return try pipeline.encode(
+                        image, at: microseconds, imageMilliseconds: pipeline.milliseconds(since: start))
                 }
             },
             then: { [weak self] result in
@@ -247,16 +293,19 @@ public final class ClipRecorder {
             on: lane,
             {
                 Result {
+                    let start = pipeline.clock()
                     let recording = try store.beginClip(startedAt: wall)
                     return try pipeline.open(
                         recording: recording, metadata: metadata, from: from, trigger: trigger,
-                        limitMicroseconds: limitMicroseconds)
+                        limitMicroseconds: limitMicroseconds,
+                        fileMilliseconds: pipeline.milliseconds(since: start))
                 }
             },
             then: { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success(let progress):
+                    if self.current?.id == id { self.current?.openedAt = self.loop.now }
                     if let progress, self.current?.id == id { self.noteProgress(progress) }
                     self.onEvent?(.started(id: id))
                 case .failure(let error):
@@ -327,6 +376,8 @@ public final class ClipRecorder {
                 guard let self else { return }
                 self.current = nil
                 self.stopping = false
+                // The clip drained the encoder: video mode opens the next one now.
+                if self.keepsEncoderReady, self.ringSeconds == 0 { self.prepareOrRelease() }
                 switch result {
                 case .success(let clip):
                     let note =

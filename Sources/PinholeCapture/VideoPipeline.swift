@@ -23,6 +23,23 @@ public struct ClipProgress: Sendable, Hashable {
     public var ringPeakBytes = 0
     /// Times the ring's byte limit cut it below its span (see `PreRollRing.shortfalls`).
     public var ringShortfalls = 0
+    /// Where the start latency went on the recording's lane (all 0 on virtual time).
+    public var trace = StartTrace()
+}
+
+/// The lane's share of a clip's start latency, milliseconds each: what `record start` waits
+/// for between the command and its first frame in the file.
+public struct StartTrace: Sendable, Hashable {
+    /// Creating the clip's file in the library.
+    public var fileMilliseconds = 0.0
+    /// Opening the encoder (0 when it was open already: a ring, or video mode keeping it ready).
+    public var encoderMilliseconds = 0.0
+    /// Opening the muxer and writing the MP4's header.
+    public var writerMilliseconds = 0.0
+    /// Taking the first frame's image from the camera (the simulated camera renders it here).
+    public var imageMilliseconds = 0.0
+    /// Encoding the first frame and writing it.
+    public var encodeMilliseconds = 0.0
 }
 
 /// Encoder, ring and writer. Confined to the recording's lane: every method runs there, one at
@@ -55,27 +72,55 @@ final class VideoPipeline: @unchecked Sendable {
 
     let backend: any VideoBackend
     let settings: ClipEncoderSettings
+    /// The lane's clock for the start trace (a fixed instant on virtual time).
+    let clock: @Sendable () -> Instant
     private var encoder: (any ClipEncoder)?
     private(set) var ring: PreRollRing
     private var clip: OpenClip?
     private var sink: CountingSink?
     private var forceKeyframe = false
 
-    init(backend: any VideoBackend, settings: ClipEncoderSettings, ring: PreRollRing) {
+    init(
+        backend: any VideoBackend, settings: ClipEncoderSettings, ring: PreRollRing,
+        clock: @escaping @Sendable () -> Instant
+    ) {
         self.backend = backend
         self.settings = settings
         self.ring = ring
+        self.clock = clock
     }
 
-    /// Encodes one frame; its packets go into the ring and, while a clip is open, the clip.
-    func encode(_ image: RawImage, at microseconds: Int64) throws(VideoError) -> ClipProgress? {
+    /// Milliseconds since `start` on the lane's clock.
+    func milliseconds(since start: Instant) -> Double { Double((clock() - start).nanoseconds) / 1_000_000 }
+
+    /// Encodes one frame (its image took `imageMilliseconds` to get); its packets go into the
+    /// ring and, while a clip is open, the clip.
+    func encode(
+        _ image: RawImage, at microseconds: Int64, imageMilliseconds: Double = 0
+    ) throws(VideoError) -> ClipProgress? {
+        let start = clock()
         let encoder = try openEncoder()
         let packets = try encoder.encode(
             image, presentationMicroseconds: microseconds, forceKeyframe: forceKeyframe && clip != nil)
         forceKeyframe = false
         if clip != nil, clip?.poster == nil { clip?.poster = image }
+        let before = clip?.progress.frames
         deliver(packets)
+        if before == 0, let after = clip?.progress.frames, after > 0 {
+            clip?.progress.trace.imageMilliseconds = imageMilliseconds
+            clip?.progress.trace.encodeMilliseconds = milliseconds(since: start)
+        }
         return progressWithRing()
+    }
+
+    /// Opens the encoder now, if it is not open, so that a clip started later waits for no
+    /// encoder (video mode keeps it ready).
+    func prepareEncoder() throws(VideoError) { _ = try openEncoder() }
+
+    /// Closes an encoder no clip uses (leaving video mode without a ring).
+    func releaseEncoder() {
+        guard clip == nil else { return }
+        encoder = nil
     }
 
     /// The open clip's progress with the ring's size, nil when no clip is open.
@@ -93,16 +138,23 @@ final class VideoPipeline: @unchecked Sendable {
     @discardableResult
     func open(
         recording: any ClipRecording, metadata: ClipMetadata, from: Int64, trigger: Int64,
-        limitMicroseconds: Int64
+        limitMicroseconds: Int64, fileMilliseconds: Double = 0
     ) throws(VideoError) -> ClipProgress? {
+        var trace = StartTrace()
+        trace.fileMilliseconds = fileMilliseconds
+        var start = clock()
         let encoder = try openEncoder()
+        trace.encoderMilliseconds = milliseconds(since: start)
+        start = clock()
         let counting = CountingSink(recording)
         let writer = try backend.makeWriter(
             settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: counting)
+        trace.writerMilliseconds = milliseconds(since: start)
         sink = counting
         clip = OpenClip(
             writer: writer, recording: recording, metadata: metadata, triggerMicroseconds: trigger,
             limitMicroseconds: limitMicroseconds)
+        clip?.progress.trace = trace
         let preRoll = ring.packets(from: from)
         if preRoll.isEmpty { forceKeyframe = true }
         // Already in the ring: into the clip only (appended again, the ring would hold them twice).

@@ -42,6 +42,7 @@ final class ModeSwitchTests: XCTestCase {
         XCTAssertEqual(rig.appliance.status().mode, "video")
         XCTAssertEqual(notices, ["mode video: the shutter starts and stops recording"])
         XCTAssertEqual(capture(rig), "video-mode", "the capture LED blinks briefly in video mode")
+        XCTAssertEqual(rig.appliance.recorder?.keepsEncoderReady, true, "video mode keeps the encoder open")
         click(rig, .shutter)
         XCTAssertTrue(isRecording(rig))
         rig.loop.advance(by: .seconds(3))
@@ -76,6 +77,7 @@ final class ModeSwitchTests: XCTestCase {
         XCTAssertFalse(
             rig.buttonEvents.contains { $0.0 == .mode }, "a switch left on is a state, not a press")
         XCTAssertEqual(capture(rig), "video-mode")
+        XCTAssertEqual(rig.appliance.recorder?.keepsEncoderReady, true)
         click(rig, .shutter)
         XCTAssertTrue(isRecording(rig))
         XCTAssertEqual(rig.store.photos.count, 0)
@@ -90,6 +92,7 @@ final class ModeSwitchTests: XCTestCase {
         rig.loop.advance(by: .milliseconds(200))
         XCTAssertEqual(rig.appliance.captureMode, .photo)
         XCTAssertFalse(isRecording(rig))
+        XCTAssertEqual(rig.appliance.recorder?.keepsEncoderReady, false, "photo mode lets the encoder go")
         XCTAssertEqual(capture(rig), "off")
         XCTAssertEqual(clips.clips.count, 1)
         XCTAssertGreaterThanOrEqual(clips.clips.first?.facts?.frameCount ?? 0, 20)

@@ -1,5 +1,6 @@
 // Recording from the simulated camera's video stream through the fake video backend, on virtual time.
 
+import Foundation
 import PinholeAppliance
 import PinholeCapture
 import PinholeCore
@@ -21,6 +22,25 @@ final class RecordingTests: XCTestCase {
         return settings
     }()
 
+    /// The simulated backend, counting the encoders opened and closed.
+    final class CountingBackend: VideoBackend, @unchecked Sendable {
+        let inner = SimulatedVideoBackend()
+        let lock = NSLock()
+        var opened = 0
+        func available(_ encoder: VideoEncoderKind) -> Bool { inner.available(encoder) }
+        func makeEncoder(_ settings: ClipEncoderSettings) throws(VideoError) -> any ClipEncoder {
+            lock.withLock { opened += 1 }
+            return try inner.makeEncoder(settings)
+        }
+        func makeWriter(
+            settings: ClipEncoderSettings, codecHeader: [UInt8], metadata: ClipMetadata, sink: any ClipSink
+        ) throws(VideoError) -> any ClipWriter {
+            try inner.makeWriter(settings: settings, codecHeader: codecHeader, metadata: metadata, sink: sink)
+        }
+        var openedCount: Int { lock.withLock { opened } }
+    }
+    var backend: any VideoBackend = SimulatedVideoBackend()
+
     /// A started simulated camera with a video stream, feeding `recorder`.
     func rig(ringSeconds: Double = 0) throws -> (ClipRecorder, SimulatedCamera) {
         let provider = SimulatedCameraProvider(loop: loop, world: world, specs: [.back])
@@ -29,7 +49,7 @@ final class RecordingTests: XCTestCase {
         self.camera = camera
         let pick = try settings.pickEncoder(hardwareEncoder: false) { $0 == .libx264 }
         let recorder = ClipRecorder(
-            loop: loop, backend: SimulatedVideoBackend(), store: store, settings: settings, pick: pick,
+            loop: loop, backend: backend, store: store, settings: settings, pick: pick,
             ringSeconds: ringSeconds)
         recorder.onEvent = { [unowned self] in self.events.append($0) }
         _ = try camera.configure(
@@ -134,6 +154,28 @@ final class RecordingTests: XCTestCase {
         }
         XCTAssertEqual(video.encoderSettings(.libx264, ringSeconds: 3).keyframeInterval, 11)
         XCTAssertNotNil(video.ringKeyframeNote(3))
+    }
+
+    func testAnEncoderKeptReadyIsOpenBeforeTheStartAndAgainAfterTheClip() throws {
+        let counting = CountingBackend()
+        backend = counting
+        let (recorder, _) = try rig()
+        loop.advance(by: .milliseconds(500))
+        XCTAssertEqual(counting.openedCount, 0, "without a ring or video mode no encoder runs")
+        recorder.keepEncoderReady(true)
+        loop.advance(by: .milliseconds(500))
+        XCTAssertEqual(counting.openedCount, 1, "opened before any record start")
+        try recorder.start(metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .seconds(1))
+        XCTAssertEqual(counting.openedCount, 1, "the clip took the open encoder")
+        try recorder.stop { _ in }
+        loop.advance(by: .milliseconds(100))
+        XCTAssertEqual(counting.openedCount, 2, "the clip drained it: the next one is opened at once")
+        recorder.keepEncoderReady(false)
+        try recorder.start(metadata: ClipMetadata(creationTime: nil))
+        loop.advance(by: .seconds(1))
+        XCTAssertEqual(counting.openedCount, 3, "let go: the next clip opens its own")
+        XCTAssertNotNil(store.clips.first?.facts, "the first clip was saved")
     }
 
     func testWithoutARingTheClipStartsAtTheNextFrame() throws {

@@ -44,6 +44,14 @@ final class RecordCommandsTests: XCTestCase {
         XCTAssertTrue(status.hasSuffix(" 31 frames 0 dropped libx264"), status)
         let json = ask(harness, "record status --json")
         XCTAssertTrue(json.contains(#""recording":true"#) && json.contains(#""frames":32"#), json)
+        // Where the start latency went: the first frame reached the recorder 100 ms after the
+        // command (virtual time; the lane's parts take none), no ring, the encoder not kept.
+        for part in [
+            #""start_wait_ms":100"#, #""start_open_ms":0"#, #""start_encoder_ms":0"#, #""start_encode_ms":0"#,
+            #""encoder_ready":false"#, #""ring_s":0"#, #""keyframe_s":1"#,
+        ] {
+            XCTAssertTrue(json.contains(part), "\(part) in \(json)")
+        }
         let stopped = ask(harness, "record stop")
         XCTAssertEqual(stopped, "ok saved 1 /clips/clip0.mp4 33 frames 3.3 s")
         XCTAssertEqual(store.clips.first?.facts?.frameCount, 33)

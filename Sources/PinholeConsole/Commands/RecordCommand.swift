@@ -172,6 +172,19 @@ struct RecordStatusAnswer: Encodable {
     var ringSeconds: Double
     var ringLimitBytes: Int
     var keyframeSeconds: Double
+    /// Whether the encoder is kept open between clips (video mode).
+    var encoderReady: Bool
+    /// The start latency's parts, ms: from `record start` to the first frame reaching the
+    /// recorder and to the clip's file and encoder being open (on the loop), and on the
+    /// recording's lane creating the file, opening the encoder and the muxer, taking the
+    /// first frame's image and encoding it.
+    var startWaitMs: Double?
+    var startOpenMs: Double?
+    var startFileMs: Double?
+    var startEncoderMs: Double?
+    var startWriterMs: Double?
+    var startImageMs: Double?
+    var startEncodeMs: Double?
 
     enum CodingKeys: String, CodingKey {
         case recording, id, seconds, bytes, frames, dropped, encoder, size, fps
@@ -183,6 +196,14 @@ struct RecordStatusAnswer: Encodable {
         case ringSeconds = "ring_s"
         case ringLimitBytes = "ring_limit_bytes"
         case keyframeSeconds = "keyframe_s"
+        case encoderReady = "encoder_ready"
+        case startWaitMs = "start_wait_ms"
+        case startOpenMs = "start_open_ms"
+        case startFileMs = "start_file_ms"
+        case startEncoderMs = "start_encoder_ms"
+        case startWriterMs = "start_writer_ms"
+        case startImageMs = "start_image_ms"
+        case startEncodeMs = "start_encode_ms"
     }
 
     init(_ recorder: ClipRecorder) {
@@ -206,6 +227,19 @@ struct RecordStatusAnswer: Encodable {
             bitRate: recorder.encoderSettings.bitRate, seconds: recorder.ringSeconds)
         keyframeSeconds =
             Double(recorder.encoderSettings.keyframeInterval) / Double(max(1, recorder.settings.fps))
+        encoderReady = recorder.keepsEncoderReady
+        guard let status else { return }
+        let since = { (instant: Instant?) in
+            instant.map { Double(($0 - status.startedAt).nanoseconds) / 1_000_000 }
+        }
+        startWaitMs = since(status.firstArrivedAt)
+        startOpenMs = since(status.openedAt)
+        let trace = status.progress.trace
+        startFileMs = trace.fileMilliseconds
+        startEncoderMs = trace.encoderMilliseconds
+        startWriterMs = trace.writerMilliseconds
+        startImageMs = trace.imageMilliseconds
+        startEncodeMs = trace.encodeMilliseconds
     }
 }
 
