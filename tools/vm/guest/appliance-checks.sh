@@ -20,7 +20,7 @@ CLIP_SECONDS=6
 OUTPUT_LINES=(GPIO23 GPIO24 GPIO25 GPIO26)
 APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "capture LED"
     "console reports the photo" "console status --json" "console AF mode" "record a clip from vimc" "torch button"
-    "console line mode" "SIGTERM")
+    "console line mode" "SIGTERM" "Live Photo from vimc")
 
 # Marks every remaining appliance step pending with one reason.
 pending_all() {
@@ -280,6 +280,96 @@ check_recording() {
         "ffmpeg decodes it without an error"
 }
 
+# A Live Photo from vimc, as a user with `[capture] live = true` takes one: the appliance is
+# started again (after SIGTERM) with that setting, so its pre-roll ring keeps encoding vimc's
+# stream ([video] 320x240, 10 fps asked; vimc runs at its own, lower rate under TCG, and the
+# still size stays the small one check_recording chose, in camera-settings.toml, or is set
+# again). Once six
+# frames have flowed, `capture --live --json` must save one asset with two resources: the
+# library lists exactly one Live Photo, with that id; its still is a JPEG and its motion clip
+# (ID.motion.mp4 beside it) is H.264 that ffprobe counts as the answer's motionFrames (at
+# least 2) and ffmpeg decodes without an error; the still's time in the clip (the answer's
+# stillOffsetSeconds, the listing's triggerSeconds) lies inside the clip's duration.
+check_live_photo() {
+    local name="Live Photo from vimc" pinhole=$1 size current before answer id still motion frames offset
+    local listing count probe errors duration listed_offset
+    # A keyframe every 2 frames (as powercut's recordings): vimc's own rate under TCG is well
+    # below 10 fps, and the ring's clip starts at the last keyframe before the window.
+    printf '[video]\nsize = "320x240"\nfps = 10\nkeyframe_s = 0.2\n[capture]\nlive = true\n' > "$APPLIANCE_CONFIG"
+    (cd "$HIL_REPO" && exec "$pinhole" "${APPLIANCE_ARGS[@]}") >> "$APPLIANCE_LOG" 2>&1 &
+    APPLIANCE_PID=$!
+    before=$(camera_frames_soon 180000) \
+        || { fail "$name" "no answer to 'status --json' within 180 s of starting with [capture] live = true (log: $APPLIANCE_LOG)"; return 1; }
+    size=$(small_still_size) || { fail "$name" "no still size of 320 columns or more in 'camera list --json'"; return 1; }
+    current=$(console_ask "status --json" 60000 | grep -oE '"stillSize":"[0-9]+x[0-9]+"' | grep -oE '[0-9]+x[0-9]+')
+    if [ "$current" != "$size" ]; then
+        answer=$(console_ask "camera size $size" 120000) && [[ "$answer" == ok* ]] \
+            || { fail "$name" "'camera size $size' answered: ${answer:-nothing within 120 s}"; return 1; }
+        before=$(camera_frames)
+    fi
+    wait_until 120000 camera_frames_above "$((before + 6))" \
+        || { fail "$name" "vimc delivered fewer than 6 frames in 120 s with the ring on (log: $APPLIANCE_LOG)"; return 1; }
+    answer=$(console_ask "capture --live --json" 180000) \
+        || { fail "$name" "no answer to 'capture --live --json' within 180 s (log: $APPLIANCE_LOG)"; return 1; }
+    id=$(json_field id "$answer")
+    still=$(json_field file "$answer")
+    motion=$(json_field motionFile "$answer")
+    frames=$(json_number motionFrames "$answer")
+    offset=$(json_number stillOffsetSeconds "$answer")
+    [ -n "$id" ] && [ -n "$motion" ] && [ -n "$frames" ] && [ -n "$offset" ] \
+        || { fail "$name" "'capture --live --json' answered: $answer"; return 1; }
+    [ -f "$still" ] || still="$LIBRARY/$still"
+    [ -f "$motion" ] || motion="$LIBRARY/$motion"
+    [ -f "$still" ] && [ -f "$motion" ] || { fail "$name" "still '$still' or motion '$motion' is not a file"; return 1; }
+    [ "$(dirname "$motion")" = "$(dirname "$still")" ] && [ "$(basename "$motion")" = "$id.motion.mp4" ] \
+        || { fail "$name" "motion clip $motion is not $id.motion.mp4 beside its still $still"; return 1; }
+    listing=$(console_ask "library list --type live --json" 60000) \
+        || { fail "$name" "no answer to 'library list --type live --json'"; return 1; }
+    count=$(grep -oE '"id":"[^"]*"' <<<"$listing" | wc -l)
+    listed_offset=$(json_number triggerSeconds "$listing")
+    [ "$count" -eq 1 ] && [[ "$listing" == *"\"id\":\"$id\""* ]] && [[ "$listing" == *'"mediaType":"live"'* ]] \
+        || { fail "$name" "library list --type live --json: want exactly $id as a live asset, got: ${listing:0:300}"; return 1; }
+    [[ "$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of csv=p=0 "$still" 2>&1)" == mjpeg ]] \
+        || { fail "$name" "the still $still is not a JPEG for ffprobe"; return 1; }
+    probe=$(ffprobe -v error -count_frames -select_streams v:0 \
+        -show_entries stream=codec_name,nb_read_frames -of csv=p=0 "$motion" 2>&1)
+    duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$motion" 2>&1)
+    errors=$(ffmpeg -nostdin -v error -xerror -i "$motion" -f null - 2>&1 | head -n 3)
+    [ "$probe" = "h264,$frames" ] && [ "$frames" -ge 2 ] && [ -z "$errors" ] \
+        || { fail "$name" "ffprobe on $motion: '$probe' (want h264,$frames, at least 2 frames); decode errors: '$errors'"; return 1; }
+    awk -v o="$offset" -v l="$listed_offset" -v d="$duration" \
+        'BEGIN { exit !(o >= 0 && o <= d && l != "" && (o - l) * (o - l) < 0.000001) }' \
+        || { fail "$name" "the still at ${offset} s (listed: ${listed_offset:-none}) is not inside the ${duration} s clip"; return 1; }
+    ok "$name" "capture --live → $id: still $(basename "$still"), motion $(basename "$motion"): ffprobe h264," \
+        "$frames frames decoded without an error, ${duration} s, the still at ${offset} s; listed once as live"
+}
+
+# Stops the appliance started for the Live Photo (its exit is checked by SIGTERM's check,
+# on the first start).
+stop_live_appliance() {
+    [ -n "$APPLIANCE_PID" ] || return 0
+    kill -TERM "$APPLIANCE_PID" 2>/dev/null
+    wait_until 20000 bash -c "! kill -0 $APPLIANCE_PID 2>/dev/null" || kill -KILL "$APPLIANCE_PID" 2>/dev/null
+    wait "$APPLIANCE_PID" 2>/dev/null
+    APPLIANCE_PID=""
+}
+
+# `status --json`'s frame count once the console answers, waiting up to TIMEOUT_MS for a
+# starting appliance.
+camera_frames_soon() {
+    local deadline=$(( $(uptime_ms) + $1 )) frames
+    while [ "$(uptime_ms)" -lt "$deadline" ]; do
+        kill -0 "$APPLIANCE_PID" 2>/dev/null || return 1
+        frames=$(camera_frames) && [ -n "$frames" ] && { printf '%s\n' "$frames"; return 0; }
+        nap 1
+    done
+    return 1
+}
+
+# A string field of a one-line JSON answer (the first), and a number field.
+json_field() { grep -oE "\"$1\":\"[^\"]*\"" <<<"$2" | head -n 1 | cut -d'"' -f4 | sed 's|\\/|/|g'; }
+json_number() { grep -oE "\"$1\":-?[0-9.eE+-]+" <<<"$2" | head -n 1 | cut -d: -f2; }
+
 camera_frames_above() {
     local now
     now=$(camera_frames) || return 1
@@ -372,5 +462,7 @@ run_appliance_checks() {
     check_torch_button
     check_console_clean
     check_sigterm
+    check_live_photo "$pinhole"
+    stop_live_appliance
     [ -z "$APPLIANCE_PID" ] || kill -KILL "$APPLIANCE_PID" 2>/dev/null
 }
