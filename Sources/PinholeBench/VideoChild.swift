@@ -38,7 +38,9 @@ struct VideoChild {
     /// clip's file opened, and waits for the saved event; nil (and the failure printed under
     /// `section`) when the clip was not saved.
     func record(_ command: String, section: String) -> Clip? {
-        let answer = appliance.ask(command)
+        var answer = appliance.ask(command)
+        // An event written before the answer (the mode switch's, after `sim hold mode`) is not it.
+        while answer.hasPrefix("event ") { answer = appliance.readLine() }
         guard answer.hasPrefix("ok recording") else {
             print("\(section)  failed: \(command) answered \(answer)")
             return nil
