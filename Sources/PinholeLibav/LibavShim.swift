@@ -74,6 +74,6 @@ extension ph_video_api {
         encoder_available != nil && encoder_open != nil && encoder_send != nil && encoder_receive != nil
             && encoder_extradata != nil && encoder_close != nil && writer_open != nil && writer_write != nil
             && writer_finish != nil && writer_abort != nil && clip_probe != nil && clip_decode_frame != nil
-            && clip_remux != nil && libav_version != nil
+            && clip_remux != nil && clip_salvage != nil && libav_version != nil
     }
 }
