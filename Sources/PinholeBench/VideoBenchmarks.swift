@@ -135,7 +135,8 @@ enum VideoBenchmarks {
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return Opens(
-            runs: runs, firstPacket: median(firstPackets), open: median(opens), firstFrame: median(firstFrames),
+            runs: runs, firstPacket: median(firstPackets), open: median(opens),
+            firstFrame: median(firstFrames),
             fastest: firstPackets.min() ?? .nan, slowest: firstPackets.max() ?? .nan)
     }
 

@@ -131,7 +131,8 @@ final class LibavClipTests: XCTestCase {
         let raw = directory.appendingPathComponent("frames.yuv").path
         // -noautorotate: the clip's display matrix turns it a quarter; the planes are as sent.
         let result = try ClipTools.run(
-            "ffmpeg", ["-v", "error", "-noautorotate", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+            "ffmpeg",
+            ["-v", "error", "-noautorotate", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
         XCTAssertEqual(result.status, 0, result.errors)
         let decoded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let (width, height) = (settings.size.width, settings.size.height)
