@@ -43,6 +43,19 @@ final class WebThumbnailFastPathTests: WebTestCase {
         return String(try XCTUnwrap(answer.header("Set-Cookie")).split(separator: ";")[0])
     }
 
+    /// A started server (stop it), a kept-alive connection logged in on it, and a request for
+    /// the first photo's thumbnail, asked once on the connection (now in the server's memory).
+    private func connectedWithTheThumbnailCached() throws -> (
+        server: WebServer, client: RawClient, cookie: String, thumb: String
+    ) {
+        let (server, port) = try start()
+        let cookie = try logIn(port: port)
+        let client = try RawClient(port: port)
+        let thumb = "GET /photo/\(library.ids[0])/thumb HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n"
+        XCTAssertEqual(try request(client, thumb).status, "200")
+        return (server, client, cookie, thumb)
+    }
+
     func testACachedThumbnailGetsTheRoutesAnswerOnlyWithALiveSession() throws {
         let (server, port) = try start()
         defer { server.stop() }
@@ -83,12 +96,8 @@ final class WebThumbnailFastPathTests: WebTestCase {
     }
 
     func testAChangedPhotosThumbnailIsReadAgainByTheRoute() throws {
-        let (server, port) = try start()
+        let (server, client, _, thumb) = try connectedWithTheThumbnailCached()
         defer { server.stop() }
-        let cookie = try logIn(port: port)
-        let client = try RawClient(port: port)
-        let thumb = "GET /photo/\(library.ids[0])/thumb HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n"
-        _ = try request(client, thumb)
         XCTAssertEqual(try request(client, thumb).body, library.bytes)
         XCTAssertEqual(server.fastPath.answered.load(ordering: .relaxed), 1)
         let newer: [UInt8] = [0xFF, 0xD8, 1, 2, 3, 0xFF, 0xD9]
@@ -99,12 +108,8 @@ final class WebThumbnailFastPathTests: WebTestCase {
     }
 
     func testPipelinedRequestsAreAnsweredInTheirOrder() throws {
-        let (server, port) = try start()
+        let (server, client, cookie, thumb) = try connectedWithTheThumbnailCached()
         defer { server.stop() }
-        let cookie = try logIn(port: port)
-        let client = try RawClient(port: port)
-        let thumb = "GET /photo/\(library.ids[0])/thumb HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n"
-        _ = try request(client, thumb)
         // A page the router answers, then the cached thumbnail, in one write.
         try client.send(
             "GET /photo/\(library.ids[1]) HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n" + thumb)
