@@ -309,9 +309,7 @@ let package = Package(
         .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
         .testTarget(
             name: "PinholeCoreTests",
-            dependencies: [
-                "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
-            ],
+            dependencies: ["PinholeCore", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",
