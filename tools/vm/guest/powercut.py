@@ -611,7 +611,9 @@ def check_recordings(app, model, record):
     had at the last `record status` before the cut less one fragment (GOP frames), every frame
     decoding; one cut before its first fragment was whole keeps the frames written whole (adopted),
     or, holding not one, is removed with a recovery line saying so (never quarantined: a removed
-    one may not have had a durable frame, GOP). A clip saved before the cut is there whole. No
+    one may not have had a durable frame, GOP); a cut before its first fragment made its name
+    durable may leave no file at all (none on the card at the remount: nothing was durable, so
+    nothing is lost). A clip saved before the cut is there whole. No
     `.recording` file is left behind, in the library or in quarantine. Returns problem lines."""
     problems = []
     videos = app.ask_json("library list --type video --limit 100000 --json")
@@ -625,6 +627,7 @@ def check_recordings(app, model, record):
     model.quarantined |= quarantined
     if new_quarantined:
         problems.append(f"recording files quarantined instead of adopted or removed: {sorted(new_quarantined)}")
+    at_remount = record.get("recording_files_at_remount", [])
     removed = re.findall(r"recovery: removed recording cut before its first frame (\S+):",
                          start_log(record.get("log_from", 0)))
     new = [v for v in videos if v["id"] not in model.videos]
@@ -658,9 +661,16 @@ def check_recordings(app, model, record):
                             f"(at least {want} durable), no clip adopted"
                             + (f", removed as empty {removed}" if removed else "")
                             + (f", quarantined {sorted(new_quarantined)}" if new_quarantined else ""))
+        elif not removed and not at_remount:
+            # Its name was not durable yet: `ok recording N` answers before the recorder's lane
+            # creates the file, and the directory is synced with the first fragment, so a cut
+            # before that leaves no file at all. Nothing was durable, so nothing is lost; a file
+            # that was on the card must have been adopted or removed (checked above).
+            record["clips_nameless"] = record.get("clips_nameless", 0) + 1
         elif not removed:
             problems.append(f"recording {rec['id']}: neither adopted nor reported removed at the start "
-                            f"({rec['frames']} frames in the file before the cut)")
+                            f"({rec['frames']} frames in the file before the cut; on the card at the "
+                            f"remount: {at_remount})")
     if record.get("script") == ["record"] and not any(not r["saved"] for r in record["recordings"]):
         problems.append("the targeted recording cut interrupted no recording (record start: "
                         + "; ".join(a[2] for a in record["acks"] if a[0] == "record")[:200] + ")")
@@ -769,7 +779,7 @@ def main():
     counters = {"captured": set()}
     exercised = {}
     totals = {"acknowledged": 0, "lost": 0, "fsck_clean": 0, "checked": 0, "changes": 0, "problems": 0,
-              "recordings": 0, "clips_adopted": 0, "clips_removed": 0, "clips_quarantined": 0,
+              "recordings": 0, "clips_adopted": 0, "clips_removed": 0, "clips_nameless": 0, "clips_quarantined": 0,
               "replays": 0, "torn_exports": 0, "export_temps": 0, "problem_cuts": 0, "reported_exports": 0}
     model = None
     pending = None  # (model, maybe ops, record) of the last cut, checked at the next start
@@ -836,6 +846,7 @@ def main():
             totals["problem_cuts"] += 1 if problems else 0
             totals["clips_adopted"] += record.get("clips_adopted", 0)
             totals["clips_removed"] += record.get("clips_removed", 0)
+            totals["clips_nameless"] += record.get("clips_nameless", 0)
             totals["clips_quarantined"] += record.get("clips_quarantined", 0)
             records.write(json.dumps(record) + "\n")
             records.flush()
@@ -938,6 +949,10 @@ def main():
         switch_tables(cut=False)
         mount_all()
         record["remount_seconds"] = round(time.monotonic() - remount_started, 2)
+        # What the cut left of recordings, before the appliance starts and recovers them.
+        record["recording_files_at_remount"] = sorted(
+            os.path.relpath(os.path.join(d, f), LIB) for d, _, files in os.walk(LIB) for f in files
+            if f.endswith(".recording") and "/quarantine" not in d)
         replays = replays_so_far()
         record["journal_replayed"] = replays > replays_before
         totals["replays"] += 1 if replays > replays_before else 0
@@ -951,7 +966,8 @@ def main():
                f"{totals['torn_exports']} torn files of unacknowledged exports, {totals['export_temps']} temporary files; "
                f"{totals['reported_exports']} interrupted exports reported at start and redone; "
                f"{totals['recordings']} recordings cut, {totals['clips_adopted']} clips adopted, "
-               f"{totals['clips_removed']} removed holding no whole frame, {totals['clips_quarantined']} quarantined)")
+               f"{totals['clips_removed']} removed holding no whole frame, {totals['clips_nameless']} left no file "
+               f"(cut before their first fragment made the name durable), {totals['clips_quarantined']} quarantined)")
     print(summary, flush=True)
     with open(f"{RESULTS}/powercut-summary", "w") as f:
         f.write(summary + "\n")
