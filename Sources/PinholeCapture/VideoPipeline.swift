@@ -134,7 +134,8 @@ final class VideoPipeline: @unchecked Sendable {
 
     /// Opens a clip writing from the last keyframe at or before `from` (pre-roll from the ring);
     /// with nothing in the ring that early, from the next frame (made a keyframe). Returns the
-    /// clip's progress once the pre-roll is in it.
+    /// clip's progress once the pre-roll is in it. When the encoder or the writer cannot be
+    /// opened, the recording's file is discarded (it holds nothing yet).
     @discardableResult
     func open(
         recording: any ClipRecording, metadata: ClipMetadata, from: Int64, trigger: Int64,
@@ -143,12 +144,18 @@ final class VideoPipeline: @unchecked Sendable {
         var trace = StartTrace()
         trace.fileMilliseconds = fileMilliseconds
         var start = clock()
-        let encoder = try openEncoder()
-        trace.encoderMilliseconds = milliseconds(since: start)
-        start = clock()
         let counting = CountingSink(recording)
-        let writer = try backend.makeWriter(
-            settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: counting)
+        let writer: any ClipWriter
+        do throws(VideoError) {
+            let encoder = try openEncoder()
+            trace.encoderMilliseconds = milliseconds(since: start)
+            start = clock()
+            writer = try backend.makeWriter(
+                settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: counting)
+        } catch {
+            recording.discard()
+            throw error
+        }
         trace.writerMilliseconds = milliseconds(since: start)
         sink = counting
         clip = OpenClip(

@@ -36,6 +36,11 @@ final class VideoShimMissingTests: XCTestCase {
         XCTAssertTrue(failure.contains("apt-get install libavcodec59"), failure)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok idle ") }, run.outputText)
         XCTAssertEqual(lines.last, "ok bye", run.outputText)
+        // The clip's file was created before the encoder failed to open: it is removed at once,
+        // not left for the next start to find.
+        let left = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".recording") }
+        XCTAssertEqual(left, [], "files left by the failed recording")
     }
 
     func testDoctorReportsTheMissingShimAsAProblemWithItsFix() throws {

@@ -2,12 +2,13 @@
 # shellcheck shell=bash
 #
 # Needs hil-lib.sh, console.sh and gpio-trace.sh. Runs
-#   pinhole run --board board/vm --library /tmp/lib --console /dev/ttyS1 --console-mode line
+#   pinhole run --board board/vm --library /tmp/card/lib --console /dev/ttyS1 --console-mode line
 # from the repository, then plays the issue's scenario against it.
 
 APPLIANCE_PID=""
 APPLIANCE_LOG=/run/hil/pinhole.log
-LIBRARY=/tmp/lib
+# On the ext4 card (card-checks.sh's card_mount), where check_full_card fills it.
+LIBRARY=/tmp/card/lib
 # The appliance's configuration: a video size and rate that TCG can encode (vimc's one stream
 # is scaled to it; vimc reports no FrameDurationLimits, so it runs at its own rate).
 APPLIANCE_CONFIG=/run/hil/pinhole.toml
@@ -25,7 +26,7 @@ APPLIANCE_STEPS=("capture from the shutter" "photo in the library with EXIF" "ca
 # Marks every remaining appliance step pending with one reason.
 pending_all() {
     local step
-    for step in "${APPLIANCE_STEPS[@]}"; do pending "$step" "$1"; done
+    for step in "${APPLIANCE_STEPS[@]}" "${CARD_CHECKS[@]}"; do pending "$step" "$1"; done
 }
 
 # Whether the appliance holds a line (gpioinfo shows it used by pinhole).
@@ -440,6 +441,7 @@ check_sigterm() {
 
 run_appliance_checks() {
     local pinhole=$1
+    card_mount
     gpio_trace_start pinhole-header || { pending "appliance start" "no gpio trace"; pending_all "no gpio trace"; return; }
     start_appliance "$pinhole"
     case $? in
@@ -459,10 +461,14 @@ run_appliance_checks() {
     check_console_status
     check_console_af
     check_recording
+    check_full_card
     check_torch_button
     check_console_clean
     check_sigterm
+    local restart_mark
+    restart_mark=$(wc -l < "$APPLIANCE_LOG")
     check_live_photo "$pinhole"
+    check_card_restart "$restart_mark"
     stop_live_appliance
     [ -z "$APPLIANCE_PID" ] || kill -KILL "$APPLIANCE_PID" 2>/dev/null
 }
