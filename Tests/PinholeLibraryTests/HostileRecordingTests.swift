@@ -49,3 +49,28 @@ final class HostileRecordingTests: XCTestCase {
         print("hostile recordings: \(outcomes.sorted { $0.key < $1.key })")
     }
 }
+
+extension HostileRecordingTests {
+    /// The same seeds on a stick as `.mp4` files to import: each is imported (what libavformat
+    /// reads whole), or refused with its reason; nothing traps, and the library stays clean.
+    func testEverySeedImportedAsAnMP4IsTakenOrRefusedWithItsReason() throws {
+        let directory = TemporaryDirectory()
+        let stick = directory.path + "/stick"
+        try FileManager.default.createDirectory(atPath: stick, withIntermediateDirectories: true)
+        let seeds = try MP4FragmentsTests.corpus()
+        for (name, bytes) in seeds {
+            try Data(bytes).write(to: URL(fileURLWithPath: stick + "/" + name))
+        }
+        let library = try PhotoLibrary.open(
+            at: FilePath(directory.path + "/library"), now: ManualWallClock().now)
+        let report = try library.importFolder(FilePath(stick))
+        XCTAssertEqual(
+            report.imported.count + report.duplicates.count + report.failures.count, seeds.count,
+            "every file is accounted for: \(report.failures)")
+        XCTAssertGreaterThanOrEqual(report.imported.count, 1, "the real clip is imported")
+        XCTAssertGreaterThanOrEqual(report.failures.count, 10, "hostile boxes are refused")
+        for (file, reason) in report.failures { XCTAssertFalse(reason.isEmpty, file) }
+        XCTAssertEqual(try library.count(.all), report.imported.count)
+        XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, fsckText(library))
+    }
+}
