@@ -40,28 +40,26 @@ struct LibavShim: @unchecked Sendable {
 
     /// Opens the first candidate that loads and takes its function table.
     static func load(from candidates: [FilePath]) throws(VideoError) -> LibavShim {
-        let object: SharedObject
         do {
-            object = try SharedObject.open(candidates)
+            return LibavShim(
+                api: try SharedObject.functionTable(PH_VIDEO_API_SYMBOL, from: candidates) {
+                    (api: ph_video_api) in api.isComplete
+                })
         } catch {
-            throw .unavailable(
-                "recording and clips need libavcodec through \(fileName), which could not be loaded (\(error)): "
-                    + remedy)
+            switch error {
+            case .notLoaded(let failure):
+                throw .unavailable(
+                    "recording and clips need libavcodec through \(fileName), which could not be loaded (\(failure)): "
+                        + remedy)
+            case .noTable(let path, let failure):
+                throw .unavailable(
+                    "\(path) is not Pinhole's video shim (\(failure)): reinstall the pinhole package")
+            case .incomplete(let path):
+                throw .unavailable(
+                    "\(path) is an incomplete video shim (another Pinhole version?): reinstall the pinhole package"
+                )
+            }
         }
-        let symbol: UnsafeMutableRawPointer
-        switch object.symbol(PH_VIDEO_API_SYMBOL) {
-        case .success(let address): symbol = address
-        case .failure(let error):
-            throw .unavailable(
-                "\(object.path) is not Pinhole's video shim (\(error)): reinstall the pinhole package")
-        }
-        let table = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<ph_video_api>?).self)
-        guard let api = table()?.pointee, api.isComplete else {
-            throw .unavailable(
-                "\(object.path) is an incomplete video shim (another Pinhole version?): reinstall the pinhole package"
-            )
-        }
-        return LibavShim(api: api)
     }
 
     /// libav's version (av_version_info).

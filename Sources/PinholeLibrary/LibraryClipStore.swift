@@ -28,10 +28,10 @@ final class LibraryClipRecording: ClipRecording {
     func write(_ bytes: UnsafeRawBufferPointer) throws(VideoError) {
         do {
             try file.write(bytes)
-        } catch LibraryError.storageFull(let mount, let left) {
+        } catch LibraryError.storageFull(let mount, let left, let reserved) {
             throw .storage(
                 "storage full: the clip ends here, kept up to its last whole fragment; free space on \(mount)"
-                    + " (\(left / 1_000_000) MB left, the library keeps its reserve)")
+                    + " (\(LibraryError.spaceLeft(left, reserved: reserved)))")
         } catch {
             throw .storage("\(error)")
         }

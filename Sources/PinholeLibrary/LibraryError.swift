@@ -4,8 +4,9 @@ import SystemPackage
 
 /// An error from the photo library store.
 public enum LibraryError: Error, CustomStringConvertible, Equatable {
-    /// The file system is full: nothing was saved. `mount` is the file system's mount point.
-    case storageFull(mount: FilePath, bytesLeft: Int64)
+    /// The file system is full: nothing was saved. `mount` is the file system's mount point;
+    /// `reservedBytes` the library's reserve when that refused the write (0: the file system did).
+    case storageFull(mount: FilePath, bytesLeft: Int64, reservedBytes: Int64 = 0)
     /// A file operation failed (not for lack of space).
     case fileSystem(operation: String, path: FilePath, reason: String)
     /// The database could not be used.
@@ -35,9 +36,9 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     /// A readable form, for messages and logs.
     public var description: String {
         switch self {
-        case let .storageFull(mount, bytesLeft):
-            let mb = bytesLeft / 1_000_000
-            return "storage full: the photo was not saved; free space on \(mount) (\(mb) MB left)"
+        case let .storageFull(mount, bytesLeft, reservedBytes):
+            return "storage full: the photo was not saved; free space on \(mount) ("
+                + Self.spaceLeft(bytesLeft, reserved: reservedBytes) + ")"
         case let .fileSystem(operation, path, reason):
             return "library file error: \(operation) \(path) failed: \(reason); check that the library "
                 + "directory exists, is writable and that its file system is healthy"
@@ -71,6 +72,21 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
 }
 
 extension LibraryError {
+    /// "7.9 MB free; the library keeps 8.0 MB in reserve" (a refusal by the reserve: the space
+    /// left alone would not explain it), or "0.0 MB free".
+    static func spaceLeft(_ bytesLeft: Int64, reserved: Int64) -> String {
+        let free = "\(megabytes(bytesLeft)) MB free"
+        guard reserved > 0 else { return free }
+        return free
+            + "; the library keeps \(megabytes(reserved)) MB in reserve so that photos can still be deleted"
+    }
+
+    /// Megabytes with one decimal, rounded down ("7.9").
+    private static func megabytes(_ bytes: Int64) -> String {
+        let tenths = max(0, bytes) / 100_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// Converts a POSIX failure: ENOSPC/EDQUOT become `storageFull` for `libraryPath`'s file system.
     static func from(_ failure: POSIXFailure, libraryPath: String) -> LibraryError {
         if failure.isStorageFull {

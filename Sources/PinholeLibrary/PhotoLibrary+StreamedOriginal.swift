@@ -176,7 +176,8 @@ extension PhotoLibrary {
     func checkReserve(adding bytes: Int64) throws {
         if let free = POSIXFiles.freeBytes(at: layout.root), free - bytes < options.reservedBytes {
             throw LibraryError.storageFull(
-                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free)
+                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free,
+                reservedBytes: options.reservedBytes)
         }
     }
 

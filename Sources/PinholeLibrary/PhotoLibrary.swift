@@ -203,7 +203,8 @@ public final class PhotoLibrary: Sendable {
         if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes
         {
             throw LibraryError.storageFull(
-                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free)
+                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free,
+                reservedBytes: options.reservedBytes)
         }
         do {
             try writeInDirectory(jpeg, to: absolute, replace: false)

@@ -38,26 +38,24 @@ struct LibcameraShim: @unchecked Sendable {
 
     /// Opens the first candidate that loads and takes its function table.
     static func load(from candidates: [FilePath]) throws(CameraError) -> LibcameraShim {
-        let object: SharedObject
         do {
-            object = try SharedObject.open(candidates)
+            return LibcameraShim(
+                api: try SharedObject.functionTable(PINHOLE_LC_API_SYMBOL, from: candidates) {
+                    (api: pinhole_lc_api) in api.isComplete
+                })
         } catch {
-            throw .noCamera(
-                detail:
-                    "the libcamera backend \(fileName) could not be loaded (\(error)); reinstall the pinhole package"
-            )
+            switch error {
+            case .notLoaded(let failure):
+                throw .noCamera(
+                    detail:
+                        "the libcamera backend \(fileName) could not be loaded (\(failure)); reinstall the pinhole package"
+                )
+            case .noTable(let path, let failure):
+                throw .noCamera(detail: "\(path) is not Pinhole's camera shim: \(failure)")
+            case .incomplete(let path):
+                throw .noCamera(detail: "\(path) is an incomplete camera shim (another Pinhole version?)")
+            }
         }
-        let symbol: UnsafeMutableRawPointer
-        switch object.symbol(PINHOLE_LC_API_SYMBOL) {
-        case .success(let address): symbol = address
-        case .failure(let error):
-            throw .noCamera(detail: "\(object.path) is not Pinhole's camera shim: \(error)")
-        }
-        let table = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<pinhole_lc_api>?).self)
-        guard let api = table()?.pointee, api.isComplete else {
-            throw .noCamera(detail: "\(object.path) is an incomplete camera shim (another Pinhole version?)")
-        }
-        return LibcameraShim(api: api)
     }
 
     // MARK: The shim's functions (camera_shim.h says what each does)

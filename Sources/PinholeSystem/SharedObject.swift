@@ -63,6 +63,40 @@ public struct SharedObject: @unchecked Sendable {
         return .success(address)
     }
 
+    /// Why a shim's function table could not be taken.
+    public enum TableFailure: Error {
+        /// No candidate loaded.
+        case notLoaded(LoadFailure)
+        /// The object at `path` has no table function: it is not the shim asked for.
+        case noTable(path: FilePath, LoadFailure)
+        /// The table at `path` lacks entries (a shim of another version).
+        case incomplete(path: FilePath)
+    }
+
+    /// Opens the first of `candidates` that loads and returns a copy of the function table that
+    /// its C function `symbol` (`const Table *symbol(void)`) hands out, once `isComplete`
+    /// accepts it (C allows null entries).
+    public static func functionTable<Table>(
+        _ symbol: String, from candidates: [FilePath], isComplete: (Table) -> Bool
+    ) throws(TableFailure) -> Table {
+        let object: SharedObject
+        do {
+            object = try open(candidates)
+        } catch {
+            throw .notLoaded(error)
+        }
+        let address: UnsafeMutableRawPointer
+        switch object.symbol(symbol) {
+        case .success(let found): address = found
+        case .failure(let error): throw .noTable(path: object.path, error)
+        }
+        let tableFunction = unsafeBitCast(address, to: (@convention(c) () -> UnsafeRawPointer?).self)
+        guard let table = tableFunction()?.load(as: Table.self), isComplete(table) else {
+            throw .incomplete(path: object.path)
+        }
+        return table
+    }
+
     private static func lastLoaderError() -> String {
         dlerror().map { String(cString: $0) } ?? "unknown loader error"
     }

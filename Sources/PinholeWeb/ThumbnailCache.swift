@@ -1,5 +1,6 @@
 // Thumbnails kept in memory, so that one already sent is served without the library.
 
+import HTTPTypes
 import NIOCore
 import Synchronization
 
@@ -13,6 +14,17 @@ final class ThumbnailCache: Sendable {
         let body: ByteBuffer
         /// A quoted strong entity tag of the bytes.
         let etag: String
+
+        /// The answer to a request for it: 304 when `ifNoneMatch` names its tag, else 200 with
+        /// the JPEG (the body, nil for 304).
+        func answer(ifNoneMatch: String?) -> (head: HTTPResponse, body: ByteBuffer?) {
+            var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: etag]
+            if ThumbnailCache.matches(ifNoneMatch, etag) {
+                return (HTTPResponse(status: .notModified, headerFields: headers), nil)
+            }
+            headers[.contentType] = "image/jpeg"
+            return (HTTPResponse(status: .ok, headerFields: headers), body)
+        }
     }
 
     private struct Key: Hashable {

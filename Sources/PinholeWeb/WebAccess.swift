@@ -25,7 +25,7 @@ struct AccessMiddleware: RouterMiddleware {
         _ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.session = request.cookies[Self.cookie].flatMap { sessions.session(token: $0.value) }
+        context.session = Self.sessionToken(request.headers).flatMap { sessions.session(token: $0) }
         let changesState = request.method != .get && request.method != .head
         if changesState, !Self.sameOrigin(request) {
             throw HTTPError(.forbidden, message: "cross-site request refused")
@@ -54,6 +54,25 @@ struct AccessMiddleware: RouterMiddleware {
         return response
     }
 
+    /// The session cookie's value among a request's cookies (the first, as a browser sends the
+    /// most specific first), without parsing the others.
+    static func sessionToken(_ headers: HTTPFields) -> String? {
+        for field in headers[values: .cookie] {
+            for crumb in field.utf8.split(separator: UInt8(ascii: ";")) {
+                let pair = crumb.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+                guard pair.starts(with: cookiePrefix) else { continue }
+                var value = pair.dropFirst(cookiePrefix.count)
+                while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                    value.removeLast()
+                }
+                return String(decoding: value, as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    private static let cookiePrefix = Array("\(cookie)=".utf8)
+
     /// A browser names the page a request came from in Origin; when it does, it must be this
     /// server (a form on another site cannot post here even if SameSite were ignored).
     static func sameOrigin(_ request: Request) -> Bool {
@@ -74,10 +93,21 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src 'self' blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
-        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        SecurityHeaders.apply(to: &response.headers)
         return response
+    }
+}
+
+/// The headers of `SecurityHeadersMiddleware`, also for answers made outside the router.
+enum SecurityHeaders {
+    private static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+    private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+    /// Sets them on `headers`.
+    static func apply(to headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src 'self' blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+        headers[contentTypeOptions] = "nosniff"
+        headers[referrerPolicy] = "same-origin"
     }
 }

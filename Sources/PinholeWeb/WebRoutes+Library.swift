@@ -135,12 +135,10 @@ extension WebRoutes {
             }
             entry = thumbnails.keep(jpeg, id: id, size: size, readAt: generation)
         }
-        var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: entry.etag]
-        if ThumbnailCache.matches(request.headers[.ifNoneMatch], entry.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = "image/jpeg"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+        let answer = entry.answer(ifNoneMatch: request.headers[.ifNoneMatch])
+        return Response(
+            status: answer.head.status, headers: answer.head.headerFields,
+            body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
     }
 
     /// Reads the library on a worker thread (never on the server's event loops).

@@ -62,6 +62,10 @@ public final class WebServer: Sendable {
     /// Whether `group` is this server's own (shut down when it stops).
     private let ownsGroup: Bool
     private static let concurrencyOnEventLoops = Atomic<Bool>(false)
+    /// Cached thumbnails answered before the router (`ThumbnailFastPath`).
+    let fastPath: ThumbnailFastPath.Shared
+    /// The `Server` header.
+    static let serverName = "Pinhole"
 
     /// Makes NIO's shared event loops Swift concurrency's global executor, so that a request's
     /// handler runs on the thread that read it and writes its answer there: no thread switch
@@ -123,7 +127,11 @@ public final class WebServer: Sendable {
             stallLimit: options.stallLimit)
         ownsGroup = !Self.concurrencyOnEventLoops.load(ordering: .relaxed)
         group = ownsGroup ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : .singleton
-        let http = HTTP1Channel.Configuration(idleTimeout: .seconds(30))
+        let fastPath = ThumbnailFastPath.Shared(
+            sessions: sessions, thumbnails: routes.thumbnails, serverName: Self.serverName)
+        self.fastPath = fastPath
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ThumbnailFastPath(shared: fastPath)], idleTimeout: .seconds(30))
         let server: HTTPServerBuilder
         if let tls {
             do { server = try .tls(.http1(configuration: http), tlsConfiguration: tls) } catch {
@@ -137,7 +145,7 @@ public final class WebServer: Sendable {
         let app = Application(
             router: routes.router(), server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: options.port), serverName: "Pinhole", reuseAddress: true),
+                address: .hostname(host, port: options.port), serverName: Self.serverName, reuseAddress: true),
             onServerRunning: { channel in
                 bound.withLock { $0 = .success(channel.localAddress?.port ?? options.port) }
                 ready.signal()

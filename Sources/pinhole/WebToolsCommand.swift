@@ -1,4 +1,5 @@
-// `pinhole web files`: writes the service drop-in and the avahi file that match [web] listen.
+// `pinhole web files`: writes the service drop-in and the avahi file that match [web] listen;
+// `pinhole web executor`: checks that Swift concurrency runs on the server's event loops.
 
 import ArgumentParser
 import SystemPackage
@@ -12,7 +13,7 @@ import PinholeWeb
 /// `pinhole web …`: web gallery tools.
 struct WebToolsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "web", abstract: "Web gallery tools.", subcommands: [Files.self])
+        commandName: "web", abstract: "Web gallery tools.", subcommands: [Files.self, Executor.self])
 
     /// Writes the systemd drop-in and the avahi service file made from `[web]`.
     struct Files: ParsableCommand {
@@ -80,6 +81,25 @@ struct WebToolsCommand: ParsableCommand {
             }
             fputs(text, file)
             guard fclose(file) == 0 else { throw ValidationError("\(path) could not be written completely") }
+        }
+    }
+
+    /// Checks that this build moves Swift concurrency onto the server's event loops.
+    struct Executor: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "executor",
+            abstract: "Check that Swift concurrency runs on the web server's event loops in this build.",
+            discussion: """
+                `pinhole run` makes NIO's event loops Swift concurrency's global executor before it
+                starts the gallery, so that a request's handler runs on the thread that read it.
+                This does the same, runs a few tasks, and says where their jobs ran; it fails when
+                they ran on other threads (each request would then hop threads twice).
+                """)
+
+        func run() throws {
+            let check = EventLoopExecutorCheck.run()
+            print(check.summary)
+            if !check.passed { throw ExitCode.failure }
         }
     }
 }

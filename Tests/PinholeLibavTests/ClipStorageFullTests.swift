@@ -47,6 +47,7 @@ final class ClipStorageFullTests: XCTestCase {
         guard case .saved(_, let clip, let note?)? = events.last else { return XCTFail("\(events)") }
         XCTAssertTrue(
             note.contains("storage full: the clip ends here, kept up to its last whole fragment"), note)
+        XCTAssertTrue(note.contains(" MB free; the library keeps 8.0 MB in reserve"), note)
         XCTAssertNil(recorder.status, "the recording ended")
         XCTAssertGreaterThan(clip.frameCount, 10)
         XCTAssertLessThan(clip.frameCount, 600, "ended by the reserve, long before its 60 s")

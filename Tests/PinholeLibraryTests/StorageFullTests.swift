@@ -70,13 +70,19 @@ final class StorageFullTests: XCTestCase {
             }
         }
         let error = try XCTUnwrap(failure, "2 MB never filled up")
-        guard case let .storageFull(mount, bytesLeft) = error else {
+        guard case let .storageFull(mount, bytesLeft, reserved) = error else {
             return XCTFail("not storage full: \(error)")
         }
         XCTAssertEqual(mount, FilePath(dir.path))
         XCTAssertLessThan(bytesLeft, 200_000 + 100_000)
         XCTAssertTrue(
             error.description.hasPrefix("storage full: the photo was not saved; free space on \(dir.path) ("),
+            error.description)
+        // The reserve refused it: the message says so, or "0.1 MB free" alone would not explain it.
+        XCTAssertEqual(reserved, 200_000)
+        XCTAssertTrue(
+            error.description.hasSuffix(
+                " MB free; the library keeps 0.2 MB in reserve so that photos can still be deleted)"),
             error.description)
         XCTAssertGreaterThan(stored.count, 10)
 

@@ -219,6 +219,12 @@ final class RawClient {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The next byte, nil once the server has closed the connection.
+    func receiveByte() -> UInt8? {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 1 ? byte : nil
+    }
+
     func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1

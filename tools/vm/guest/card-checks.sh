@@ -100,8 +100,9 @@ check_full_card() {
              card_give_up; return 1; }
     [[ "$line" == *"recording saved $id "* ]] || { fail "$name" "$line"; card_give_up; return 1; }
     said=${line#*\(}
-    [[ "$said" == *"storage full"*"free space on $CARD"* ]] \
-        || { fail "$name" "'$line' does not say the card is full and where to free space"; card_give_up; return 1; }
+    [[ "$said" == *"storage full"*"free space on $CARD"*"in reserve"* ]] \
+        || { fail "$name" "'$line' does not say the card is full, where to free space and that the library keeps a reserve"
+             card_give_up; return 1; }
     ok "$name" "'$line'"
 
     file=$(awk '{print $5}' <<<"$line")
@@ -131,7 +132,8 @@ check_full_card() {
     digest=$(card_originals_digest)
     photos=$(library_photos | wc -l)
     answer=$(console_ask "capture" 180000) || answer="no answer within 180 s"
-    if [[ "$answer" != error*"storage full"*"free space on $CARD"* ]]; then problem="'capture' answered: $answer"
+    if [[ "$answer" != error*"storage full"*"free space on $CARD"*"in reserve"* ]]; then
+        problem="'capture' answered: $answer (want: storage full, free space on $CARD, the library's reserve)"
     elif [ "$(library_photos | wc -l)" != "$photos" ] || [ "$(card_originals_digest)" != "$digest" ]; then
         problem="the refused capture changed the originals"
     else problem=$(card_fsck_clean) && problem=""

@@ -338,6 +338,13 @@ web_status_from() {
     curl -s -o /dev/null -w '%{http_code}' --max-time 10 --interface "$1" "http://$2:$WEB_PORT$3" || true
 }
 
+# Restarts the service and waits until it is ready and listening again (after a drop-in change).
+restart_web_service() {
+    systemctl daemon-reload
+    systemctl restart "$SERVICE"
+    wait_until 120000 web_listening
+}
+
 check_web_files() {
     local hash old
     hash=$(printf '2468\n' | pinhole console hash-pin) || { fail "web files (postinst)" "pinhole console hash-pin failed"; return 1; }
@@ -361,9 +368,7 @@ check_web_files() {
         "($(grep -E '^(SocketBind|IPAddressAllow)' "$WEB_DROP_IN" | tr '\n' ' ' | cut -c1-160)…) and $WEB_AVAHI" \
         "($(grep -o '<type>[^<]*</type>' "$WEB_AVAHI" | head -n 1) port $WEB_PORT)"
     old=$SERVICE_PID
-    systemctl daemon-reload
-    systemctl restart "$SERVICE"
-    if ! wait_until 120000 web_listening; then
+    if ! restart_web_service; then
         fail "web gallery listens" "pinhole.service not ready and listening 120 s after its restart" \
             "($(systemctl is-active "$SERVICE"); $(journalctl -u pinhole --no-pager -n 3 -o cat | tr '\n' ' '))"
         return 1
@@ -398,20 +403,60 @@ check_web_restriction() {
     if ! ip link add hilweb0 type dummy 2>/dev/null || ! ip addr add 192.168.77.1/24 dev hilweb0 \
         || ! ip addr add 203.0.113.5/24 dev hilweb0 || ! ip link set hilweb0 up; then
         fail "web network restriction" "cannot make the dummy interface hilweb0 (module dummy: $(modinfo -F filename dummy 2>&1))"
+        fail "web restriction control" "no dummy interface hilweb0 to test from"
         return 1
     fi
     private=$(web_status_from 192.168.77.1 192.168.77.1 /login)
     public=$(web_status_from 203.0.113.5 203.0.113.5 /login)
-    ip link del hilweb0 2>/dev/null
-    case "$families" in *AF_INET*) ;; *) fail "web network restriction" "RestrictAddressFamilies=$families has no AF_INET"; return 1 ;; esac
-    case "$families" in *AF_INET6*) fail "web network restriction" "RestrictAddressFamilies=$families allows AF_INET6 for an IPv4 listen"; return 1 ;; esac
+    local problem=""
+    case "$families" in
+        *AF_INET6*) problem="RestrictAddressFamilies=$families allows AF_INET6 for an IPv4 listen" ;;
+        *AF_INET*) ;;
+        *) problem="RestrictAddressFamilies=$families has no AF_INET" ;;
+    esac
     if [ "$private" != 200 ] || [ "$public" != 000 ]; then
-        fail "web network restriction" "from 192.168.77.1: $private (expected 200), from 203.0.113.5: $public" \
-            "(expected no answer); IPAddressAllow=$allow"
+        problem="from 192.168.77.1: $private (expected 200), from 203.0.113.5: $public (expected no answer); IPAddressAllow=$allow"
+    fi
+    if [ -n "$problem" ]; then
+        fail "web network restriction" "$problem"
+    else
+        ok "web network restriction" "RestrictAddressFamilies=$families, SocketBindAllow=$bind (deny any)," \
+            "IPAddressAllow=$(cut -c1-80 <<<"$allow")…: from 192.168.77.1 → $private, from 203.0.113.5 → no answer"
+    fi
+    check_web_restriction_control
+    ip link del hilweb0 2>/dev/null
+}
+
+# The control of the check above: with the unit's address restriction lifted (a runtime drop-in
+# resetting IPAddressDeny and IPAddressAllow), 203.0.113.5 must get its answer, so "no answer"
+# above was the restriction and not a broken test network; with it back, no answer again.
+check_web_restriction_control() {
+    local lifted deny public private
+    local drop_in=/run/systemd/system/$SERVICE.d/zz-hil-unrestricted.conf
+    mkdir -p "${drop_in%/*}"
+    printf '[Service]\nIPAddressDeny=\nIPAddressAllow=\n' > "$drop_in"
+    if ! restart_web_service; then
+        rm -f "$drop_in"
+        restart_web_service
+        fail "web restriction control" "pinhole.service not ready and listening 120 s after its restart with $drop_in"
         return 1
     fi
-    ok "web network restriction" "RestrictAddressFamilies=$families, SocketBindAllow=$bind (deny any)," \
-        "IPAddressAllow=$(cut -c1-80 <<<"$allow")…: from 192.168.77.1 → $private, from 203.0.113.5 → no answer"
+    deny=$(systemctl show -p IPAddressDeny --value "$SERVICE")
+    lifted=$(web_status_from 203.0.113.5 203.0.113.5 /login)
+    rm -f "$drop_in"
+    if ! restart_web_service; then
+        fail "web restriction control" "pinhole.service not ready and listening 120 s after its restart without $drop_in"
+        return 1
+    fi
+    public=$(web_status_from 203.0.113.5 203.0.113.5 /login)
+    private=$(web_status_from 192.168.77.1 192.168.77.1 /login)
+    if [ "$lifted" != 200 ] || [ -n "$deny" ] || [ "$public" != 000 ] || [ "$private" != 200 ]; then
+        fail "web restriction control" "lifted (IPAddressDeny='$deny', expected empty): from 203.0.113.5 $lifted (expected 200);" \
+            "restored: from 203.0.113.5 $public (expected no answer), from 192.168.77.1 $private (expected 200)"
+        return 1
+    fi
+    ok "web restriction control" "with IPAddressDeny/IPAddressAllow reset by a runtime drop-in: from 203.0.113.5 → $lifted;" \
+        "drop-in removed and restarted ($SERVICE_PID): from 203.0.113.5 → no answer again, from 192.168.77.1 → $private"
 }
 
 check_web_gallery() {
