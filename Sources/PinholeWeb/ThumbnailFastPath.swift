@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTPTypes
+import PinholeCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,8 +17,10 @@ import Synchronization
 /// cached thumbnail's cost. Anything else goes on to Hummingbird unchanged, which answers it,
 /// and refuses strangers, as before: no session (the router's redirect or 401), a thumbnail
 /// not read yet, another method or path, a body, a `Connection` header, or a request behind
-/// one whose answer is still being written on this connection (answers keep their order). The
-/// answer is the route's, header for header.
+/// one whose answer is still being written on this connection (answers keep their order), or
+/// the first after `Shared.routeEvery` without one through the router: Hummingbird's idle timer
+/// sees only those, and would close a connection busy with cached thumbnails alone. The answer
+/// is the route's, header for header.
 final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -30,13 +33,23 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let thumbnails: ThumbnailCache
         /// The `Server` header Hummingbird sets on its answers.
         let serverName: String
+        /// A connection sends a request through the router at least this often while it asks
+        /// for thumbnails (half the server's idle timeout).
+        let routeEvery: Duration
+        /// The server's clock (the appliance's, or a test's).
+        let now: @Sendable () -> Instant
         /// Requests answered here so far.
         let answered = Atomic<Int>(0)
 
-        init(sessions: WebSessions, thumbnails: ThumbnailCache, serverName: String) {
+        init(
+            sessions: WebSessions, thumbnails: ThumbnailCache, serverName: String, routeEvery: Duration,
+            now: @escaping @Sendable () -> Instant
+        ) {
             self.sessions = sessions
             self.thumbnails = thumbnails
             self.serverName = serverName
+            self.routeEvery = routeEvery
+            self.now = now
         }
     }
 
@@ -45,11 +58,14 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending = 0
     /// Dropping the rest of a request answered here, up to its end.
     private var skipping = false
+    /// When the last request went through the router (or the connection opened).
+    private var routed: Instant
     /// The `Date` header and the second it names.
     private var date = (second: -1, text: "")
 
     init(shared: Shared) {
         self.shared = shared
+        routed = shared.now()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -62,8 +78,10 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        guard pending == 0, var answer = answer(request) else {
+        let now = shared.now()
+        guard pending == 0, now - routed < shared.routeEvery, var answer = answer(request) else {
             pending += 1
+            routed = now
             context.fireChannelRead(data)
             return
         }

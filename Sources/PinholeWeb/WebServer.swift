@@ -66,6 +66,8 @@ public final class WebServer: Sendable {
     let fastPath: ThumbnailFastPath.Shared
     /// The `Server` header.
     static let serverName = "Pinhole"
+    /// A connection with no request for this long is closed.
+    static let idleTimeout = Duration.seconds(30)
 
     /// Makes NIO's shared event loops Swift concurrency's global executor, so that a request's
     /// handler runs on the thread that read it and writes its answer there: no thread switch
@@ -128,10 +130,12 @@ public final class WebServer: Sendable {
         ownsGroup = !Self.concurrencyOnEventLoops.load(ordering: .relaxed)
         group = ownsGroup ? MultiThreadedEventLoopGroup(numberOfThreads: 2) : .singleton
         let fastPath = ThumbnailFastPath.Shared(
-            sessions: sessions, thumbnails: routes.thumbnails, serverName: Self.serverName)
+            sessions: sessions, thumbnails: routes.thumbnails, serverName: Self.serverName,
+            routeEvery: Self.idleTimeout / 2, now: now)
         self.fastPath = fastPath
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ThumbnailFastPath(shared: fastPath)], idleTimeout: .seconds(30))
+            additionalChannelHandlers: [ThumbnailFastPath(shared: fastPath)],
+            idleTimeout: .seconds(Int64(Self.idleTimeout.components.seconds)))
         let server: HTTPServerBuilder
         if let tls {
             do { server = try .tls(.http1(configuration: http), tlsConfiguration: tls) } catch {
