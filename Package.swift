@@ -309,7 +309,9 @@ let package = Package(
         .target(name: "PinholeTestTools", path: "Tests/PinholeTestTools", swiftSettings: swift6),
         .testTarget(
             name: "PinholeCoreTests",
-            dependencies: ["PinholeCore", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "PinholeCore", "PinholeSystem", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swift6),
         .testTarget(
             name: "PinholeSystemTests",

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -53,4 +54,13 @@ int pinhole_malloc_arena_max(int arenas) {
     (void)arenas;
     return 0;
 #endif
+}
+
+int pinhole_set_thread_niceness(int niceness) {
+    return setpriority(PRIO_PROCESS, 0, niceness) == 0 ? 0 : errno;
+}
+
+int pinhole_thread_niceness(void) {
+    errno = 0;
+    return getpriority(PRIO_PROCESS, 0);
 }

@@ -17,13 +17,17 @@ final class WorkerPool: @unchecked Sendable {
     private var started = false
     /// Threads in the pool.
     let threads: Int
+    /// Run on each thread when it starts, before its first job.
+    private let threadStart: (@Sendable () -> Void)?
 
     /// Cores online now (at least 1): the size of the loop's pool.
     static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// Creates a pool of `threads` threads (at least 1), started on first use.
-    init(threads: Int) {
+    /// Creates a pool of `threads` threads (at least 1), started on first use; each runs
+    /// `threadStart` first.
+    init(threads: Int, threadStart: (@Sendable () -> Void)? = nil) {
         self.threads = max(1, threads)
+        self.threadStart = threadStart
     }
 
     /// Queues a job.
@@ -39,6 +43,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func loop() {
+        threadStart?()
         while true {
             lock.lock()
             while jobs.isEmpty { lock.wait() }

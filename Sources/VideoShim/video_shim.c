@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -32,7 +33,17 @@ struct ph_encoder {
     AVCodecContext *context;
     AVFrame *frame;
     AVPacket *packet;
+    // Whether frames are handed over as read-only buffers over the caller's planes (no copy):
+    // only for an encoder that has taken what it needs when avcodec_send_frame returns.
+    int borrow_input;
+    // Set by the borrowed buffer's free callback: libavcodec let go of the caller's planes.
+    int borrowed_released;
 };
+
+static void release_borrowed(void *opaque, uint8_t *data) {
+    (void)data;
+    ((ph_encoder *)opaque)->borrowed_released = 1;
+}
 
 void ph_encoder_close(ph_encoder *encoder) {
     if (encoder == NULL) return;
@@ -89,6 +100,17 @@ ph_encoder *ph_encoder_open(const ph_encoder_config *config, char *error, size_t
         av_opt_set(context->priv_data, "tune", "zerolatency", 0);
         // A keyframe exactly every gop frames, so fragments and the pre-roll ring line up.
         av_opt_set(context->priv_data, "x264-params", "scenecut=0", 0);
+        // libavcodec's libx264 wrapper encodes inside avcodec_send_frame (an encode2 codec,
+        // with every packet drained before the next send), and x264_encoder_encode copies the
+        // picture into its own frame: the caller's planes need no copy of libavcodec's (a
+        // 3.1 MB allocation a 1080p frame, and a memcpy).
+        encoder->borrow_input = 1;
+        // libx264 asks for transparent huge pages on each buffer of 1.75 MB or more
+        // (madvise MADV_HUGEPAGE): its 8 MB bitstream buffer, of which a frame writes a few
+        // hundred KB, and its padded planes are then resident in whole 2 MB pages; about 7 MB
+        // at 1080p (issue 21's memory figure). This is the process's setting, inherited by
+        // its children; nothing else in Pinhole asks for huge pages.
+        prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
     int status = avcodec_open2(context, codec, NULL);
     if (status < 0) {
@@ -120,8 +142,29 @@ int ph_encoder_send(
         frame->pts = pts_us;
         // libx264 makes a forced I frame an IDR (closed GOP): a clip can start there.
         frame->pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
+        if (encoder->borrow_input) {
+            // One read-only buffer over the planes (its size only bounds them for libav).
+            size_t span = (size_t)y_stride * (size_t)frame->height;
+            frame->buf[0] = av_buffer_create(
+                (uint8_t *)y, (int)span, release_borrowed, encoder, AV_BUFFER_FLAG_READONLY);
+            if (frame->buf[0] == NULL) {
+                snprintf(error, error_size, "out of memory");
+                frame->data[0] = frame->data[1] = frame->data[2] = NULL;
+                return AVERROR(ENOMEM);
+            }
+            encoder->borrowed_released = 0;
+        }
         status = avcodec_send_frame(encoder->context, frame);
         frame->data[0] = frame->data[1] = frame->data[2] = NULL;
+        if (encoder->borrow_input) {
+            av_buffer_unref(&frame->buf[0]);
+            if (!encoder->borrowed_released) {
+                // A libavcodec that keeps the frame past the send would read planes the caller
+                // frees next: stop, and say so (Debian 12's 5.1 does not).
+                snprintf(error, error_size, "libavcodec kept a borrowed frame past avcodec_send_frame");
+                return AVERROR_BUG;
+            }
+        }
     }
     if (status < 0) describe(error, error_size, "avcodec_send_frame", status);
     return status;

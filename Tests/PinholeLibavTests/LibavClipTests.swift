@@ -121,4 +121,35 @@ final class LibavClipTests: XCTestCase {
             XCTAssertTrue(reason.hasPrefix("libx264:"), reason)
         }
     }
+    /// The encoder reads the caller's planes themselves (libx264's input is not copied by
+    /// libavcodec): each decoded picture is the frame sent at its time, plane by plane.
+    func testEachDecodedPictureIsTheFrameSentPlaneByPlane() throws {
+        let directory = try ClipTools.temporaryDirectory(for: self)
+        let path = directory.appendingPathComponent("clip.mp4").path
+        let frames = 2 * settings.fps
+        _ = try record(frames: frames, to: path)
+        let raw = directory.appendingPathComponent("frames.yuv").path
+        // -noautorotate: the clip's display matrix turns it a quarter; the planes are as sent.
+        let result = try ClipTools.run(
+            "ffmpeg",
+            ["-v", "error", "-noautorotate", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let decoded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let (width, height) = (settings.size.width, settings.size.height)
+        let sizes = [width * height, width * height / 4, width * height / 4]
+        XCTAssertEqual(decoded.count, frames * sizes.reduce(0, +))
+        var offset = 0
+        for index in 0..<frames {
+            let sent = ClipTools.frame(settings.size, index: index)
+            for (plane, size) in sizes.enumerated() {
+                let picture = decoded[offset..<(offset + size)]
+                let difference = zip(picture, sent.planes[plane].bytes.prefix(size)).reduce(0) {
+                    $0 + abs(Int($1.0) - Int($1.1))
+                }
+                // Lossy, but close: a wrong plane, a stale or a foreign frame is off by tens.
+                XCTAssertLessThan(Double(difference) / Double(size), 3, "frame \(index) plane \(plane)")
+                offset += size
+            }
+        }
+    }
 }

@@ -29,4 +29,12 @@ long pinhole_file_system_type(int fd);
 /// mallopt(M_ARENA_MAX)); returns 1 when done, 0 where the C library has no such setting.
 int pinhole_malloc_arena_max(int arenas);
 
+/// Sets the calling thread's nice value (Linux keeps one per thread: setpriority with
+/// PRIO_PROCESS and 0); threads it starts afterwards inherit it. 0 when done, else the errno
+/// (EPERM or EACCES: below the process's RLIMIT_NICE without CAP_SYS_NICE).
+int pinhole_set_thread_niceness(int niceness);
+
+/// The calling thread's nice value.
+int pinhole_thread_niceness(void);
+
 #endif

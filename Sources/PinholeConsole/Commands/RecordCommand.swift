@@ -174,6 +174,8 @@ struct RecordStatusAnswer: Encodable {
     var keyframeSeconds: Double
     /// Whether the encoder is kept open between clips (video mode).
     var encoderReady: Bool
+    /// Why the encoder's thread does not run at the raised priority it asks for (nil: it does).
+    var encoderPriorityProblem: String?
     /// The start latency's parts, ms: from `record start` to the first frame reaching the
     /// recorder and to the clip's file and encoder being open (on the loop), and on the
     /// recording's lane creating the file, opening the encoder and the muxer, taking the
@@ -197,6 +199,7 @@ struct RecordStatusAnswer: Encodable {
         case ringLimitBytes = "ring_limit_bytes"
         case keyframeSeconds = "keyframe_s"
         case encoderReady = "encoder_ready"
+        case encoderPriorityProblem = "encoder_priority_problem"
         case startWaitMs = "start_wait_ms"
         case startOpenMs = "start_open_ms"
         case startFileMs = "start_file_ms"
@@ -228,6 +231,7 @@ struct RecordStatusAnswer: Encodable {
         keyframeSeconds =
             Double(recorder.encoderSettings.keyframeInterval) / Double(max(1, recorder.settings.fps))
         encoderReady = recorder.keepsEncoderReady
+        encoderPriorityProblem = recorder.encoderPriorityProblem
         guard let status else { return }
         let since = { (instant: Instant?) in
             instant.map { Double(($0 - status.startedAt).nanoseconds) / 1_000_000 }
