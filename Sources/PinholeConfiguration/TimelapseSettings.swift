@@ -34,7 +34,8 @@ public struct TimelapseSettings: Sendable, Hashable {
         let line = table.line(of: "every")
         var every: Int64?
         switch table["every"] {
-        case .integer(let seconds)?: every = Int64(seconds) * 1000
+        // Checked before it is scaled: `every = 9223372036854775807` overflowed into a trap.
+        case .integer(let seconds)?: every = (1...86_400).contains(seconds) ? Int64(seconds) * 1000 : nil
         case .string(let text)?: every = DurationText.milliseconds(text)
         case nil:
             throw ConfigurationError(file: file, line: table.line, reason: "missing 'every' in [timelapse]")

@@ -69,6 +69,8 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     public static let bitRateRange = 100_000...20_000_000
     /// The longest `max_duration_s` (a day).
     public static let longestClipSeconds = 86_400.0
+    /// The widest and tallest video: H.264's largest level (6.2) codes 8192 × 4320.
+    public static let largestSide = 8192
     /// The longest pre-roll (`--pre`, a trigger's `pre_s`).
     public static let longestPreRollSeconds = 30.0
 
@@ -78,9 +80,11 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     /// The bit rate recorded with: `bitRate`, else `quality` scaled by pixel rate from 1080p30.
     public var effectiveBitRate: Int {
         if let bitRate { return bitRate }
-        let scale = Double(size.width * size.height * fps) / Double(1920 * 1080 * 30)
-        let scaled = Int(Double(quality.fullHDBitRate) * scale)
-        return min(max(scaled, Self.bitRateRange.lowerBound), Self.bitRateRange.upperBound)
+        // In Double: width × height × rate of a size never validated overflows an Int.
+        let scale = Double(size.width) * Double(size.height) * Double(fps) / Double(1920 * 1080 * 30)
+        let scaled = Double(quality.fullHDBitRate) * scale
+        return Int(
+            min(max(scaled, Double(Self.bitRateRange.lowerBound)), Double(Self.bitRateRange.upperBound)))
     }
 
     /// Frames from one keyframe to the next.
@@ -89,7 +93,9 @@ public struct VideoSettings: Sendable, Hashable, Codable {
     /// Checks the settings against themselves and, when given, against what the camera
     /// offers. Throws with the choices when something does not fit.
     public func validate(for camera: CameraInfo?) throws(VideoSettingsError) {
-        guard size.width >= 16, size.height >= 16, size.width % 2 == 0, size.height % 2 == 0 else {
+        guard (16...Self.largestSide).contains(size.width), (16...Self.largestSide).contains(size.height),
+            size.width % 2 == 0, size.height % 2 == 0
+        else {
             throw .badSize(size)
         }
         guard (1...120).contains(fps) else { throw .badRate(fps, offered: camera?.videoFrameRates ?? []) }
@@ -225,7 +231,8 @@ public enum VideoSettingsError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .badSize(let size):
-            return "video size \(size) is not usable: width and height must be even and at least 16"
+            return
+                "video size \(size) is not usable: width and height must be even, at least 16 and at most \(VideoSettings.largestSide)"
         case .sizeNotOffered(let size, let offered):
             return
                 "the camera offers no \(size) video stream: choose one of \(offered.map(\.description).joined(separator: ", "))"

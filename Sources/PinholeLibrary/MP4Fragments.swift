@@ -3,19 +3,18 @@
 /// Walks the top-level boxes of a fragmented MP4 (8-byte headers: size and type, or a 64-bit
 /// size) without reading their contents. The container itself is written and read by
 /// libavformat; this only finds the byte where a recording cut by a power cut or a kill must be
-/// truncated so that every fragment left in it is whole.
+/// truncated so that every fragment left in it is whole. It reads whatever a card holds at open
+/// (fuzz/mp4): any size a header claims (0, 1, under 8, past the end, 64-bit up to 2^64 - 1)
+/// ends the walk, never an arithmetic trap.
 enum MP4Fragments {
-    /// The length of the whole part of the file at `path`: up to the end of the last `mdat`
-    /// that follows a `moof` (or of the `moov` when no fragment is whole); nil when the file
-    /// does not start like an MP4 (`ftyp`, then a `moov` before any fragment).
-    static func wholeLength(of path: String) throws -> Int64? {
-        try whole(of: path)?.length
-    }
-
-    /// The whole part of the file at `path` (see `wholeLength`) and how many whole fragments it
-    /// holds (0: the recording was cut before its first fragment was written whole).
-    static func whole(of path: String) throws -> (length: Int64, fragments: Int)? {
-        guard let size = POSIXFiles.fileSize(path) else { return nil }
+    /// The whole part of an MP4 of `size` bytes read through `read(offset, count)` (which returns
+    /// up to `count` bytes from `offset`): up to the end of the last `mdat` that follows a `moof`
+    /// (or of the `moov` when no fragment is whole), and how many whole fragments it holds (0:
+    /// the recording was cut before its first fragment was written whole); nil when the bytes do
+    /// not start like an MP4 (`ftyp`, then a `moov` before any fragment).
+    static func whole(size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows -> (
+        length: Int64, fragments: Int
+    )? {
         var offset: Int64 = 0
         var whole: Int64?
         var sawMoov = false
@@ -23,7 +22,7 @@ enum MP4Fragments {
         var index = 0
         var fragments = 0
         while offset + 8 <= size {
-            let header = try POSIXFiles.read(path, at: offset, count: 16)
+            let header = try read(offset, 16)
             guard header.count >= 8 else { break }
             var length = Int64(bigEndian32(header, 0))
             let type = String(decoding: header[4..<8], as: UTF8.self)
@@ -33,8 +32,9 @@ enum MP4Fragments {
                     bitPattern: UInt64(bigEndian32(header, 8)) << 32 | UInt64(bigEndian32(header, 12)))
             }
             // 0 means "to the end of the file", which a muxer writes only for a box it could not
-            // finish: not whole.
-            guard length >= 8, offset + length <= size else { break }
+            // finish: not whole. Compared with what is left, not as offset + length, which a
+            // 64-bit size near 2^63 would overflow.
+            guard length >= 8, length <= size - offset else { break }
             if index == 0 && type != "ftyp" { return nil }
             switch type {
             case "moov":
@@ -59,6 +59,14 @@ enum MP4Fragments {
         }
         guard sawMoov, let whole else { return nil }
         return (whole, fragments)
+    }
+
+    /// The whole part of an MP4 held in memory (see `whole(size:read:)`).
+    static func whole(in bytes: [UInt8]) -> (length: Int64, fragments: Int)? {
+        whole(size: Int64(bytes.count)) { offset, count in
+            let start = Int(offset)
+            return Array(bytes[start..<min(start + count, bytes.count)])
+        }
     }
 
     private static func bigEndian32(_ bytes: [UInt8], _ at: Int) -> UInt32 {

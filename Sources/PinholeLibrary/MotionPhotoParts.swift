@@ -1,7 +1,5 @@
 // A Google Motion Photo (`.MP.jpg`) read back: the still, the MP4 appended after it, and the still's time.
 
-import PinholeImaging
-
 /// The two resources of a Motion Photo file, read without holding its video: the still's
 /// bytes, and where the MP4 lies in the file (the import streams it from there).
 struct MotionPhotoParts {
@@ -13,32 +11,20 @@ struct MotionPhotoParts {
     /// unspecified (-1) or absent.
     var presentationMicroseconds: Int64?
 
-    /// Reads the JPEG at `path` (a regular file from outside the library, see
-    /// `POSIXFiles.withRegularFile`). A Motion Photo (an XMP APP1 segment among the leading APP
+    /// The Motion Photo in a file of `size` bytes read through `read(offset, count)` (which
+    /// returns up to `count` bytes from `offset`): an XMP APP1 segment among the leading APP
     /// segments saying `MotionPhoto="1"`, whose `Container:Directory` gives the `MotionPhoto`
-    /// item's `Item:Length`, and an MP4 of that length at the end) gives its still (the JPEG
-    /// without that segment and without the video, at most `limit` bytes) and its parts; the
-    /// video is not read. Any other file is read whole (at most `limit` bytes), parts nil.
-    static func read(_ path: String, limit: Int) throws -> (jpeg: [UInt8], motion: MotionPhotoParts?) {
-        try POSIXFiles.withRegularFile(path) { fd, info in
-            let size = Int64(info.st_size)
-            let read = { (offset: Int64, count: Int) in
-                try POSIXFiles.read(fd, path: path, at: offset, count: count)
-            }
-            guard let found = try xmpSegment(size: size, read: read),
-                let parts = MotionPhotoParts(xmp: found.xmp, fileSize: size, segmentEnd: found.end),
-                try read(parts.videoOffset + 4, 4) == Array("ftyp".utf8)
-            else { return (try POSIXFiles.readAll(fd, path: path, size: info.st_size, limit: limit), nil) }
-            let stillSize = parts.videoOffset - (found.end - found.start)
-            guard stillSize <= Int64(limit) else {
-                throw LibraryError.invalidImage(
-                    path: path,
-                    reason: "a still of \(stillSize) bytes, more than the \(limit >> 20) MB a photo may have")
-            }
-            let still =
-                try read(0, Int(found.start)) + read(found.end, Int(parts.videoOffset - found.end))
-            return (still, parts)
-        }
+    /// item's `Item:Length`, and an MP4 (`ftyp`) of that length at the end. Gives its parts
+    /// and the XMP segment's bytes; nil for any other file. It reads whatever a stick holds
+    /// (fuzz/motionphoto): every number is checked against the file before it is used.
+    static func find(size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows -> (
+        parts: MotionPhotoParts, segment: Range<Int64>
+    )? {
+        guard let found = try xmpSegment(size: size, read: read),
+            let parts = MotionPhotoParts(xmp: found.xmp, fileSize: size, segmentEnd: found.end),
+            try read(parts.videoOffset + 4, 4) == Array("ftyp".utf8)
+        else { return nil }
+        return (parts, found.start..<found.end)
     }
 
     /// The parts `xmp` describes in a file of `fileSize` bytes whose XMP segment ends at
@@ -57,7 +43,7 @@ struct MotionPhotoParts {
 
     /// The first XMP APP1 segment among the APP segments after the start-of-image marker:
     /// its text and where the segment starts and ends; nil when there is none (or no JPEG).
-    private static func xmpSegment(size: Int64, read: (Int64, Int) throws -> [UInt8]) throws
+    private static func xmpSegment(size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows
         -> (xmp: String, start: Int64, end: Int64)?
     {
         guard try read(0, 2) == [0xFF, 0xD8] else { return nil }
@@ -82,7 +68,7 @@ struct MotionPhotoParts {
 
     /// The XML element (`<…>`) of `xmp` that holds `text`.
     private static func element(in xmp: String, containing text: String) -> Substring? {
-        guard let found = xmp.range(of: text),
+        guard let found = xmp.firstRange(of: text),
             let open = xmp[..<found.lowerBound].lastIndex(of: "<"),
             let close = xmp[found.upperBound...].firstIndex(of: ">")
         else { return nil }
@@ -91,7 +77,7 @@ struct MotionPhotoParts {
 
     /// The value of the attribute `name` (any namespace prefix before it) in `text`.
     private static func attribute<S: StringProtocol>(_ name: String, in text: S) -> String? {
-        guard let found = text.range(of: name + "=\"") else { return nil }
+        guard let found = text.firstRange(of: name + "=\"") else { return nil }
         let rest = text[found.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         return String(rest[..<end])

@@ -9,42 +9,6 @@ import _NIOFileSystem
 
 /// The original of a photo as a download: whole, or the one byte range asked for.
 enum OriginalResponse {
-    /// A byte range request's outcome against a file of `size` bytes.
-    enum RangeRequest: Equatable {
-        /// No usable Range header: the whole file (a malformed or multi-range header is
-        /// ignored, as RFC 9110 allows).
-        case whole
-        /// These bytes.
-        case part(ClosedRange<Int>)
-        /// The range starts past the end: 416.
-        case unsatisfiable
-    }
-
-    /// Reads `bytes=A-B`, `bytes=A-` or `bytes=-N` against `size`.
-    static func range(_ header: String?, size: Int) -> RangeRequest {
-        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
-        let spec = header.dropFirst(6)
-        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count <= 18, parts[1].utf8.count <= 18,
-            parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII)
-        else { return .whole }
-        if parts[0].isEmpty {
-            guard let suffix = Int(parts[1]), suffix >= 0 else { return .whole }
-            guard suffix > 0, size > 0 else { return .unsatisfiable }
-            return .part(max(0, size - suffix)...(size - 1))
-        }
-        guard let first = Int(parts[0]), first >= 0 else { return .whole }
-        let last: Int
-        if parts[1].isEmpty {
-            last = size - 1
-        } else {
-            guard let value = Int(parts[1]), value >= first else { return .whole }
-            last = min(value, size - 1)
-        }
-        guard first < size else { return .unsatisfiable }
-        return .part(first...last)
-    }
-
     /// The answer to `request` for `file`: its bytes are read in 128 KiB pieces as they are
     /// sent, each written within `stallGuard`'s limit.
     static func respond(
@@ -60,7 +24,7 @@ enum OriginalResponse {
                 "attachment; filename=\"\(file.name.filter { $0.isASCII && $0 != "\"" && $0 != "\\" })\"",
             .cacheControl: "private, max-age=86400",
         ]
-        var asked = range(request.headers[.range], size: size)
+        var asked = ByteRangeRequest(header: request.headers[.range], size: size)
         if let ifRange = request.headers[.ifRange], ifRange != etag { asked = .whole }
         switch asked {
         case .whole:
