@@ -8,11 +8,7 @@ import XCTest
 final class MP4FragmentsTests: XCTestCase {
     /// fuzz/mp4/corpus: a real fragmented MP4 (ffmpeg, 3 fragments), cuts of it, and hostile boxes.
     static func corpus() throws -> [(name: String, bytes: [UInt8])] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fuzz/mp4/corpus")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        XCTAssertGreaterThan(names.count, 30, "the seed corpus is checked in")
-        return try names.map { ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))) }
+        try HostileSeeds.load("mp4", atLeast: 30)
     }
 
     /// ftyp, then a box whose 64-bit size is 2^63 - 1: offset + size overflowed (a trap at open).

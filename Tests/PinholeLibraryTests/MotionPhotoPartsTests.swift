@@ -11,12 +11,7 @@ final class MotionPhotoPartsTests: XCTestCase {
     /// fuzz/motionphoto/corpus: a real Motion Photo (a JPEG, Pinhole's XMP, ffmpeg's MP4 of
     /// 4411 bytes appended) and hostile variants of its numbers, segments and markup.
     static func corpus() throws -> [(name: String, bytes: [UInt8])] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("fuzz/motionphoto/corpus")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        XCTAssertGreaterThan(names.count, 25, "the seed corpus is checked in")
-        return try names.map { ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))) }
+        try HostileSeeds.load("motionphoto", atLeast: 25)
     }
 
     func testTheSeedsAreFoundOnlyWhereTheirNumbersFitTheFile() throws {
@@ -52,18 +47,7 @@ final class MotionPhotoPartsTests: XCTestCase {
     /// Motion Photo) or refused with its reason; nothing traps and the library stays clean.
     func testEverySeedOnAStickIsImportedOrRefusedWithItsReason() throws {
         let directory = TemporaryDirectory()
-        let stick = directory.path + "/stick"
-        try FileManager.default.createDirectory(atPath: stick, withIntermediateDirectories: true)
-        let seeds = try Self.corpus()
-        for (name, bytes) in seeds { try Data(bytes).write(to: URL(fileURLWithPath: stick + "/" + name)) }
-        let library = try PhotoLibrary.open(
-            at: FilePath(directory.path + "/library"), now: ManualWallClock().now)
-        let report = try library.importFolder(FilePath(stick))
-        XCTAssertEqual(
-            report.imported.count + report.duplicates.count + report.failures.count, seeds.count,
-            "every file is accounted for: \(report.failures)")
-        for (file, reason) in report.failures { XCTAssertFalse(reason.isEmpty, file) }
+        let (library, _) = try HostileSeeds.importFromStick(try Self.corpus(), into: directory)
         XCTAssertGreaterThanOrEqual(try library.count(library.query(for: .livePhotos)), 1, "the real one")
-        XCTAssertTrue(try library.fsck(verifyChecksums: true).isClean, fsckText(library))
     }
 }
