@@ -72,13 +72,14 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
 }
 
 extension LibraryError {
-    /// "7.9 MB free; the library keeps 8.0 MB in reserve" (a refusal by the reserve: the space
-    /// left alone would not explain it), or "0.0 MB free".
+    /// "7.9 MB free; the library keeps 8.0 MB in reserve …" and how deleting frees space (a
+    /// refusal by the reserve: the space left alone would not explain it), or "0.0 MB free".
     static func spaceLeft(_ bytesLeft: Int64, reserved: Int64) -> String {
         let free = "\(megabytes(bytesLeft)) MB free"
         guard reserved > 0 else { return free }
         return free
-            + "; the library keeps \(megabytes(reserved)) MB in reserve so that photos can still be deleted"
+            + "; the library keeps \(megabytes(reserved)) MB in reserve so that it stays usable;"
+            + " deleted photos and clips take space until `library purge --all` empties Recently Deleted"
     }
 
     /// Megabytes with one decimal, rounded down ("7.9").

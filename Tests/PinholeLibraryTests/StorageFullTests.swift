@@ -82,7 +82,8 @@ final class StorageFullTests: XCTestCase {
         XCTAssertEqual(reserved, 200_000)
         XCTAssertTrue(
             error.description.hasSuffix(
-                " MB free; the library keeps 0.2 MB in reserve so that photos can still be deleted)"),
+                " MB free; the library keeps 0.2 MB in reserve so that it stays usable; deleted photos and clips"
+                    + " take space until `library purge --all` empties Recently Deleted)"),
             error.description)
         XCTAssertGreaterThan(stored.count, 10)
 
