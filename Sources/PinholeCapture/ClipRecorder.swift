@@ -114,7 +114,8 @@ public final class ClipRecorder {
     let lane = WorkLane()
     let pipeline: VideoPipeline
     let store: any ClipStore
-    private var inFlight = 0
+    /// Frames on their way through the lane: taken here, freed by the lane as it finishes each.
+    let slots: FrameSlots
     private var current: RecordingStatus?
     private var stopping = false
     private var nextID = 1
@@ -133,6 +134,7 @@ public final class ClipRecorder {
         self.pick = pick
         self.ringSeconds = ringSeconds
         self.queueLimit = max(1, queueLimit)
+        slots = FrameSlots(limit: queueLimit)
         self.store = store
         let encoderSettings = settings.encoderSettings(pick.kind, ringSeconds: ringSeconds)
         let ring = PreRollRing(
@@ -191,23 +193,26 @@ public final class ClipRecorder {
     public var videoStream: VideoStreamRequest { VideoStreamRequest(size: settings.size, fps: settings.fps) }
 
     /// Hands a frame to the encoder's thread when recording (or keeping pre-roll). With
-    /// `queueLimit` frames already waiting, the frame is dropped and counted instead.
+    /// `queueLimit` frames already on the lane (waiting or being encoded), the frame is dropped
+    /// and counted instead. The lane frees a frame's place as soon as it has finished it, before
+    /// the loop runs the frame's completion.
     public func frameArrived(_ frame: any CameraFrame) {
         loop.preconditionInLoop("ClipRecorder.frameArrived")
         guard current != nil || ringSeconds > 0 else { return }
-        guard inFlight < queueLimit else {
+        guard slots.take() else {
             current?.droppedFrames += 1
             return
         }
-        inFlight += 1
         if current != nil, current?.firstArrivedAt == nil { current?.firstArrivedAt = loop.now }
         let pipeline = self.pipeline
+        let slots = self.slots
         let kept = frame.keep()
         let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
         loop.offload(
             on: lane,
             {
-                Result { () throws(VideoError) -> ClipProgress? in
+                defer { slots.free() }
+                return Result { () throws(VideoError) -> ClipProgress? in
                     let start = pipeline.clock()
                     let image: RawImage?
                     do {
@@ -223,7 +228,6 @@ public final class ClipRecorder {
             then: { [weak self] result in
                 kept()
                 guard let self else { return }
-                self.inFlight -= 1
                 switch result {
                 case .success(let progress?):
                     guard !self.stopping, self.current != nil else { return }
