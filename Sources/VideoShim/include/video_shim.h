@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+/// libx264's options besides preset superfast and tune zerolatency (its `x264-params`): a
+/// keyframe exactly every gop frames, so fragments and the pre-roll ring line up.
+#define PH_X264_PARAMS "scenecut=0"
+
 /// Whether libavcodec has an encoder of this name (e.g. "libx264", "h264_v4l2m2m").
 int ph_video_encoder_available(const char *name);
 
