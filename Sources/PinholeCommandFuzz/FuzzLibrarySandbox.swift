@@ -30,7 +30,11 @@ final class FuzzLibrarySandbox: Sendable {
 
     /// Makes the scratch folder and opens the library in it.
     init(seed: UInt64) throws {
-        root = NSTemporaryDirectory() + "pinhole-fuzz-\(getpid())-\(seed)-\(UUID().uuidString.prefix(8))"
+        // In memory where it can be (/dev/shm): the library syncs every change, and on a disk
+        // those syncs, not the commands, took 85 % of a run's time.
+        let scratch =
+            FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+        root = scratch + "pinhole-fuzz-\(getpid())-\(seed)-\(UUID().uuidString.prefix(8))"
         for folder in ["in", "out", "lib"] {
             try FileManager.default.createDirectory(
                 atPath: root + "/" + folder, withIntermediateDirectories: true)
