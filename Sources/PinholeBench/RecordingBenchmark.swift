@@ -18,6 +18,9 @@ enum RecordingBenchmark {
     struct EncoderFigures {
         /// Resident bytes libx264 and the muxer added at 1080p (open to the last frame).
         var stateBytes: Double
+        /// Of it, the anonymous memory libx264, libavcodec and the muxer added (smaps: not the
+        /// pages of libav's shared objects, which the first open mapped).
+        var anonymousBytes: Double
         /// Seconds from opening the encoder to its first packet (open + one frame).
         var coldLatency: Double
         /// Seconds an open encoder takes for its first frame (the encoder's own latency when
@@ -61,6 +64,8 @@ enum RecordingBenchmark {
         _ = child.appliance.ask("status")
         let pid = child.appliance.pid
         let idlePeak = ApplianceMemoryBenchmark.statusField(pid, "VmHWM") ?? 0
+        let idleMap = MemoryMapReading.read(pid)
+        let sampler = MemoryMapSampler(pid: pid)
         let cpu0 = processCPU(pid)
         let wall0 = VideoBenchmarks.monotonicSeconds()
         guard let saved = child.record("record start --max \(seconds)", section: "video.record") else {
@@ -69,6 +74,7 @@ enum RecordingBenchmark {
         let wall = VideoBenchmarks.monotonicSeconds() - wall0
         let cpu = processCPU(pid) - cpu0
         let peak = ApplianceMemoryBenchmark.statusField(pid, "VmHWM") ?? 0
+        let highestMap = sampler.stop()
         let frames = countFrames(child.file(of: saved.event))
         let dropped =
             saved.event.range(of: #"\((\d+) frames dropped\)"#, options: .regularExpression).map {
@@ -77,7 +83,6 @@ enum RecordingBenchmark {
         let ring = 1.2 * Double(bitRate) / 8 * preRoll
         let budget = 3 * Double(frameBytes) + ring
         let added = Double(max(0, peak - idlePeak) * 1024)
-        let ours = max(0, added - encoder.stateBytes)
         let mb = { (bytes: Double) in String(format: "%.1f MB", bytes / 1_048_576) }
         print(
             "video.record.frames     \(frames.map(String.init) ?? "?") frames in the file for \(seconds) s at \(fps) fps"
@@ -92,8 +97,12 @@ enum RecordingBenchmark {
             "video.record.memory     peak \(mb(Double(peak * 1024))), \(mb(added)) above the idle peak = "
                 + String(format: "%.2fx", added / budget)
                 + " the budget (3 x one 1080p YUV frame \(mb(Double(3 * frameBytes))) + ring limit \(mb(ring))"
-                + " = \(mb(budget)); aim < 1x); less libx264's own state measured above (\(mb(encoder.stateBytes))):"
-                + " \(mb(ours)) = " + String(format: "%.2fx", ours / budget) + " the budget")
+                + " = \(mb(budget)); aim < 1x)")
+        RecordingMemory(
+            idle: idleMap, highest: highestMap, readings: sampler.readings, peakAboveIdle: added,
+            budget: budget,
+            encoder: encoder
+        ).print()
         // The ring refills for its span after the clip closed (the encoder restarts), then a
         // clip from 3 s before `record start`.
         Thread.sleep(forTimeInterval: preRoll + 1.5)
