@@ -60,7 +60,6 @@ final class VideoPipeline: @unchecked Sendable {
         var triggerMicroseconds: Int64
         var limitMicroseconds: Int64
         var progress = ClipProgress()
-        var poster: RawImage?
         var failure: VideoError?
     }
 
@@ -123,7 +122,6 @@ final class VideoPipeline: @unchecked Sendable {
         let packets = try encoder.encode(
             image, presentationMicroseconds: microseconds, forceKeyframe: forceKeyframe && clip != nil)
         forceKeyframe = false
-        if clip != nil, clip?.poster == nil { clip?.poster = image }
         let before = clip?.progress.frames
         deliver(packets)
         if before == 0, let after = clip?.progress.frames, after > 0 {
@@ -250,7 +248,7 @@ final class VideoPipeline: @unchecked Sendable {
         }
         let facts = ClipFacts(
             metadata: open.metadata, size: settings.size, fps: settings.fps, frameCount: open.progress.frames,
-            durationMicroseconds: open.progress.durationMicroseconds, poster: open.poster,
+            durationMicroseconds: open.progress.durationMicroseconds,
             triggerMicroseconds: max(0, open.triggerMicroseconds - (open.firstMicroseconds ?? 0)),
             cutShort: cut)
         return Result { try open.recording.complete(facts) }
