@@ -38,15 +38,7 @@ final class ClipStorageFullTests: XCTestCase {
             FileManager.default.createFile(
                 atPath: filler, contents: Data(count: Int(free - library.options.reservedBytes - 150_000))))
 
-        let rig = try SimulatedRecording(store: LibraryClipStore(library: library), bitRate: 200_000)
-        let (loop, camera, recorder) = (rig.loop, rig.camera, rig.recorder)
-        var events: [RecordingEvent] = []
-        recorder.onEvent = { events.append($0) }
-        try recorder.start(
-            maxSeconds: 120, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
-        loop.advance(by: .seconds(60))
-        camera.stop()
-
+        let (recorder, events) = try recordOneMinute(into: library)
         guard case .saved(_, let clip, let note?)? = events.last else { return XCTFail("\(events)") }
         XCTAssertTrue(
             note.contains("storage full: the clip ends here, kept up to its last whole fragment"), note)
@@ -70,6 +62,23 @@ final class ClipStorageFullTests: XCTestCase {
         XCTAssertEqual(try library.count(.all), 0)
     }
 
+    /// Records from the simulated camera (real libx264, 200 kbit/s) into `library` for up to a
+    /// minute, after `prepare` got the clip's creation time; returns the recorder and its events.
+    private func recordOneMinute(
+        into library: PhotoLibrary, prepare: (WallTime) throws -> Void = { _ in }
+    ) throws -> (ClipRecorder, [RecordingEvent]) {
+        let rig = try SimulatedRecording(store: LibraryClipStore(library: library), bitRate: 200_000)
+        let (loop, camera, recorder) = (rig.loop, rig.camera, rig.recorder)
+        try prepare(loop.wallNow)
+        var events: [RecordingEvent] = []
+        recorder.onEvent = { events.append($0) }
+        try recorder.start(
+            maxSeconds: 120, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
+        loop.advance(by: .seconds(60))
+        camera.stop()
+        return (recorder, events)
+    }
+
     /// The day directory of a clip recorded at `created` in `library`, on a tmpfs of its own of
     /// `kilobytes` kB: the library's reserve (read on the library's root) lets every write
     /// through, and the kernel refuses one with ENOSPC, as when another program fills the card
@@ -87,16 +96,9 @@ final class ClipStorageFullTests: XCTestCase {
     func testARealENOSPCMidWriteEndsTheClipAtItsLastWholeFragmentAndSaysSo() throws {
         let directory = try smallFileSystem()
         let library = try LibraryClipFixtures.open(directory)
-        let rig = try SimulatedRecording(store: LibraryClipStore(library: library), bitRate: 200_000)
-        let (loop, camera, recorder) = (rig.loop, rig.camera, rig.recorder)
-        try dayDirectoryOnItsOwnCard(library, created: loop.wallNow, kilobytes: 400)
-        var events: [RecordingEvent] = []
-        recorder.onEvent = { events.append($0) }
-        try recorder.start(
-            maxSeconds: 120, metadata: ClipMetadata(creationTime: loop.wallNow, make: "Pinhole"))
-        loop.advance(by: .seconds(60))
-        camera.stop()
-
+        let (_, events) = try recordOneMinute(into: library) { created in
+            try self.dayDirectoryOnItsOwnCard(library, created: created, kilobytes: 400)
+        }
         guard case .saved(_, let clip, let note?)? = events.last else { return XCTFail("\(events)") }
         XCTAssertTrue(
             note.contains(
