@@ -20,12 +20,18 @@ enum VideoBenchmarks {
         let encoding = settings.encoderSettings(.libx264)
         print(
             "video.settings          \(encoding.size) \(encoding.fps) fps, \(encoding.bitRate / 1000) kbit/s,"
-                + " keyframe every \(encoding.keyframeInterval) frames, libx264 superfast zerolatency, no B-frames;"
+                + " keyframe every \(encoding.keyframeInterval) frames, libx264 superfast zerolatency"
+                + " \(LibavVideoBackend.x264Parameters), no B-frames;"
                 + " \(BenchLoad.text())")
         let frames = renderFrames(encoding.size)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pinhole-video-bench-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         // The resident figure first (opens before it would leave freed memory in malloc's heap).
         guard let ours = encodeOurs(frames, encoding),
-            let reference = encodeFFmpeg(frames, encoding),
+            let raw = writeRaw(frames, directory: directory),
+            let reference = encodeFFmpeg(raw, directory: directory, encoding),
             let opens = openToFirstPacket(frames, encoding)
         else { return }
         let count = Double(frames.count * loops)
@@ -47,12 +53,20 @@ enum VideoBenchmarks {
                     "video.encode.wall       %.2f ms a frame; ffmpeg %.2f ms; %.3fx; output %.1f MB vs ffmpeg %.1f MB",
                 ours.wall / count * 1000, reference.wall / count * 1000, ours.wall / reference.wall,
                 Double(ours.bytes) / 1_048_576, Double(reference.bytes) / 1_048_576))
+        let split = ours.split
+        let mb = { (kB: Int) in String(format: "%.1f MB", Double(kB) / 1024) }
         print(
             String(
                 format:
                     "video.encode.state      libx264 + muxer resident %.1f MB at 1080p (this process, open to the"
                     + " last frame; transparent huge pages ",
-                ours.stateBytes / 1_048_576) + hugePagesText() + ")")
+                ours.stateBytes / 1_048_576) + hugePagesText() + "): from /proc/self/smaps, libav's"
+                + " \(split.newFiles) shared objects mapped by the first open \(mb(split.newObjectsKB)) (file pages"
+                + " \(mb(split.newFileKB)), relocated/data/bss \(mb(split.newAnonymousKB))), anonymous memory"
+                + " +\(mb(ours.anonymousKB)) (libx264's and libavcodec's state, the muxer), other \(mb(ours.otherKB))"
+        )
+        X264SettingsComparison.run(
+            raw: raw, frames: frames.count, loops: loops, directory: directory, encoding)
         print(
             String(
                 format:
@@ -62,7 +76,8 @@ enum VideoBenchmarks {
                 opens.open * 1000, opens.firstFrame * 1000))
         RecordingBenchmark.run(
             encoder: RecordingBenchmark.EncoderFigures(
-                stateBytes: ours.stateBytes, coldLatency: opens.firstPacket, warmLatency: opens.firstFrame))
+                stateBytes: ours.stateBytes, anonymousBytes: Double(ours.anonymousKB * 1024),
+                coldLatency: opens.firstPacket, warmLatency: opens.firstFrame))
     }
 
     /// Frames of the simulated scene at the video size, each with its own sensor noise.
@@ -87,6 +102,11 @@ enum VideoBenchmarks {
         /// Seconds opening the encoder took, and encoding the first frame (ours only).
         var open: Double = 0
         var firstFrame: Double = 0
+        /// smaps by owner at the last frame against before the open (ours only): the shared
+        /// objects the open mapped, and the growth of anonymous and other memory.
+        var split = MemoryMapReading.Split()
+        var anonymousKB = 0
+        var otherKB = 0
     }
 
     /// Counts the container's bytes (muxing is part of the cost; nothing is stored).
@@ -154,6 +174,7 @@ enum VideoBenchmarks {
     private static func encodeOurs(_ frames: [RawImage], _ settings: ClipEncoderSettings) -> Cost? {
         do throws(VideoError) {
             let backend = LibavVideoBackend()
+            let map0 = MemoryMapReading.read(getpid())
             let resident0 = ApplianceMemoryBenchmark.statusField(getpid(), "VmRSS") ?? 0
             let (wall0, cpu0) = (monotonicSeconds(), cpuSeconds())
             var firstPacket: Double?
@@ -180,27 +201,30 @@ enum VideoBenchmarks {
                 }
             }
             let resident = ApplianceMemoryBenchmark.statusField(getpid(), "VmRSS") ?? 0
+            let map = MemoryMapReading.read(getpid())
             for packet in try encoder.finish() { try writer.write(packet) }
             try writer.finish()
-            return Cost(
+            var cost = Cost(
                 wall: monotonicSeconds() - wall0, cpu: cpuSeconds() - cpu0, bytes: sink.bytes,
                 stateBytes: Double(max(0, resident - resident0) * 1024), firstPacket: firstPacket ?? .nan,
                 open: opened, firstFrame: firstFrame ?? .nan)
+            if let map0, let map {
+                let (before, after) = (map0.split(since: map0), map.split(since: map0))
+                cost.split = after
+                cost.anonymousKB = after.anonymousKB - before.anonymousKB
+                cost.otherKB = after.otherKB - before.otherKB
+            }
+            return cost
         } catch {
             print("video.encode  failed: \(error)")
             return nil
         }
     }
 
-    /// `ffmpeg` on the same frames from a raw file, the same encoder settings, a fragmented MP4
-    /// to a file; its CPU is the child's user + system time.
-    private static func encodeFFmpeg(_ frames: [RawImage], _ settings: ClipEncoderSettings) -> Cost? {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "pinhole-video-bench-\(getpid())")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// The frames as one raw YUV 4:2:0 file for `ffmpeg`; nil (and the failure printed) when it
+    /// cannot be written.
+    private static func writeRaw(_ frames: [RawImage], directory: URL) -> URL? {
         let raw = directory.appendingPathComponent("frames.yuv")
-        let out = directory.appendingPathComponent("out.mp4")
         var data = Data()
         for frame in frames {
             for (index, plane) in frame.planes.enumerated() {
@@ -215,45 +239,21 @@ enum VideoBenchmarks {
             print("video.encode  failed: writing \(raw.path): \(error)")
             return nil
         }
-        let arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-            "-s", "\(settings.size.width)x\(settings.size.height)", "-r", "\(settings.fps)",
-            "-stream_loop", "\(loops - 1)", "-i", raw.path, "-c:v", "libx264", "-preset", "superfast",
-            "-tune", "zerolatency",
-            "-x264-params", "scenecut=0", "-g", "\(settings.keyframeInterval)", "-bf", "0",
-            "-b:v", "\(settings.bitRate)", "-movflags", "frag_keyframe+empty_moov+default_base_moof",
-            "-f", "mp4", out.path,
-        ]
-        let wall0 = monotonicSeconds()
-        guard let usage = runChild("/usr/bin/ffmpeg", arguments) else { return nil }
-        let wall = monotonicSeconds() - wall0
+        return raw
+    }
+
+    /// `ffmpeg` on the same frames from a raw file, the same encoder settings (the shim's libx264
+    /// options), a fragmented MP4 to a file; its CPU is the child's user + system time.
+    private static func encodeFFmpeg(_ raw: URL, directory: URL, _ settings: ClipEncoderSettings) -> Cost? {
+        let out = directory.appendingPathComponent("out.mp4")
+        let arguments = X264SettingsComparison.encodeArguments(
+            raw: raw, loops: loops, out: out, settings, parameters: LibavVideoBackend.x264Parameters)
+        guard let child = MeasuredChild.run("/usr/bin/ffmpeg", arguments, section: "video.encode") else {
+            return nil
+        }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: out.path))?[.size] as? Int
-        return Cost(wall: wall, cpu: usage, bytes: bytes ?? 0)
-    }
-
-    /// Runs a program to its end; its user + system CPU seconds (this process's reaped
-    /// children's rusage, before and after), nil when it failed.
-    private static func runChild(_ path: String, _ arguments: [String]) -> Double? {
-        let before = childrenCPUSeconds()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        do { try process.run() } catch {
-            print("video.encode  failed: cannot run \(path) (tools/setup installs ffmpeg): \(error)")
-            return nil
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            print("video.encode  failed: \(path) exited with status \(process.terminationStatus)")
-            return nil
-        }
-        return childrenCPUSeconds() - before
-    }
-
-    private static func childrenCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        try? FileManager.default.removeItem(at: out)
+        return Cost(wall: child.wall, cpu: child.cpu, bytes: bytes ?? 0)
     }
 
     static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

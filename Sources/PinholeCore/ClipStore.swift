@@ -62,8 +62,6 @@ public struct ClipFacts: Sendable {
     public var frameCount: Int
     /// Duration in microseconds (frames × frame period).
     public var durationMicroseconds: Int64
-    /// The first frame shown after the start (the trigger's frame): the poster.
-    public var poster: RawImage?
     /// Where the trigger (or `record start`) falls inside the clip, microseconds from its start.
     public var triggerMicroseconds: Int64
     /// Why the clip ended early, when it did (a full disk, the camera gone).
@@ -72,7 +70,7 @@ public struct ClipFacts: Sendable {
     /// Creates facts.
     public init(
         metadata: ClipMetadata, size: PixelSize, fps: Int, codec: String = "h264", frameCount: Int,
-        durationMicroseconds: Int64, poster: RawImage?, triggerMicroseconds: Int64, cutShort: String? = nil
+        durationMicroseconds: Int64, triggerMicroseconds: Int64, cutShort: String? = nil
     ) {
         self.metadata = metadata
         self.size = size
@@ -80,7 +78,6 @@ public struct ClipFacts: Sendable {
         self.codec = codec
         self.frameCount = frameCount
         self.durationMicroseconds = durationMicroseconds
-        self.poster = poster
         self.triggerMicroseconds = triggerMicroseconds
         self.cutShort = cutShort
     }

@@ -23,6 +23,10 @@ public struct LibavVideoBackend: VideoBackend {
         try LibavShim.shared().version
     }
 
+    /// The options the shim gives libx264 besides preset superfast and tune zerolatency
+    /// (`x264-params`, video_shim.h's PH_X264_PARAMS); the bench hands `ffmpeg` the same.
+    public static let x264Parameters = PH_X264_PARAMS
+
     /// Opens an encoder.
     public func makeEncoder(_ settings: ClipEncoderSettings) throws(VideoError) -> any ClipEncoder {
         try LibavClipEncoder(settings)

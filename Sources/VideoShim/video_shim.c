@@ -98,8 +98,8 @@ ph_encoder *ph_encoder_open(const ph_encoder_config *config, char *error, size_t
         // libx264 holds two reference frames instead of one set a frame thread (about 45 MB
         // instead of 95 MB at 1080p on two cores).
         av_opt_set(context->priv_data, "tune", "zerolatency", 0);
-        // A keyframe exactly every gop frames, so fragments and the pre-roll ring line up.
-        av_opt_set(context->priv_data, "x264-params", "scenecut=0", 0);
+        // PH_X264_PARAMS (video_shim.h says what and why; the bench's ffmpeg reference uses it).
+        av_opt_set(context->priv_data, "x264-params", PH_X264_PARAMS, 0);
         // libavcodec's libx264 wrapper encodes inside avcodec_send_frame (an encode2 codec,
         // with every packet drained before the next send), and x264_encoder_encode copies the
         // picture into its own frame: the caller's planes need no copy of libavcodec's (a

@@ -259,7 +259,7 @@ final class LibraryClipTests: XCTestCase {
         let saved = try recording.complete(
             ClipFacts(
                 metadata: LibraryClipFixtures.metadata(rotationDegrees: 90), size: settings.size, fps: 15,
-                frameCount: 45, durationMicroseconds: 3_000_000, poster: nil, triggerMicroseconds: 0))
+                frameCount: 45, durationMicroseconds: 3_000_000, triggerMicroseconds: 0))
         let clip = try XCTUnwrap(try library.asset(id: saved.id))
         XCTAssertEqual(clip.orientation, .right)
         XCTAssertEqual(clip.pixelSize, settings.size, "the stored frames stay as encoded")

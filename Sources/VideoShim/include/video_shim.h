@@ -10,6 +10,15 @@
 extern "C" {
 #endif
 
+/// libx264's options besides preset superfast and tune zerolatency (its `x264-params`): a
+/// keyframe exactly every gop frames (scenecut=0), so fragments and the pre-roll ring line up;
+/// and the Raspberry Pi camera app's software path (rpicam-apps on a Pi 5): full-pel motion
+/// search only (subme=0: no half-pel planes for the reference frames, about 14 MB less at
+/// 1080p), diamond search over 16 pixels, no chroma motion search, no weighted prediction, no
+/// mixed references. Chosen with `pinhole-bench video` (docs/BENCHMARKS.md: CPU, memory and
+/// SSIM/PSNR at the same bit rate against scenecut=0 alone).
+#define PH_X264_PARAMS "scenecut=0:subme=0:chroma-me=0:me=dia:merange=16:weightp=0:mixed-refs=0"
+
 /// Whether libavcodec has an encoder of this name (e.g. "libx264", "h264_v4l2m2m").
 int ph_video_encoder_available(const char *name);
 
