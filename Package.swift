@@ -288,7 +288,8 @@ let package = Package(
             name: "PinholeCommandFuzz",
             dependencies: [
                 "PinholeConsole", "PinholeAppliance", "PinholeBoard", "PinholeCapture", "PinholeSim",
-                "PinholeSimBoard", "PinholeCore", "PinholeImaging",
+                "PinholeSimBoard", "PinholeCore", "PinholeImaging", "PinholeLibrary",
+                "PinholeLibraryCommandLine",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swift6),

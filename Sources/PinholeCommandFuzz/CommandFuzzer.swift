@@ -6,16 +6,20 @@ import PinholeBoard
 import PinholeCapture
 import PinholeConsole
 import PinholeCore
+import PinholeLibraryCommandLine
 import PinholeSim
 import PinholeSimBoard
+import SystemPackage
 
 /// Generates command lines from the forms `help --json` lists, with hostile arguments and
 /// hostile bytes (invalid UTF-8, NUL, broken escape sequences, Ctrl-C, every line ending),
 /// and feeds them as bytes, in random pieces, through line mode's real reader
 /// (`LineModeReader`: the input gate, the line assembler, the console) of a simulated
-/// appliance on virtual time. Deterministic for a seed. A trap ends the process, so a run
-/// that returns found no crash; a command answered with an error that changed the settings
-/// or the camera is kept in `violations`; every line must get exactly one answer
+/// appliance on virtual time, with a real photo library in a scratch folder (`library …` lines
+/// run the library's command language on it). Deterministic for a seed. A trap ends the
+/// process, so a run that returns found no crash; a command answered with an error that
+/// changed the settings, the camera, the recording or the library is kept in `violations`;
+/// every line must get exactly one answer
 /// (`answers == commands` once settled; on a gated serial line, every line the console took).
 public final class CommandFuzzer {
     /// A command answered with an error that changed state anyway.
@@ -24,7 +28,7 @@ public final class CommandFuzzer {
         public var line: String
         /// Its error answer.
         public var answer: String
-        /// The state before and after (`settings` and the running camera).
+        /// The state before (the settings, the running camera, the recording, the library).
         public var before: String
         /// The state after.
         public var after: String
@@ -42,6 +46,7 @@ public final class CommandFuzzer {
     private let gpio: SimulatedGPIO
     private let appliance: Appliance
     private var console: LineModeConsole!
+    private let sandbox: FuzzLibrarySandbox
     private var reader: LineModeReader!
     /// Lines sent so far.
     public private(set) var commands = 0
@@ -56,13 +61,21 @@ public final class CommandFuzzer {
     public private(set) var rejected = 0
     /// Rejected commands that changed state.
     public private(set) var violations: [Violation] = []
-    private var lastAnswer: String?
+    /// The last answer written (nil when the last line's answer is still to come).
+    public private(set) var lastAnswer: String?
+    /// The clip being recorded, nil when idle.
+    public var recording: Int? { appliance.recorder?.status?.id }
+    /// The scratch library's photos and the folders `library` lines may name.
+    public var libraryIDs: [String] { sandbox.ids }
+    /// The folders and file `library` lines may name (`in`, `out`, a thumbnail file, a missing folder).
+    public var libraryPaths: [FilePath] { sandbox.paths.map { FilePath($0) } }
 
     /// A fresh simulated appliance (two small cameras) and its line-mode console, read as
     /// from a pipe (`serial`: as from a serial line, through the enabled noise gate).
     public init(seed: UInt64, serial: Bool = false) throws {
         random = SplitMix64(seed: seed)
-        script = CommandScript(seed: seed)
+        sandbox = try FuzzLibrarySandbox(seed: seed)
+        script = CommandScript(seed: seed, paths: sandbox.paths.map { FilePath($0) }, ids: sandbox.ids)
         let board = try BuiltInBoards.simulated()
         gpio = SimulatedGPIO(loop: loop, lineNames: board.lineNames)
         var back = SimCameraSpec.back
@@ -86,10 +99,11 @@ public final class CommandFuzzer {
             ClipRecorder(
                 loop: loop, backend: SimulatedVideoBackend(), store: FuzzClipStore(), settings: video,
                 pick: EncoderPick(kind: .libx264, reason: "the fuzzer's fake backend"), ringSeconds: 0))
+        let sandbox = self.sandbox
         console = LineModeConsole(
             appliance: appliance,
             simulation: SimBoardControl(gpio: gpio, world: world, board: board, loop: loop),
-            library: nil
+            library: { words in try sandbox.run(words) }
         ) { [weak self] line in self?.written(line) }
         let gate = ConsoleInputGate(loop: loop)
         gate.enabled = serial
@@ -111,13 +125,35 @@ public final class CommandFuzzer {
 
     deinit { appliance.shutdown() }
 
+    /// Commands of `library help` that no form of `CommandScript.libraryForms` generates (the
+    /// verb, and the sub-verb of `album`, `folder` and `edit`): none, or the fuzzer lags.
+    public static var libraryCommandsNotGenerated: [String] {
+        let generated = Set(CommandScript.libraryForms.map(Self.command))
+        let listed = LibraryCommandLine.helpText.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), line.dropFirst(2).first?.isLowercase == true else { return nil }
+            let usage = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
+            return command("library " + usage)
+        }
+        return listed.filter { !generated.contains($0) }
+    }
+
+    /// `list`, `album add`, `edit show|revert`: the words that name a library command.
+    private static func command(_ form: String) -> String {
+        let words = form.split(separator: " ").dropFirst().map(String.init)
+        guard let verb = words.first else { return "" }
+        return ["album", "folder", "edit"].contains(verb) && words.count > 1 ? "\(verb) \(words[1])" : verb
+    }
+
     /// One command line generated from a usage form.
     public func line() -> String { script.line() }
 
-    /// What a rejected command must leave alone: the settings that survive a restart and
-    /// the running camera.
+    /// What a rejected command must leave alone: the settings that survive a restart, the
+    /// running camera, the recording (a rejected command starts and stops none) and the
+    /// library's photos and albums.
     private var state: String {
-        "\(appliance.engine.savedSettings) camera \(appliance.engine.current?.id ?? "none")"
+        let recording = appliance.recorder?.status.map { "recording \($0.id)" } ?? "idle"
+        return "\(appliance.engine.savedSettings) camera \(appliance.engine.current?.id ?? "none") "
+            + "\(recording) \(sandbox.state)"
     }
 
     /// Runs one line and lets a little virtual time pass (sometimes a lot). The line goes in
@@ -126,6 +162,7 @@ public final class CommandFuzzer {
     public func run(_ line: String) {
         commands += 1
         let before = state
+        let answered = answers
         lastAnswer = nil
         let input = script.bytes(for: line)
         if ProcessInfo.processInfo.environment["PINHOLE_FUZZ_TRACE"] == "1" { print("> \(input)") }
@@ -135,13 +172,14 @@ public final class CommandFuzzer {
             if end > start { reader.receive(Array(input[start..<end])) }
             start = end
         }
-        if let answer = lastAnswer, answer.hasPrefix("error") || answer.hasPrefix("{\"error\"") {
-            rejected += 1
-            let after = state
-            if after != before {
-                violations.append(Violation(line: line, answer: answer, before: before, after: after))
-            }
-        }
+        // Judged: this line's own answer, when it is the only answer since the line was sent
+        // (a line that waited behind a busy console is answered later, with others).
+        var judged = false
+        judge(line, before: before, since: answered, judged: &judged)
+        // `library` lines run on the long-work thread: their answer comes before time moves on
+        // (and so do the answers of lines that waited behind one).
+        loop.finishLongWork()
+        if line.hasPrefix("library") { judge(line, before: before, since: answered, judged: &judged) }
         if reader.gate.isQuiet, random.next() % 8 == 0 {
             // A person wakes the console: silence, then Enter twice (each its own burst).
             loop.advance(by: reader.gate.quietPeriodForWaking + .milliseconds(100))
@@ -153,12 +191,26 @@ public final class CommandFuzzer {
         loop.advance(by: roll < 95 ? .milliseconds(Int64(roll)) : .milliseconds(Int64(roll - 94) * 400))
     }
 
+    /// Counts `line` as rejected if its own answer, the only one since it was sent, is an
+    /// error, and keeps it as a violation if the state changed.
+    private func judge(_ line: String, before: String, since answered: Int, judged: inout Bool) {
+        guard !judged, answers == answered + 1, answers == linesTaken, let answer = lastAnswer else { return }
+        judged = true
+        guard answer.hasPrefix("error") || answer.hasPrefix("{\"error\"") else { return }
+        rejected += 1
+        let after = state
+        if after != before {
+            violations.append(Violation(line: line, answer: answer, before: before, after: after))
+        }
+    }
+
     /// Lets `duration` of virtual time pass (self-timers, bursts and scans finish), then more
     /// while a line is still unanswered: a command may rightly take long (`sim wait` up to a
     /// day of virtual time, the lines after it waiting their turn), so time moves on until the
     /// console is idle, for at most `duration` plus the longest `sim wait` after the last
     /// answer. A line still unanswered then was never going to be.
     public func settle(_ duration: Duration) {
+        loop.finishLongWork()
         loop.advance(by: duration)
         let patience = duration + .milliseconds(SimCommand.maxWaitMs)
         let step = Duration.seconds(60)
@@ -166,6 +218,7 @@ public final class CommandFuzzer {
         var waited = Duration.zero
         while console.isBusy, waited < patience {
             loop.advance(by: step)
+            loop.finishLongWork()
             waited = answers == answered ? waited + step : .zero
             answered = answers
         }

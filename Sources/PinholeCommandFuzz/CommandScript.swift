@@ -3,6 +3,7 @@
 import Foundation
 import PinholeConsole
 import PinholeSim
+import SystemPackage
 
 /// Generates line-mode input from every form of the command catalog: hostile words for the
 /// placeholders, words left out or one too many, and hostile bytes in the line (invalid UTF-8,
@@ -24,14 +25,64 @@ public struct CommandScript {
         "0x10", "1_000", "+5", ".", "-", "--json", "--timer", "--burst", "--bounce", "--max", "--pre", "off",
         "on", "auto",
         "\u{0}", "\u{1B}[2J", "🙂", "a b", "\"", "'", "\\", String(repeating: "9", count: 400),
-        String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current",
+        String(repeating: "x", count: 1000), "4056x3040", "0x0", "-5x-5", "lock", "current", "3", "30",
+        "64x48", "2026-11-21", "2026-13-40T25:61", "51.5,-0.1", "91,181", "nan,nan", "0,0,10,10",
+        "-1,-1,1e308,1",
     ]
 
-    /// A generator for `seed` over the catalog's forms.
-    public init(seed: UInt64) {
+    /// Where `library import`, `export` and `thumbnail --out` may read and write: the only
+    /// words a `DIR` or `FILE` becomes (never a hostile word, which could name the working
+    /// directory or the root).
+    public let paths: [FilePath]
+    /// Identifiers an `ID` or `ALBUM` becomes besides hostile words (the library's photos).
+    public var ids: [String]
+
+    /// A generator for `seed` over the catalog's forms; `library …` lines use the library
+    /// language's forms (`libraryForms`) with `paths` for folders and files.
+    public init(seed: UInt64, paths: [FilePath] = ["in", "out", "out/thumb.jpg"], ids: [String] = []) {
         random = SplitMix64(seed: seed &+ 0x5C41_7074)
         forms = Self.usages(inHelpJSON: CommandCatalog.helpJSON)
+        self.paths = paths
+        self.ids = ids
     }
+
+    /// The `library …` language's forms (`library help`), in the catalog's usage syntax.
+    /// `CommandFuzzTests.testTheLibraryFormsCoverEveryLibraryCommand` checks that every
+    /// command of `library help` is here.
+    public static let libraryForms = [
+        "library list [--type photo|video|live|TYPE] [--camera ID] [--album ALBUM] [--favorites] [--edited] [--hidden] [--deleted] [--from DATE] [--to DATE] [--sort created|added|modified|size|album|SORT] [--desc] [--limit N] [--offset N] [--with-location] [--without-location] [--near LATLON] [--within KM] [--clock synchronized|gps|unsynchronized|unknown|CLOCK] [--json]",
+        "library count [--type photo|video|live|TYPE] [--deleted] [--favorites] [--json]",
+        "library show ID [--json]",
+        "library albums [--json]",
+        "library album create NAME [--folder ID]",
+        "library album add ALBUM ID …",
+        "library album remove ALBUM ID …",
+        "library album rename ALBUM NAME",
+        "library album delete ALBUM",
+        "library album list ALBUM [--json]",
+        "library folder create NAME [--folder ID]",
+        "library smart all|recent|favorites|videos|live|camera|edited|hidden|deleted|NAME [--camera ID] [--json]",
+        "library favorite ID … [--off]",
+        "library hide ID … [--off]",
+        "library delete ID …",
+        "library restore ID …",
+        "library purge ID …",
+        "library purge --all",
+        "library fsck [--verify] [--json]",
+        "library redate ID … --by SECONDS",
+        "library redate --from DATE --to DATE [--type photo|video|live|TYPE] --by SECONDS",
+        "library import DIR [--json]",
+        "library export DIR [--album ALBUM] [--rendered] [--type photo|video|live|TYPE] [--json]",
+        "library exports [--json]",
+        "library export --redo N",
+        "library export --forget N",
+        "library thumbnail ID --size WXH [--mode fit|fill|MODE] [--original] [--out FILE] [--force]",
+        "library edit show|revert ID [--json]",
+        "library edit rotate ID [--degrees 90|180|270|N]",
+        "library edit crop ID --rect RECT",
+        "library edit adjust ID [--exposure EV] [--contrast C] [--vignette V]",
+        "library help",
+    ]
 
     /// The `command` values of `help --json`.
     public static func usages(inHelpJSON json: String) -> [String] {
@@ -41,14 +92,23 @@ public struct CommandScript {
 
     /// One command line generated from a usage form.
     public mutating func line() -> String {
-        let form = pick(forms)
+        var form = pick(forms)
+        if form == "library …" { form = pick(Self.libraryForms) }
         var words: [String] = []
-        for token in form.split(separator: " ").map(String.init) {
-            let roll = random.next() % 10
-            if token.hasPrefix("[") {
-                if roll < 5 { words.append(token.trimmingCharacters(in: ["[", "]"])) }
+        var skipping = false
+        for raw in form.split(separator: " ").map(String.init) {
+            // An optional group `[--max SECONDS]` is left out or put in as a whole.
+            if raw.hasPrefix("[") { skipping = random.next() % 2 == 0 }
+            let closes = raw.hasSuffix("]")
+            defer { if closes { skipping = false } }
+            if skipping { continue }
+            let token = raw.trimmingCharacters(in: ["[", "]"])
+            if token == "DIR" || token == "FILE" {
+                // A path only ever names the sandbox (or is left out).
+                if random.next() % 10 != 0 { words.append(pick(paths).string) }
                 continue
             }
+            let roll = random.next() % 10
             if roll == 0 { continue }  // a word left out
             if roll == 1 {
                 words.append(pick(Self.hostile))
@@ -58,15 +118,25 @@ public struct CommandScript {
             if token.contains("|") {
                 words.append(pick(token.split(separator: "|").map(String.init)))
             } else if token == "…" {
-                for _ in 0..<(random.next() % 4) { words.append(pick(Self.hostile)) }
+                for _ in 0..<(random.next() % 4) { words.append(placeholder("ID")) }
             } else if token.uppercased() == token, token.contains(where: \.isLetter) {
-                words.append(pick(Self.hostile))
+                words.append(placeholder(token))
             } else {
                 words.append(token)
             }
         }
         if random.next() % 20 == 0 { words.append(pick(Self.hostile)) }  // one too many
         return words.joined(separator: " ")
+    }
+
+    /// A word for a placeholder: mostly hostile, sometimes one of the library's own ids.
+    private mutating func placeholder(_ token: String) -> String {
+        if ["ID", "ALBUM"].contains(token), !ids.isEmpty, random.next() % 2 == 0 {
+            let id = pick(ids)
+            // The whole id or a prefix of it (`show ID` takes a unique prefix).
+            return random.next() % 2 == 0 ? id : String(id.prefix(1 + Int(random.next() % 8)))
+        }
+        return pick(Self.hostile)
     }
 
     /// Bytes that make a line hostile at the byte level, none of them a line ending.

@@ -131,6 +131,7 @@ extension LibraryCommandLine {
             }
             ids = try resolveAll(operands, command: "redate", library: library)
         }
+        try args.rejectUnknown(command: "redate")
         if !ids.isEmpty {
             _ = try library.performChanges {
                 $0.redate(ids, by: .nanoseconds(Int64((seconds * 1e9).rounded())))

@@ -20,6 +20,7 @@ extension LibraryCommandLine {
                 throw LibraryError.invalidRequest("usage: library folder create NAME [--folder PARENT]")
             }
             let parent = args.option("folder")
+            try args.rejectUnknown(command: command)
             let result = try library.performChanges { _ = $0.createFolder(title: operands[1], in: parent) }
             return try created(result.createdFolderIDs[0], json: json)
         case "smart":
@@ -35,24 +36,29 @@ extension LibraryCommandLine {
         case "favorite", "hide":
             let ids = try resolveAll(operands, command: command, library: library)
             let on = !args.flag("off")
+            try args.rejectUnknown(command: command)
             _ = try library.performChanges { batch in
                 if command == "favorite" { batch.setFavorite(ids, on) } else { batch.setHidden(ids, on) }
             }
             return try done(ids, json: json)
         case "delete":
             let ids = try resolveAll(operands, command: command, library: library)
+            try args.rejectUnknown(command: command)
             try library.delete(ids)
             return try done(ids, json: json)
         case "restore":
             let ids = try resolveAll(operands, command: command, library: library)
+            try args.rejectUnknown(command: command)
             try library.restore(ids)
             return try done(ids, json: json)
         case "purge":
             if args.flag("all") {
                 try noOperands("purge --all", operands)
+                try args.rejectUnknown(command: command)
                 return try done(try library.emptyRecentlyDeleted(), json: json)
             }
             let ids = try resolveAll(operands, command: command, library: library)
+            try args.rejectUnknown(command: command)
             try library.purge(ids)
             return try done(ids, json: json)
         default:
@@ -77,11 +83,13 @@ extension LibraryCommandLine {
         switch (verb, rest.count) {
         case ("create", 1):
             let folder = args.option("folder")
+            try args.rejectUnknown(command: "album")
             let result = try library.performChanges { _ = $0.createAlbum(title: rest[0], in: folder) }
             return try created(result.createdAlbumIDs[0], json: json)
         case ("add", 2...), ("remove", 2...):
             let album = try resolveAlbum(rest[0], library: library)
             let ids = try resolveAll(Array(rest.dropFirst()), command: "album \(verb)", library: library)
+            try args.rejectUnknown(command: "album")
             _ = try library.performChanges { batch in
                 if verb == "add" {
                     batch.addAssets(ids, to: album.id)
@@ -92,10 +100,12 @@ extension LibraryCommandLine {
             return try done(ids, json: json)
         case ("rename", 2):
             let album = try resolveAlbum(rest[0], library: library)
+            try args.rejectUnknown(command: "album")
             _ = try library.performChanges { $0.renameAlbum(album.id, to: rest[1]) }
             return try done([album.id], json: json)
         case ("delete", 1):
             let album = try resolveAlbum(rest[0], library: library)
+            try args.rejectUnknown(command: "album")
             _ = try library.performChanges { $0.deleteAlbum(album.id) }
             return try done([album.id], json: json)
         case ("list", 1):

@@ -17,6 +17,7 @@ extension LibraryCommandLine {
             guard FileSystem.isDirectory(FilePath(operands[0])) else {
                 throw LibraryError.invalidRequest("library import: \(operands[0]) is not a directory")
             }
+            try args.rejectUnknown(command: command)
             let report = try library.importFolder(FilePath(operands[0]))
             if json { return try LibraryJSON.encode(report) }
             var lines = [
@@ -30,6 +31,7 @@ extension LibraryCommandLine {
                 guard operands.isEmpty else {
                     throw LibraryError.invalidRequest("usage: library export --redo N")
                 }
+                try args.rejectUnknown(command: command)
                 let report = try library.redoExport(Int64(job))
                 if json { return try LibraryJSON.encode(report) }
                 return "exported \(report.written.count) (\(report.replaced.count) torn files replaced), "
@@ -39,6 +41,7 @@ extension LibraryCommandLine {
                 guard operands.isEmpty else {
                     throw LibraryError.invalidRequest("usage: library export --forget N")
                 }
+                try args.rejectUnknown(command: command)
                 try library.forgetExport(Int64(job))
                 return json ? "{\"forgotten\":\(job)}" : "ok export \(job) forgotten"
             }
@@ -49,6 +52,7 @@ extension LibraryCommandLine {
             }
             let query = try Self.query(&args, library: library)
             let version: ExportVersion = args.flag("rendered") ? .current : .original
+            try args.rejectUnknown(command: command)
             let report = try library.export(query, to: FilePath(operands[0]), version: version)
             if json { return try LibraryJSON.encode(report) }
             return "exported \(report.written.count), skipped \(report.skipped.count) (already there)"
@@ -107,6 +111,7 @@ extension LibraryCommandLine {
                 }
                 recipe.crop = PixelRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
             }
+            try args.rejectUnknown(command: "edit")
             let edit = try library.applyAdjustments(recipe, to: asset.id)
             let file = library.directory.appending(edit.renderPath).string
             if json {
@@ -134,6 +139,7 @@ extension LibraryCommandLine {
                 "revision \(answer.revision), \(answer.format) v\(answer.version), render \(answer.render) "
                 + "(\(answer.width)x\(answer.height))"
         case "revert":
+            try args.rejectUnknown(command: "edit")
             try library.revertEdit(of: asset.id)
             return json ? try LibraryJSON.encode(["ok": [asset.id]]) : "ok 1"
         default:
@@ -161,13 +167,17 @@ extension LibraryCommandLine {
         case let other: throw LibraryError.invalidRequest("--mode must be fit or fill, not '\(other)'")
         }
         let asset = try resolve(operands[0], library: library)
-        let thumbnail = try library.thumbnail(
-            of: asset, size: PixelSize(width: parts[0], height: parts[1]), mode: mode,
-            version: args.flag("original") ? .original : .current,
-            quality: try args.integer("quality") ?? 85)
-        var file = thumbnail.file
+        let version: ExportVersion = args.flag("original") ? .original : .current
+        let quality = try args.integer("quality") ?? 85
         let force = args.flag("force")
-        if let out = args.option("out") {
+        let out = args.option("out")
+        // Nothing is rendered or written for a line with an option the command does not take.
+        try args.rejectUnknown(command: "thumbnail")
+        let thumbnail = try library.thumbnail(
+            of: asset, size: PixelSize(width: parts[0], height: parts[1]), mode: mode, version: version,
+            quality: quality)
+        var file = thumbnail.file
+        if let out {
             file = try library.writeOut(thumbnail.jpeg, to: FilePath(out), replace: force)
         }
         if json {

@@ -80,11 +80,17 @@ final class TriggerClipTests: XCTestCase {
             base + "clip = { pre_s = 3, post_s = 10 }\n", file: "b.toml", name: "t")
         XCTAssertEqual(good.triggers.first?.clip, TriggerClip(preSeconds: 3, postSeconds: 10))
         XCTAssertNil(try BoardProfile.parse(base, file: "b.toml", name: "t").triggers.first?.clip)
-        for bad in [
-            "clip = { pre_s = 31 }", "clip = { post_s = 0 }", "clip = { pre_s = nan }", "clip = { len = 3 }",
+        for (bad, reason) in [
+            ("clip = { pre_s = 31 }", "b.toml:5: 'pre_s' is 31.0, outside 0.0…30.0"),
+            ("clip = { post_s = 0 }", "b.toml:5: 'post_s' is 0.0, outside 1.0…3600.0"),
+            ("clip = { pre_s = nan }", "b.toml:5: 'pre_s' is nan, outside 0.0…30.0"),
+            ("clip = { pre_s = -1 }", "b.toml:5: 'pre_s' is -1.0, outside 0.0…30.0"),
+            ("clip = { post_s = 1e300 }", "b.toml:5: 'post_s' is 1e+300, outside 1.0…3600.0"),
+            ("clip = { len = 3 }", "b.toml:5: unknown key 'len' in clip"),
+            ("clip = 3", "b.toml:5: 'clip' must be a table, not an integer"),
         ] {
             XCTAssertThrowsError(try BoardProfile.parse(base + bad + "\n", file: "b.toml", name: "t"), bad) {
-                XCTAssertTrue("\($0)".hasPrefix("b.toml:"), "\($0)")
+                XCTAssertEqual("\($0)", reason, bad)
             }
         }
     }

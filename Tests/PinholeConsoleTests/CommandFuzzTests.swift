@@ -38,6 +38,74 @@ final class CommandFuzzTests: XCTestCase {
         XCTAssertTrue(fuzzer.forms.contains("sim wait MS"), "\(fuzzer.forms)")
     }
 
+    /// Every command of `library help` is generated (with hostile arguments) and runs on a
+    /// real library in a scratch folder.
+    func testTheLibraryFormsCoverEveryLibraryCommand() throws {
+        XCTAssertEqual(CommandFuzzer.libraryCommandsNotGenerated, [])
+        var script = CommandScript(seed: 5, paths: ["/scratch/in"], ids: ["abc"])
+        var verbs: Set<String> = []
+        for _ in 0..<20_000 {
+            let words = script.line().split(separator: " ")
+            if words.first == "library", words.count > 1 { verbs.insert(String(words[1])) }
+        }
+        for verb in ["list", "count", "import", "export", "exports", "smart", "thumbnail", "purge", "edit"] {
+            XCTAssertTrue(verbs.contains(verb), "library \(verb) never generated: \(verbs.sorted())")
+        }
+    }
+
+    /// The recorder is part of the state a rejected line must leave alone: bad `record`
+    /// lines (NaN, inf, huge, negative, empty `--max` and `--pre`, a second start, a stop
+    /// with a word too many) are refused on the spot and neither start nor stop a clip.
+    func testRejectedRecordLinesStartAndStopNoClip() throws {
+        let fuzzer = try CommandFuzzer(seed: 4)
+        let bad = [
+            "record start --max 0", "record start --max nan", "record start --max inf",
+            "record start --max -5",
+            "record start --max 1e308", "record start --max", "record start --pre NaN",
+            "record start --pre -1",
+            "record start --pre 99999999999999999999", "record start --pre", "record stop",
+            "record status now",
+        ]
+        for line in bad { fuzzer.run(line) }
+        XCTAssertNil(fuzzer.recording, "a rejected line started a clip")
+        XCTAssertEqual(fuzzer.rejected, bad.count)
+        fuzzer.run("record start --max 30")
+        let clip = try XCTUnwrap(fuzzer.recording, "\(fuzzer.lastAnswer ?? "no answer")")
+        for line in ["record start", "record start --pre 1", "record stop now", "record start --max nan"] {
+            fuzzer.run(line)
+            XCTAssertEqual(
+                fuzzer.recording, clip, "\(line) changed the recording: \(fuzzer.lastAnswer ?? "")")
+        }
+        XCTAssertEqual(fuzzer.rejected, bad.count + 4)
+        XCTAssertEqual(fuzzer.violations.map(\.description), [])
+    }
+
+    /// `library` lines run on the fuzzer's real library; one that names a folder outside its
+    /// scratch folder is refused there, and an unknown option changes nothing (it deleted the
+    /// photo before the fix).
+    func testLibraryLinesRunOnTheScratchLibraryOnly() throws {
+        let fuzzer = try CommandFuzzer(seed: 6)
+        let id = try XCTUnwrap(fuzzer.libraryIDs.first)
+        fuzzer.run("library count --type photo")
+        XCTAssertEqual(fuzzer.lastAnswer, "ok 1")
+        fuzzer.run("library list --type video")
+        XCTAssertEqual(fuzzer.lastAnswer, "ok no photos")
+        for line in [
+            "library import /", "library export .", "library thumbnail \(id) --size 8x8 --out x.jpg",
+        ] {
+            fuzzer.run(line)
+            XCTAssertTrue(fuzzer.lastAnswer?.contains("outside the fuzzer's scratch folder") == true, line)
+        }
+        fuzzer.run("library delete \(id) --max")
+        XCTAssertTrue(
+            fuzzer.lastAnswer?.contains("unknown option --max") == true, "\(fuzzer.lastAnswer ?? "")")
+        fuzzer.run("library count")
+        XCTAssertEqual(fuzzer.lastAnswer, "ok 1")
+        fuzzer.run("library export \(fuzzer.libraryPaths[1])")
+        XCTAssertEqual(fuzzer.lastAnswer, "ok exported 1, skipped 0 (already there)")
+        XCTAssertEqual(fuzzer.violations.map(\.description), [])
+    }
+
     /// A short generated run in every test; PINHOLE_FUZZ_COMMANDS=N (and PINHOLE_FUZZ_SEED)
     /// runs N; `tools/fuzz commands N` runs a release build far faster.
     func testGeneratedSequencesDoNotTrapAndRejectedCommandsChangeNothing() throws {

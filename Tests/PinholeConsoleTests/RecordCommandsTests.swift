@@ -16,11 +16,13 @@ final class RecordCommandsTests: XCTestCase {
     }
 
     /// A console whose appliance records 160x96 at 10 fps through the fake backend.
-    private func harness(preRoll: Double = 0) throws -> ConsoleHarness {
+    private func harness(
+        preRoll: Double = 0, size: PixelSize = PixelSize(width: 160, height: 96), fps: Int = 10
+    ) throws -> ConsoleHarness {
         let harness = try ConsoleHarness(quietFocus: true, simulated: true)
         var settings = VideoSettings()
-        settings.size = PixelSize(width: 160, height: 96)
-        settings.fps = 10
+        settings.size = size
+        settings.fps = fps
         settings.bitRate = 400_000
         let pick = try settings.pickEncoder(hardwareEncoder: false) { $0 == .libx264 }
         harness.appliance.attachRecorder(
@@ -47,7 +49,9 @@ final class RecordCommandsTests: XCTestCase {
         // Where the start latency went: the first frame reached the recorder 100 ms after the
         // command (virtual time; the lane's parts take none), no ring, the encoder not kept.
         for part in [
-            #""start_wait_ms":100"#, #""start_open_ms":0"#, #""start_encoder_ms":0"#, #""start_encode_ms":0"#,
+            #""start_wait_ms":100"#, #""start_open_ms":0"#, #""start_encoder_ms":0"#,
+            #""start_encoder_wait_ms":0"#,
+            #""start_encode_ms":0"#,
             #""encoder_ready":false"#, #""ring_s":0"#, #""keyframe_s":1"#,
         ] {
             XCTAssertTrue(json.contains(part), "\(part) in \(json)")
@@ -77,6 +81,99 @@ final class RecordCommandsTests: XCTestCase {
         XCTAssertEqual(ask(harness, "record start --max 5"), "ok recording 1\nevent recording started 1")
         XCTAssertTrue(ask(harness, "record start").hasPrefix("error 64: already recording (clip 1)"))
         XCTAssertEqual(store.clips.count, 1)
+    }
+
+    /// Issue 21's bad input, each through line mode: the answer says what is wrong and what to
+    /// do, and the recording (none, then clip 1 running), the clips and the camera are as before.
+    func testEachBadRecordLineSaysWhatToDoAndLeavesTheRecordingAsItWas() throws {
+        let harness = try harness()
+        let camera = harness.appliance.engine.current?.id
+        for (line, answer) in [
+            ("record stop", "error 64: not recording: `record start` first"),
+            ("record start --max 0", "error 64: --max 0: give the longest clip in seconds, 1 to 86400"),
+            ("record start --max nan", "error 64: --max nan: give the longest clip in seconds, 1 to 86400"),
+            ("record start --max inf", "error 64: --max inf: give the longest clip in seconds, 1 to 86400"),
+            ("record start --pre nan", "error 64: --pre nan: give the seconds before now, 0 to 30"),
+            ("record start --pre 1e9", "error 64: --pre 1e9: give the seconds before now, 0 to 30"),
+            ("record start --pre -1", "error 64: --pre -1: give the seconds before now, 0 to 30"),
+            (
+                "record start --pre 2",
+                "error 64: no pre-roll is kept: set pre_roll_s in [video] (up to 30 s) to record --pre 2.0"
+            ),
+        ] {
+            XCTAssertEqual(ask(harness, line), answer, line)
+            XCTAssertNil(harness.appliance.recorder?.status, "\(line) started a clip")
+            XCTAssertEqual(ask(harness, "record status"), "ok idle (160x96 10 fps, libx264)", line)
+        }
+        XCTAssertEqual(ask(harness, "record start"), "ok recording 1\nevent recording started 1")
+        _ = ask(harness, "sim wait 2000", wait: .seconds(2))
+        for (line, answer) in [
+            ("record start", "error 64: already recording (clip 1): `record stop` first"),
+            ("record start --max 5", "error 64: already recording (clip 1): `record stop` first"),
+            ("record start --max nan", "error 64: --max nan: give the longest clip in seconds, 1 to 86400"),
+            ("record stop now", "error 64: unexpected 'now': usage: record stop"),
+        ] {
+            let frames = harness.appliance.recorder?.status?.progress.frames ?? 0
+            XCTAssertEqual(ask(harness, line), answer, line)
+            XCTAssertEqual(harness.appliance.recorder?.status?.id, 1, "\(line) stopped or replaced clip 1")
+            XCTAssertGreaterThan(harness.appliance.recorder?.status?.progress.frames ?? 0, frames, line)
+        }
+        XCTAssertEqual(store.clips.count, 1)
+        XCTAssertNil(store.clips.first?.facts, "clip 1 is still being recorded")
+        XCTAssertEqual(harness.appliance.engine.current?.id, camera)
+        XCTAssertTrue(ask(harness, "record stop").hasPrefix("ok saved 1 /clips/clip0.mp4 "))
+    }
+
+    /// A size or rate the camera does not list ([video] size, fps): `record start` says which
+    /// it offers, and nothing starts.
+    func testASizeOrRateTheCameraDoesNotListIsRefusedInLineModeWithTheChoices() throws {
+        for (harness, answer) in [
+            (
+                try harness(size: PixelSize(width: 1280, height: 720)),
+                "error 64: the camera offers no 1280x720 video stream: choose one of 320x240, 160x96"
+            ),
+            (try harness(fps: 60), "error 64: video rate 60 fps is not offered: choose 10, 15, 24, 25, 30"),
+        ] {
+            XCTAssertEqual(ask(harness, "record start"), answer)
+            XCTAssertNil(harness.appliance.recorder?.status)
+            _ = ask(harness, "sim wait 1000", wait: .seconds(1))
+            XCTAssertTrue(store.clips.isEmpty)
+        }
+    }
+
+    /// Standby waits while a clip is recorded (the README says so): the camera streams past
+    /// its idle time, every frame is in the clip, and standby comes once the clip is saved.
+    func testStandbyWaitsWhileRecordingAndComesAfterTheClip() throws {
+        let harness = try harness()
+        harness.appliance.standby.after = .seconds(20)
+        XCTAssertEqual(ask(harness, "record start --max 120"), "ok recording 1\nevent recording started 1")
+        _ = ask(harness, "sim wait 60000", wait: .seconds(60))
+        XCTAssertFalse(harness.appliance.engine.isInStandby, "standby during a recording")
+        XCTAssertEqual(harness.appliance.recorder?.status?.id, 1)
+        let stopped = ask(harness, "record stop")
+        XCTAssertTrue(stopped.hasPrefix("ok saved 1 /clips/clip0.mp4 "), stopped)
+        let facts = try XCTUnwrap(store.clips.first?.facts)
+        XCTAssertGreaterThanOrEqual(facts.durationMicroseconds, 60_000_000)
+        XCTAssertEqual(
+            Double(facts.frameCount), Double(facts.durationMicroseconds) / 100_000, accuracy: 1,
+            "every frame at 10 fps, no gap")
+        harness.wait(.seconds(2))
+        XCTAssertTrue(harness.appliance.engine.isInStandby, "no standby after the clip")
+    }
+
+    /// The camera vanishing mid-clip (`sim fault camera-dead`: it stops and cannot start): the
+    /// clip ends, is kept with what was recorded, and the event says why.
+    func testACameraThatVanishesMidClipEndsItAndTheClipIsKept() throws {
+        let harness = try harness()
+        XCTAssertEqual(ask(harness, "record start"), "ok recording 1\nevent recording started 1")
+        _ = ask(harness, "sim wait 3000", wait: .seconds(3))
+        let lines = ask(harness, "sim fault camera-dead", wait: .seconds(10))
+        XCTAssertTrue(
+            lines.contains("event recording saved 1 /clips/clip0.mp4 (the camera stopped sending frames)"),
+            lines)
+        XCTAssertNil(harness.appliance.recorder?.status)
+        XCTAssertGreaterThanOrEqual(
+            store.clips.first?.facts?.frameCount ?? 0, 30, "the 3 s recorded are kept")
     }
 
     func testPreRollAndASwitchClosesTheClipFirst() throws {

@@ -61,4 +61,42 @@ final class VideoConfigurationTests: XCTestCase {
             }
         }
     }
+
+    /// Issue 21's bad values in `[video]`, each with the whole message: the file, the line, the
+    /// key and what to give.
+    func testEachBadVideoValueNamesTheFileLineKeyAndWhatToGive() {
+        for (text, reason) in [
+            (
+                "[video]\nsize = \"0x0\"\n",
+                "p.toml:2: [video] video size 0x0 is not usable: width and height must be even, at least 16 and at most 8192"
+            ),
+            (
+                "[video]\nsize = \"9000x9000\"\n",
+                "p.toml:2: [video] video size 9000x9000 is not usable: width and height must be even, at least 16 and at most 8192"
+            ),
+            ("[video]\nfps = 0\n", "p.toml:2: 'fps' is 0, outside 1…120"),
+            ("[video]\nfps = 1000\n", "p.toml:2: 'fps' is 1000, outside 1…120"),
+            ("[video]\nfps = nan\n", "p.toml:2: 'fps' must be an integer, not a number"),
+            ("[video]\nbitrate = 90000000\n", "p.toml:2: 'bitrate' is 90000000, outside 100000…20000000"),
+            ("[video]\nbitrate = 10\n", "p.toml:2: 'bitrate' is 10, outside 100000…20000000"),
+            ("[video]\nbitrate = -1\n", "p.toml:2: 'bitrate' is -1, outside 100000…20000000"),
+            ("[video]\nquality = 5\n", "p.toml:2: 'quality' must be a string, not an integer"),
+            ("[video]\nencoder = \"\"\n", "p.toml:2: [video] encoder is '': use auto, v4l2m2m or libx264"),
+            ("[video]\nmax_duration_s = 0\n", "p.toml:2: 'max_duration_s' is 0.0, outside 1.0…86400.0"),
+            ("[video]\nmax_duration_s = nan\n", "p.toml:2: 'max_duration_s' is nan, outside 1.0…86400.0"),
+            (
+                "[video]\nmax_duration_s = 1e300\n",
+                "p.toml:2: 'max_duration_s' is 1e+300, outside 1.0…86400.0"
+            ),
+            ("[video]\nkeyframe_s = 0\n", "p.toml:2: 'keyframe_s' is 0.0, outside 0.1…10.0"),
+            ("[video]\nkeyframe_s = inf\n", "p.toml:2: 'keyframe_s' is inf, outside 0.1…10.0"),
+            ("[video]\npre_roll_s = 1e9\n", "p.toml:2: 'pre_roll_s' is 1000000000.0, outside 0.0…30.0"),
+            ("[video]\npre_roll_s = -1\n", "p.toml:2: 'pre_roll_s' is -1.0, outside 0.0…30.0"),
+            ("[video]\npre_roll_s = nan\n", "p.toml:2: 'pre_roll_s' is nan, outside 0.0…30.0"),
+        ] {
+            XCTAssertThrowsError(try Configuration.parse(text, file: "p.toml"), text) { error in
+                XCTAssertEqual("\(error)", reason, text)
+            }
+        }
+    }
 }

@@ -113,6 +113,51 @@ final class CommandLineTests: LibraryTestCase {
         }
         XCTAssertTrue(try LibraryCommandLine.execute([], library: library).contains("library commands"))
     }
+
+    /// A command with an option it does not take is refused before it changes anything: the
+    /// command fuzzer's library found `library delete ID --bogus` deleting the photo and only
+    /// then answering "unknown option" (and `purge --all --dry-run` emptying Recently Deleted).
+    func testAnUnknownOptionIsRefusedBeforeAnythingChanges() throws {
+        let (library, assets) = try makeLibrary(photos: 2)
+        let first = assets[0].id
+        let second = assets[1].id
+        _ = try LibraryCommandLine.execute(["delete", second], library: library)
+        let album = try LibraryCommandLine.execute(["album", "create", "Trip"], library: library)
+        let exported = dir.path + "/stick"
+        let thumb = dir.path + "/thumb.jpg"
+        func snapshot() throws -> String {
+            try LibraryCommandLine.execute(["list", "--json"], library: library)
+                + (try LibraryCommandLine.execute(["list", "--deleted", "--json"], library: library))
+                + (try LibraryCommandLine.execute(["albums", "--json"], library: library))
+                + (try LibraryCommandLine.execute(["edit", "show", first], library: library, orNil: true))
+        }
+        let before = try snapshot()
+        for words in [
+            ["delete", first, "--bogus"], ["purge", "--all", "--dry-run"], ["purge", second, "--yes"],
+            ["restore", second, "--bogus"], ["favorite", first, "--bogus"], ["hide", first, "--bogus"],
+            ["album", "add", album, first, "--bogus"], ["album", "rename", album, "New", "--bogus"],
+            ["album", "delete", album, "--bogus"], ["album", "create", "Other", "--bogus"],
+            ["folder", "create", "F", "--bogus"], ["redate", first, "--by", "60", "--camera", "back"],
+            ["edit", "rotate", first, "--exposure", "1"], ["edit", "revert", first, "--bogus"],
+            ["export", exported, "--bogus"],
+            ["thumbnail", first, "--size", "32x32", "--out", thumb, "--bogus"],
+        ] {
+            XCTAssertThrowsError(try LibraryCommandLine.execute(words, library: library), "\(words)") {
+                error in
+                XCTAssertTrue("\(error)".contains("unknown option --"), "\(words): \(error)")
+            }
+            XCTAssertEqual(try snapshot(), before, "\(words) changed the library")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: exported), "export wrote with a refused option")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: thumb), "thumbnail wrote with a refused option")
+    }
+}
+
+extension LibraryCommandLine {
+    /// The answer, or "none" where the command is refused (a photo without an edit).
+    fileprivate static func execute(_ words: [String], library: PhotoLibrary, orNil: Bool) throws -> String {
+        (try? execute(words, library: library)) ?? "none"
+    }
 }
 
 final class CommandLineChangeTests: LibraryTestCase {
