@@ -7,6 +7,11 @@ import PinholeSystem
 // The allocator as `pinhole run` sets it, so that memory figures are the appliance's.
 MallocArenas.useOneArena()
 
+// A child of the video section: one cold encoder start in a fresh process (ColdEncoderStart).
+if CommandLine.arguments.dropFirst().first == ColdEncoderStart.childArgument {
+    exit(ColdEncoderStart.runChild())
+}
+
 #if DEBUG
     let buildKind = "debug build: figures are not representative, use make bench"
 #else

@@ -112,14 +112,20 @@ public final class ClipRecorder {
     public var onEvent: ((RecordingEvent) -> Void)?
 
     let lane = WorkLane()
+    /// Opens the encoder beside `lane` when a clip starts with none open (photo mode).
+    let opener = WorkLane()
+    let backend: any VideoBackend
     let pipeline: VideoPipeline
     let store: any ClipStore
-    private var inFlight = 0
+    /// Frames on their way through the lane: taken here, freed by the lane as it finishes each.
+    let slots: FrameSlots
     private var current: RecordingStatus?
     private var stopping = false
     private var nextID = 1
     /// The starts (µs) of the Live Photo windows waiting for their still's save (`holdWindow`).
     var liveHolds: [Int64] = []
+    /// The clip being started: whether its file and its encoder are open (`.started` follows both).
+    private var starting: (id: Int, fileOpen: Bool, encoderOpen: Bool)?
     /// A trigger clip's end (its last trigger edge + post time) and the timer that stops it.
     private var triggerEnd: (at: Instant, timer: TimerID)?
 
@@ -133,7 +139,9 @@ public final class ClipRecorder {
         self.pick = pick
         self.ringSeconds = ringSeconds
         self.queueLimit = max(1, queueLimit)
+        slots = FrameSlots(limit: queueLimit)
         self.store = store
+        self.backend = backend
         let encoderSettings = settings.encoderSettings(pick.kind, ringSeconds: ringSeconds)
         let ring = PreRollRing(
             spanMicroseconds: Int64(ringSeconds * 1_000_000),
@@ -191,23 +199,26 @@ public final class ClipRecorder {
     public var videoStream: VideoStreamRequest { VideoStreamRequest(size: settings.size, fps: settings.fps) }
 
     /// Hands a frame to the encoder's thread when recording (or keeping pre-roll). With
-    /// `queueLimit` frames already waiting, the frame is dropped and counted instead.
+    /// `queueLimit` frames already on the lane (waiting or being encoded), the frame is dropped
+    /// and counted instead. The lane frees a frame's place as soon as it has finished it, before
+    /// the loop runs the frame's completion.
     public func frameArrived(_ frame: any CameraFrame) {
         loop.preconditionInLoop("ClipRecorder.frameArrived")
         guard current != nil || ringSeconds > 0 else { return }
-        guard inFlight < queueLimit else {
+        guard slots.take() else {
             current?.droppedFrames += 1
             return
         }
-        inFlight += 1
         if current != nil, current?.firstArrivedAt == nil { current?.firstArrivedAt = loop.now }
         let pipeline = self.pipeline
+        let slots = self.slots
         let kept = frame.keep()
         let microseconds = frame.metadata.sensorTimestamp.nanoseconds / 1000
         loop.offload(
             on: lane,
             {
-                Result { () throws(VideoError) -> ClipProgress? in
+                defer { slots.free() }
+                return Result { () throws(VideoError) -> ClipProgress? in
                     let start = pipeline.clock()
                     let image: RawImage?
                     do {
@@ -223,7 +234,6 @@ public final class ClipRecorder {
             then: { [weak self] result in
                 kept()
                 guard let self else { return }
-                self.inFlight -= 1
                 switch result {
                 case .success(let progress?):
                     guard !self.stopping, self.current != nil else { return }
@@ -289,31 +299,68 @@ public final class ClipRecorder {
         let wall = metadata.creationTime
         let store = self.store
         let pipeline = self.pipeline
+        // Photo mode keeps no encoder open: it opens (loading libav the first time) beside the
+        // lane, which meanwhile creates the clip's file and takes the first frame's image.
+        let opening = ringSeconds == 0 && !keepsEncoderReady ? EncoderOpening() : nil
+        starting = (id, false, opening == nil)
+        if let opening { openEncoder(opening, for: id) }
         loop.offload(
             on: lane,
             {
                 Result {
                     let start = pipeline.clock()
-                    let recording = try store.beginClip(startedAt: wall)
+                    let recording: any ClipRecording
+                    do {
+                        recording = try store.beginClip(startedAt: wall)
+                    } catch {
+                        _ = opening?.wait()  // the encoder opened for it goes too
+                        throw error
+                    }
                     return try pipeline.open(
                         recording: recording, metadata: metadata, from: from, trigger: trigger,
                         limitMicroseconds: limitMicroseconds,
-                        fileMilliseconds: pipeline.milliseconds(since: start))
+                        fileMilliseconds: pipeline.milliseconds(since: start), opening: opening)
                 }
             },
             then: { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success(let progress):
-                    if self.current?.id == id { self.current?.openedAt = self.loop.now }
                     if let progress, self.current?.id == id { self.noteProgress(progress) }
-                    self.onEvent?(.started(id: id))
+                    self.startPartOpened(id: id, file: true)
                 case .failure(let error):
                     if self.current?.id == id { self.current = nil }
+                    if self.starting?.id == id { self.starting = nil }
                     self.onEvent?(.failed(id: id, message: "\(error)"))
                 }
             })
         return id
+    }
+
+    /// Opens the encoder for clip `id` on the opener's thread; the lane takes it from `opening`.
+    /// An encoder that cannot be opened ends the clip (its file is discarded).
+    private func openEncoder(_ opening: EncoderOpening, for id: Int) {
+        let (backend, settings, clock) = (self.backend, encoderSettings, pipeline.clock)
+        loop.offload(
+            on: opener, { opening.open(backend, settings, clock: clock) },
+            then: { [weak self] error in
+                guard let self else { return }
+                guard let error else { return self.startPartOpened(id: id, encoder: true) }
+                if self.starting?.id == id { self.starting = nil }
+                if self.current?.id == id, !self.stopping { self.finish(cutShort: "\(error)") { _ in } }
+            })
+    }
+
+    /// Notes that clip `id`'s file or encoder is open; with both, the clip has started.
+    private func startPartOpened(id: Int, file: Bool = false, encoder: Bool = false) {
+        guard var parts = starting, parts.id == id else { return }
+        parts.fileOpen = parts.fileOpen || file
+        parts.encoderOpen = parts.encoderOpen || encoder
+        starting = parts
+        guard parts.fileOpen, parts.encoderOpen else { return }
+        starting = nil
+        if current?.id == id { current?.openedAt = loop.now }
+        onEvent?(.started(id: id))
     }
 
     /// A trigger edge at `edge`: starts a clip from `preSeconds` before it that runs until
@@ -376,6 +423,7 @@ public final class ClipRecorder {
                 guard let self else { return }
                 self.current = nil
                 self.stopping = false
+                if self.starting?.id == recording.id { self.starting = nil }  // it never started
                 // The clip drained the encoder: video mode opens the next one now.
                 if self.keepsEncoderReady, self.ringSeconds == 0 { self.prepareOrRelease() }
                 switch result {

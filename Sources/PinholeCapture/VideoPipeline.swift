@@ -32,8 +32,13 @@ public struct ClipProgress: Sendable, Hashable {
 public struct StartTrace: Sendable, Hashable {
     /// Creating the clip's file in the library.
     public var fileMilliseconds = 0.0
-    /// Opening the encoder (0 when it was open already: a ring, or video mode keeping it ready).
+    /// Opening the encoder, wherever it ran (0 when it was open already: a ring, or video mode
+    /// keeping it ready). Photo mode opens it beside the lane, loading libav the first time.
     public var encoderMilliseconds = 0.0
+    /// How long the clip's start waited for the encoder on the lane: all of `encoderMilliseconds`
+    /// when it opened there in series, the part not hidden behind the file and the first image
+    /// when it opened beside the lane.
+    public var encoderWaitMilliseconds = 0.0
     /// Opening the muxer and writing the MP4's header.
     public var writerMilliseconds = 0.0
     /// Taking the first frame's image from the camera (the simulated camera renders it here).
@@ -47,7 +52,8 @@ public struct StartTrace: Sendable, Hashable {
 final class VideoPipeline: @unchecked Sendable {
     /// A clip being written.
     struct OpenClip {
-        var writer: any ClipWriter
+        /// Nil until the encoder is open (photo mode opens it beside the lane: `settle`).
+        var writer: (any ClipWriter)?
         var recording: any ClipRecording
         var metadata: ClipMetadata
         var firstMicroseconds: Int64?
@@ -74,6 +80,8 @@ final class VideoPipeline: @unchecked Sendable {
     /// The lane's clock for the start trace (a fixed instant on virtual time).
     let clock: @Sendable () -> Instant
     private var encoder: (any ClipEncoder)?
+    /// An encoder being opened beside the lane for the open clip (photo mode's start).
+    private var opening: EncoderOpening?
     private(set) var ring: PreRollRing
     private var clip: OpenClip?
     private var sink: CountingSink?
@@ -98,6 +106,18 @@ final class VideoPipeline: @unchecked Sendable {
         _ image: RawImage, at microseconds: Int64, imageMilliseconds: Double = 0
     ) throws(VideoError) -> ClipProgress? {
         let start = clock()
+        if clip != nil, clip?.writer == nil {
+            // The clip waits for its encoder (opening beside the lane) and then its writer; when
+            // either fails the loop closes the clip from its progress.
+            guard clip?.failure == nil else { return progressWithRing() }
+            do throws(VideoError) {
+                try settle()
+            } catch {
+                clip?.failure = error
+                clip?.progress.failure = "\(error)"
+                return progressWithRing()
+            }
+        }
         let encoder = try openEncoder()
         let packets = try encoder.encode(
             image, presentationMicroseconds: microseconds, forceKeyframe: forceKeyframe && clip != nil)
@@ -132,34 +152,37 @@ final class VideoPipeline: @unchecked Sendable {
 
     /// Opens a clip writing from the last keyframe at or before `from` (pre-roll from the ring);
     /// with nothing in the ring that early, from the next frame (made a keyframe). Returns the
-    /// clip's progress once the pre-roll is in it. When the encoder or the writer cannot be
-    /// opened, the recording's file is discarded (it holds nothing yet).
+    /// clip's progress once the pre-roll is in it. With `opening` (photo mode: no encoder is
+    /// open) the encoder is being opened beside the lane: the clip waits for it, and opens its
+    /// writer, only at its first frame, so that the frame's image is taken meanwhile. When the
+    /// encoder or the writer cannot be opened, the recording's file is discarded (it holds
+    /// nothing yet).
     @discardableResult
     func open(
         recording: any ClipRecording, metadata: ClipMetadata, from: Int64, trigger: Int64,
-        limitMicroseconds: Int64, fileMilliseconds: Double = 0
+        limitMicroseconds: Int64, fileMilliseconds: Double = 0, opening: EncoderOpening? = nil
     ) throws(VideoError) -> ClipProgress? {
-        var trace = StartTrace()
-        trace.fileMilliseconds = fileMilliseconds
-        var start = clock()
-        let counting = CountingSink(recording)
-        let writer: any ClipWriter
+        sink = CountingSink(recording)
+        clip = OpenClip(
+            writer: nil, recording: recording, metadata: metadata, triggerMicroseconds: trigger,
+            limitMicroseconds: limitMicroseconds)
+        clip?.progress.trace.fileMilliseconds = fileMilliseconds
+        if let opening {
+            guard encoder != nil else {
+                self.opening = opening
+                forceKeyframe = true
+                return progressWithRing()
+            }
+            _ = opening.wait()  // one was open after all: the clip keeps it
+        }
         do throws(VideoError) {
-            let encoder = try openEncoder()
-            trace.encoderMilliseconds = milliseconds(since: start)
-            start = clock()
-            writer = try backend.makeWriter(
-                settings: settings, codecHeader: encoder.codecHeader, metadata: metadata, sink: counting)
+            try settle()
         } catch {
+            clip = nil
+            sink = nil
             recording.discard()
             throw error
         }
-        trace.writerMilliseconds = milliseconds(since: start)
-        sink = counting
-        clip = OpenClip(
-            writer: writer, recording: recording, metadata: metadata, triggerMicroseconds: trigger,
-            limitMicroseconds: limitMicroseconds)
-        clip?.progress.trace = trace
         let preRoll = ring.packets(from: from)
         if preRoll.isEmpty { forceKeyframe = true }
         // Already in the ring: into the clip only (appended again, the ring would hold them twice).
@@ -167,11 +190,35 @@ final class VideoPipeline: @unchecked Sendable {
         return progressWithRing()
     }
 
+    /// Opens the clip's writer once its encoder is open: at once, or after waiting for the
+    /// encoder being opened beside the lane. Notes both in the start trace.
+    private func settle() throws(VideoError) {
+        guard let open = clip, open.writer == nil, let sink else { return }
+        let aside = opening
+        var start = clock()
+        let encoder = try openEncoder()
+        let waited = milliseconds(since: start)
+        clip?.progress.trace.encoderWaitMilliseconds = waited
+        clip?.progress.trace.encoderMilliseconds = aside?.wait().milliseconds ?? waited
+        start = clock()
+        clip?.writer = try backend.makeWriter(
+            settings: settings, codecHeader: encoder.codecHeader, metadata: open.metadata, sink: sink)
+        clip?.progress.trace.writerMilliseconds = milliseconds(since: start)
+    }
+
     /// Closes the open clip: drains the encoder into it, writes the trailer, names and indexes it.
-    /// The encoder is reopened at the next frame (the ring starts again).
+    /// The encoder is reopened at the next frame (the ring starts again). A clip still waiting
+    /// for its encoder holds no frame: it is discarded once the encoder is open.
     func close(cutShort reason: String? = nil) -> Result<SavedClip, any Error> {
         guard var open = clip else { return .failure(VideoError.writer("no clip is open")) }
-        if let encoder, open.failure == nil {
+        if let opening {
+            self.opening = nil
+            if case .failure(let error) = opening.wait().encoder, open.failure == nil {
+                open.failure = error
+                clip?.failure = error
+            }
+        }
+        if let encoder, open.failure == nil, open.writer != nil {
             do throws(VideoError) {
                 deliver(try encoder.finish())
             } catch {
@@ -184,14 +231,16 @@ final class VideoPipeline: @unchecked Sendable {
         clip = nil
         defer { sink = nil }
         let cut = reason ?? open.failure.map { "\($0)" }
-        if open.failure == nil {
-            do throws(VideoError) {
-                try open.writer.finish()
-            } catch {
-                return .failure(error)
+        if let writer = open.writer {
+            if open.failure == nil {
+                do throws(VideoError) {
+                    try writer.finish()
+                } catch {
+                    return .failure(error)
+                }
+            } else {
+                writer.abort()
             }
-        } else {
-            open.writer.abort()
         }
         guard open.progress.frames > 0 else {
             open.recording.discard()
@@ -251,7 +300,13 @@ final class VideoPipeline: @unchecked Sendable {
 
     private func openEncoder() throws(VideoError) -> any ClipEncoder {
         if let encoder { return encoder }
-        let opened = try backend.makeEncoder(settings)
+        let opened: any ClipEncoder
+        if let opening {
+            self.opening = nil
+            opened = try opening.wait().encoder.get()
+        } else {
+            opened = try backend.makeEncoder(settings)
+        }
         encoder = opened
         ring.removeAll()
         return opened
@@ -262,7 +317,7 @@ final class VideoPipeline: @unchecked Sendable {
     private func deliver(_ packets: [EncodedPacket], intoRing: Bool = true) {
         for packet in packets {
             if intoRing { ring.append(packet) }
-            guard var open = clip, open.failure == nil else { continue }
+            guard var open = clip, open.failure == nil, let writer = open.writer else { continue }
             if open.firstMicroseconds == nil {
                 guard packet.isKeyframe else { continue }
                 open.firstMicroseconds = packet.presentationMicroseconds
@@ -279,7 +334,7 @@ final class VideoPipeline: @unchecked Sendable {
             rebased.presentationMicroseconds = offset
             rebased.decodingMicroseconds = packet.decodingMicroseconds - first
             do throws(VideoError) {
-                try open.writer.write(rebased)
+                try writer.write(rebased)
                 open.progress.frames += 1
                 open.progress.durationMicroseconds = offset + settings.frameMicroseconds
             } catch {

@@ -49,7 +49,9 @@ final class RecordCommandsTests: XCTestCase {
         // Where the start latency went: the first frame reached the recorder 100 ms after the
         // command (virtual time; the lane's parts take none), no ring, the encoder not kept.
         for part in [
-            #""start_wait_ms":100"#, #""start_open_ms":0"#, #""start_encoder_ms":0"#, #""start_encode_ms":0"#,
+            #""start_wait_ms":100"#, #""start_open_ms":0"#, #""start_encoder_ms":0"#,
+            #""start_encoder_wait_ms":0"#,
+            #""start_encode_ms":0"#,
             #""encoder_ready":false"#, #""ring_s":0"#, #""keyframe_s":1"#,
         ] {
             XCTAssertTrue(json.contains(part), "\(part) in \(json)")

@@ -175,13 +175,15 @@ struct RecordStatusAnswer: Encodable {
     /// Whether the encoder is kept open between clips (video mode).
     var encoderReady: Bool
     /// The start latency's parts, ms: from `record start` to the first frame reaching the
-    /// recorder and to the clip's file and encoder being open (on the loop), and on the
-    /// recording's lane creating the file, opening the encoder and the muxer, taking the
-    /// first frame's image and encoding it.
+    /// recorder and to the loop learning the clip's file and encoder are open; creating the
+    /// file (the recording's lane), opening the encoder (beside the lane in photo mode, loading
+    /// libav the first time), the lane's wait for it, opening the muxer, taking the first
+    /// frame's image and encoding it.
     var startWaitMs: Double?
     var startOpenMs: Double?
     var startFileMs: Double?
     var startEncoderMs: Double?
+    var startEncoderWaitMs: Double?
     var startWriterMs: Double?
     var startImageMs: Double?
     var startEncodeMs: Double?
@@ -201,6 +203,7 @@ struct RecordStatusAnswer: Encodable {
         case startOpenMs = "start_open_ms"
         case startFileMs = "start_file_ms"
         case startEncoderMs = "start_encoder_ms"
+        case startEncoderWaitMs = "start_encoder_wait_ms"
         case startWriterMs = "start_writer_ms"
         case startImageMs = "start_image_ms"
         case startEncodeMs = "start_encode_ms"
@@ -237,6 +240,7 @@ struct RecordStatusAnswer: Encodable {
         let trace = status.progress.trace
         startFileMs = trace.fileMilliseconds
         startEncoderMs = trace.encoderMilliseconds
+        startEncoderWaitMs = trace.encoderWaitMilliseconds
         startWriterMs = trace.writerMilliseconds
         startImageMs = trace.imageMilliseconds
         startEncodeMs = trace.encodeMilliseconds
