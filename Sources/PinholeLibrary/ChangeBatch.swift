@@ -35,6 +35,9 @@ public struct ChangeBatch {
     let time: WallTime
     private(set) var requests: [Request] = []
     private(set) var createdIDs: [String] = []
+    /// Adopted originals that stay on disk when the batch fails (recorded clips: the next open
+    /// adopts them), where a photo's is removed.
+    private(set) var keptOnFailure: Set<String> = []
 
     init(time: WallTime) { self.time = time }
 
@@ -61,6 +64,15 @@ public struct ChangeBatch {
         createdIDs.append(id)
         requests.append(.adoptAsset(original.asset))
         return id
+    }
+
+    /// Adds a recorded clip whose file is already named (`LibraryClipFile.complete`); returns
+    /// its identifier. If the batch fails, the file stays where it is and the next open adopts
+    /// it: the frames it holds were recorded, and only the index entry is missing.
+    @discardableResult
+    mutating func adoptKeeping(_ original: WrittenOriginal) -> String {
+        keptOnFailure.insert(original.asset.id)
+        return adopt(original)
     }
 
     /// Creates an album (at the end of `folderID`, or of the top level); returns its identifier.

@@ -29,9 +29,16 @@ final class LibraryClipRecording: ClipRecording {
         do {
             try file.write(bytes)
         } catch LibraryError.storageFull(let mount, let left, let reserved) {
+            // The file system itself refused the write (ENOSPC) that the reserve let through:
+            // something besides the library is filling the card.
+            let cause =
+                !file.fileSystemFull
+                ? ""
+                : " (the file system said ENOSPC: another program filled \(mount) past the library's "
+                    + "\(LibraryError.megabytes(file.library.options.reservedBytes)) MB reserve while recording)"
             throw .storage(
-                "storage full: the clip ends here, kept up to its last whole fragment; free space on \(mount)"
-                    + " (\(LibraryError.spaceLeft(left, reserved: reserved)))")
+                "storage full\(cause): the clip ends here, kept up to its last whole fragment; free space on"
+                    + " \(mount) (\(LibraryError.spaceLeft(left, reserved: reserved)))")
         } catch {
             throw .storage("\(error)")
         }

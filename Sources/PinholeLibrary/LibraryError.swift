@@ -27,6 +27,9 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
     case invalidImage(path: String, reason: String)
     /// A caller asked for something malformed (bad command, argument or value).
     case invalidRequest(String)
+    /// A recorded clip is named on the card but its index entry could not be committed: the
+    /// file stays, and the next open adopts it.
+    case clipNotIndexed(path: String, reason: String)
     /// The operation was cancelled.
     case cancelled
     /// A write changed photos it did not announce to the observers (`ChangeTracker.willChange`):
@@ -61,6 +64,9 @@ public enum LibraryError: Error, CustomStringConvertible, Equatable {
             return "\(path) is not a usable JPEG: \(reason)"
         case let .invalidRequest(message):
             return message
+        case let .clipNotIndexed(path, reason):
+            return "the clip \(path) is kept on the card, but the library could not index it (\(reason));"
+                + " the library adopts it when it next opens (restart Pinhole after freeing space)"
         case .cancelled:
             return "cancelled"
         case let .unannouncedChange(ids):
@@ -83,7 +89,7 @@ extension LibraryError {
     }
 
     /// Megabytes with one decimal, rounded down ("7.9").
-    private static func megabytes(_ bytes: Int64) -> String {
+    static func megabytes(_ bytes: Int64) -> String {
         let tenths = max(0, bytes) / 100_000
         return "\(tenths / 10).\(tenths % 10)"
     }

@@ -6,7 +6,7 @@ import PinholeCore
 extension PhotoLibrary {
     /// Records changes with `body` and applies them atomically: all of them, or (when `body`
     /// or any change throws) none. New photos of the batch are written durably before the
-    /// commit and removed again if it fails. Observers are notified after the commit.
+    /// commit and removed again if it fails (a recorded clip's stays, `ChangeBatch.adoptKeeping`). Observers are notified after the commit.
     ///
     /// ```swift
     /// let result = try library.performChanges { batch in
@@ -28,7 +28,7 @@ extension PhotoLibrary {
                 written[id] = try writeOriginal(jpeg: jpeg, metadata: metadata, id: id)
             }
         } catch {
-            written.values.forEach(discardOriginal)
+            written.values.filter { !batch.keptOnFailure.contains($0.id) }.forEach(discardOriginal)
             throw error
         }
 
@@ -45,7 +45,7 @@ extension PhotoLibrary {
                 return applier.touched
             }
         } catch {
-            written.values.forEach(discardOriginal)
+            written.values.filter { !batch.keptOnFailure.contains($0.id) }.forEach(discardOriginal)
             throw error
         }
         for request in requests {

@@ -78,6 +78,9 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// Whether a write failed (a full card): `complete` then cuts the file back to its whole
     /// fragments.
     private var writeFailed = false
+    /// Whether the file system itself refused a write (ENOSPC, EDQUOT) that the reserve had let
+    /// through: another program filled the card during the recording.
+    public private(set) var fileSystemFull = false
     /// Frames kept when `complete` cut the clip back after a failed write (read back by
     /// libavformat); nil otherwise.
     public private(set) var framesKept: Int?
@@ -112,6 +115,7 @@ public final class LibraryClipFile: @unchecked Sendable {
             try naming("write", FilePath(temporaryPath)) { _ = try fd.writeAll(bytes) }
         } catch let failure as POSIXFailure {
             writeFailed = true
+            fileSystemFull = failure.isStorageFull
             throw LibraryError.from(failure, libraryPath: library.layout.root)
         } catch {
             writeFailed = true
@@ -140,6 +144,8 @@ public final class LibraryClipFile: @unchecked Sendable {
     /// after a failed write it is first cut back to its last whole fragment and read back by
     /// libavformat (the index then records the frames and duration kept, `framesKept`). One
     /// with no whole fragment stays hidden for the next start's recovery (quarantined there).
+    /// - Throws: `LibraryError.clipNotIndexed` when the index entry could not be committed: the
+    ///   named file stays, and the next open adopts it.
     public func complete(_ record: ClipRecord) throws -> Asset {
         guard !closed else { throw LibraryError.invalidRequest("the clip \(relative) was already closed") }
         closed = true
@@ -163,8 +169,24 @@ public final class LibraryClipFile: @unchecked Sendable {
             created: record.created ?? created, fileSize: size, checksum: checksum)
         asset.mediaType = .video
         let written = WrittenOriginal(asset: asset, path: FilePath(absolute))
-        _ = try library.performChanges { batch in _ = batch.adopt(written) }
+        // The room kept for this entry: free again now, so that a card another program filled
+        // past the reserve still takes the index's commit.
+        IndexRoom.release(in: library)
+        do {
+            _ = try library.performChanges { batch in _ = batch.adoptKeeping(written) }
+        } catch {
+            throw LibraryError.clipNotIndexed(path: relative, reason: Self.reason(error))
+        }
         return asset
+    }
+
+    /// Why indexing failed, in words that fit a clip ("storage full: the photo was not saved"
+    /// would not).
+    private static func reason(_ error: any Error) -> String {
+        guard case let .storageFull(mount, left, reserved)? = error as? LibraryError else {
+            return "\(error)"
+        }
+        return "storage full; free space on \(mount) (\(LibraryError.spaceLeft(left, reserved: reserved)))"
     }
 
     /// Cuts the file back to its last whole fragment (a write failed inside the next one) and
@@ -196,7 +218,38 @@ public final class LibraryClipFile: @unchecked Sendable {
         closed = true
         try? fd.close()
         _ = unlink(temporaryPath)
+        IndexRoom.release(in: library)
     }
+}
+
+/// Room for a recording's index entry: a file of `LibraryOptions.clipIndexRoomBytes` in the
+/// library's root (where fsck and recovery do not look), allocated when a clip begins and
+/// removed just before its entry is committed. It is carved out of the reserve (the reserve
+/// checks count it as free). The reserve keeps the index writable against the library's own
+/// writes; when another program fills the card past it during a recording (the clip's next
+/// write meets ENOSPC), this room still takes the commit. One recording runs at a time; a
+/// room left by a power cut is reused by the next.
+enum IndexRoom {
+    static let name = ".clip-index-room"
+
+    static func path(in library: PhotoLibrary) -> String { library.layout.root + "/" + name }
+
+    /// Allocates the room (best effort: without it, a clip on a card filled by another program
+    /// is kept for the next open to index instead).
+    static func make(in library: PhotoLibrary) {
+        let bytes = library.options.clipIndexRoomBytes
+        guard bytes > 0 else { return }
+        let fd = open(path(in: library), O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        if posix_fallocate(fd, 0, off_t(bytes)) != 0 { _ = ftruncate(fd, 0) }
+    }
+
+    /// Frees the room.
+    static func release(in library: PhotoLibrary) { _ = unlink(path(in: library)) }
+
+    /// The bytes the room holds now (0 without one).
+    static func heldBytes(in library: PhotoLibrary) -> Int64 { POSIXFiles.fileSize(path(in: library)) ?? 0 }
 }
 
 extension PhotoLibrary {
@@ -215,6 +268,7 @@ extension PhotoLibrary {
                 POSIXFiles.parentDirectory(of: absolute) + "/." + id + ".mp4"
                 + LibraryClipFile.recordingSuffix
             let fd = try openNew(temporary)
+            IndexRoom.make(in: self)
             return LibraryClipFile(
                 library: self, id: id, created: when, relative: relative, temporaryPath: temporary, fd: fd)
         } catch let failure as POSIXFailure {

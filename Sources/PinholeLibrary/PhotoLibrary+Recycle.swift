@@ -30,7 +30,7 @@ extension PhotoLibrary {
         -> [RecycledPhoto]
     {
         var done: [RecycledPhoto] = []
-        while let free = POSIXFiles.freeBytes(at: layout.root), free < target {
+        while let free = freeBytes(), free < target {
             guard let next = try nextToRecycle() else { break }
             if !next.wasDeleted { try delete([next.id]) }
             try purge([next.id])

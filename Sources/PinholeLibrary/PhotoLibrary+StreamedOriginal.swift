@@ -174,11 +174,17 @@ extension PhotoLibrary {
 
     /// Throws `storageFull` when less than the reserve (plus `bytes`) is free.
     func checkReserve(adding bytes: Int64) throws {
-        if let free = POSIXFiles.freeBytes(at: layout.root), free - bytes < options.reservedBytes {
+        if let free = freeBytes(), free - bytes < options.reservedBytes {
             throw LibraryError.storageFull(
                 mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free,
                 reservedBytes: options.reservedBytes)
         }
+    }
+
+    /// Free bytes on the library's file system, counting a recording's index room
+    /// (`IndexRoom`) as free: it is part of the reserve, given back before the clip's entry.
+    func freeBytes() -> Int64? {
+        POSIXFiles.freeBytes(at: layout.root).map { $0 + IndexRoom.heldBytes(in: self) }
     }
 
     func openNew(_ path: String) throws -> FileDescriptor {

@@ -28,6 +28,9 @@ public struct LibraryOptions: Sendable, Hashable {
     /// The largest piece of a clip held in memory while the library copies it (an export, a
     /// Motion Photo's video on import): 1 MB. Memory does not grow with the clip.
     public var streamChunkBytes: Int = 1 << 20
+    /// Room kept free on the card for a recording's index entry while it records (1 MB): a
+    /// clip whose card another program filled past the reserve is still indexed when it ends.
+    public var clipIndexRoomBytes: Int64 = 1 << 20
 
     /// Creates options; defaults: 30 days in Recently Deleted, 30 days recently added, 8 MB reserve.
     public init(
@@ -200,8 +203,7 @@ public final class PhotoLibrary: Sendable {
         let created = metadata.captureTime ?? added
         let relative = LibraryLayout.originalPath(id: id, created: created)
         let absolute = layout.absolute(relative)
-        if let free = POSIXFiles.freeBytes(at: layout.root), free - Int64(jpeg.count) < options.reservedBytes
-        {
+        if let free = freeBytes(), free - Int64(jpeg.count) < options.reservedBytes {
             throw LibraryError.storageFull(
                 mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free,
                 reservedBytes: options.reservedBytes)

@@ -461,6 +461,7 @@ run_appliance_checks() {
     check_console_status
     check_console_af
     check_recording
+    check_card_enospc
     check_full_card
     check_torch_button
     check_console_clean

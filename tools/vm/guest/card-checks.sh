@@ -15,8 +15,16 @@ CARD_DEVICE=/dev/vda
 CARD_RESERVE=8000000
 CARD_MOUNTED=0
 CARD_WHY=""
-CARD_CHECKS=("full card ends a recording" "full card keeps the clip and the photos" "full card refuses a capture"
+CARD_CHECKS=("full card meets ENOSPC mid-write" "ENOSPC clip kept to its last whole fragment"
+    "full card ends a recording" "full card keeps the clip and the photos" "full card refuses a capture"
     "full card next start clean")
+# Seconds the recording's first write after `strace` attaches is held at its entry (after the
+# library's reserve check let it through), while another writer fills the card's last 7 MB
+# (one fallocate and a few 4 kB writes: well under a second under TCG; a fill that outlasts
+# the hold fails the check, saying so). Short: while the recorder's thread is held, the
+# camera's buffers wait for it; a 20 s hold made vimc starve and the camera watchdog restart
+# it, which ended the clip for that reason instead.
+CARD_HOLD_S=5
 
 # Mounts the card at CARD (a directory on tmpfs when that fails: the other checks still run,
 # the card's fail with the reason).
@@ -28,15 +36,67 @@ card_mount() {
     CARD_MOUNTED=1
 }
 
-# Bytes available on the card (statfs f_bavail × f_bsize, as the library reads it).
+# Fills the card to its last block as another program would: fallocate, then dd until ENOSPC.
+card_fill_all() {
+    local free
+    free=$(card_free)
+    CARD_FILLERS=$((CARD_FILLERS + 1))
+    [ "$free" -le 65536 ] || fallocate -l $(( (free - 65536) / 4096 * 4096 )) "$CARD/filler.$CARD_FILLERS"
+    dd if=/dev/zero of="$CARD/filler.$CARD_FILLERS.tail" bs=4096 status=none 2>/dev/null
+    sync
+}
+
+# Whether thread TID of PID is stopped by strace at the entry of a write(2) to FD (the
+# injected delay): state `t`, /proc/…/syscall "1 0x<fd> …" (x86_64 write is syscall 1).
+card_write_held() {
+    local pid=$1 fd=$2 task state
+    for task in /proc/"$pid"/task/*; do
+        state=$(awk '{print $3}' "$task/stat" 2>/dev/null)
+        [ "$state" = t ] || continue
+        case "$(cat "$task/syscall" 2>/dev/null)" in "1 $(printf '0x%x' "$fd") "*) CARD_HELD_TASK=$task; return 0 ;; esac
+    done
+    return 1
+}
+
+# Whether a top-level MP4 box walk tiles FILE exactly and ends with a moof+mdat pair (the file
+# ends at a whole fragment); prints what it found otherwise.
+card_ends_at_whole_fragment() {
+    python3 - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+offset, kinds = 0, []
+while offset + 8 <= len(data):
+    size, kind = struct.unpack(">I4s", data[offset:offset + 8])
+    if size == 1 and offset + 16 <= len(data):
+        size = struct.unpack(">Q", data[offset + 8:offset + 16])[0]
+    if size < 8 or offset + size > len(data):
+        break
+    kinds.append(kind.decode("latin-1"))
+    offset += size
+if offset != len(data) or kinds[-2:] != ["moof", "mdat"]:
+    print(f"boxes {kinds[-4:]} cover {offset} of {len(data)} bytes")
+    sys.exit(1)
+PY
+}
+
+# Bytes available on the card (statfs f_bavail × f_bsize).
 card_free() {
     stat -f -c '%a %S' "$CARD" | awk '{ printf "%d\n", $1 * $2 }'
 }
 
-# Grows the filler files until about TARGET bytes are free (never below: rounded to blocks).
+# Free bytes as the library's reserve checks count them: the card's, plus the index room a
+# recording keeps allocated for its entry (`.clip-index-room`, given back before the entry).
+card_library_free() {
+    local room
+    room=$(stat -c %s "$LIBRARY/.clip-index-room" 2>/dev/null || echo 0)
+    echo $(( $(card_free) + room ))
+}
+
+# Grows the filler files until the library sees about TARGET bytes free (never below: rounded
+# to blocks; TARGET is at least the reserve, larger than the room).
 card_fill_to() {
     local target=$1 free excess
-    free=$(card_free)
+    free=$(card_library_free)
     excess=$(( (free - target) / 4096 * 4096 ))
     [ "$excess" -gt 0 ] || return 0
     CARD_FILLERS=$((CARD_FILLERS + 1))
@@ -67,6 +127,100 @@ card_fsck_clean() {
         && [[ "$answer" == *'"recordings":[]'* ]] || { echo "library fsck --verify --json: ${answer:0:400}"; return 1; }
 }
 
+# Another program fills the card during a recording, between the library's reserve check and
+# the clip's write (the field case: a second writer on the card). To make that deterministic,
+# `strace -P` holds the recording's next write(2) at its entry (the reserve check already passed)
+# for CARD_HOLD_S seconds; meanwhile the card is filled to its last block; the write then meets
+# the kernel's ENOSPC (the part that fits in the file's last block lands, the rest is refused).
+# The check passes only when strace logged a write to the recording that returned ENOSPC and
+# the appliance said so (`… the file system said ENOSPC …` in `event recording saved`). The clip
+# must then be cut back to its last whole fragment (MP4 boxes tile the file, ending moof+mdat;
+# the size the file had before the refused write), every frame decode, be listed as a video,
+# and leave the photos before it unchanged and fsck --verify clean. The fillers go at the end.
+check_card_enospc() {
+    local name="full card meets ENOSPC mid-write" keep="ENOSPC clip kept to its last whole fragment"
+    local digest answer id seen rec fd log tracer before line file probe frames errors listing problem enospc
+    local partial whole
+    [ "$CARD_MOUNTED" = 1 ] || { fail "$name" "no card: $CARD_WHY"; fail "$keep" "no card: $CARD_WHY"; return 1; }
+    digest=$(card_originals_digest)
+    answer=$(console_ask "record start --max 900" 60000) \
+        || { fail "$name" "no answer to 'record start --max 900' within 60 s"; fail "$keep" "not run"; return 1; }
+    [[ "$answer" =~ ^ok\ recording\ ([0-9]+) ]] \
+        || { fail "$name" "'record start' answered: $answer"; fail "$keep" "not run"; return 1; }
+    id=${BASH_REMATCH[1]}
+    # One whole fragment written (the file grows past its header), so there is one to keep.
+    wait_until 180000 card_recording_at_least 1 \
+        || { fail "$name" "no .recording file in $LIBRARY within 180 s"; fail "$keep" "not run"; return 1; }
+    seen=$(card_recording_size)
+    wait_until 180000 card_recording_at_least $((seen + 1)) \
+        || { fail "$name" "the recording did not grow past $seen bytes in 180 s"; fail "$keep" "not run"; return 1; }
+    # The card filled until the library sees its reserve and 64 kB more (a dozen fragments):
+    # the last 7 MB (the reserve less the recording's index room) go in during the hold.
+    card_fill_to $((CARD_RESERVE + 65536))
+    rec=$(find "$LIBRARY" -name '.*.mp4.recording' | head -n 1)
+    fd=$(find /proc/"$APPLIANCE_PID"/fd -lname "$rec" -printf '%f\n' 2>/dev/null | head -n 1)
+    [ -n "$fd" ] || { fail "$name" "no descriptor of pinhole ($APPLIANCE_PID) holds $rec"; fail "$keep" "not run"; return 1; }
+    log=/run/hil/enospc-strace.txt
+    strace -f -tt -p "$APPLIANCE_PID" -P "$rec" -e trace=write,ftruncate \
+        -e inject=write:delay_enter="${CARD_HOLD_S}s":when=1 -o "$log" 2>/run/hil/enospc-strace.err &
+    tracer=$!
+    if ! wait_until 300000 card_write_held "$APPLIANCE_PID" "$fd"; then
+        kill "$tracer" 2>/dev/null; wait "$tracer" 2>/dev/null
+        fail "$name" "the recording made no write to $rec within 300 s of strace attaching ($(head -c 300 /run/hil/enospc-strace.err))"
+        fail "$keep" "not run"; card_give_up; return 1
+    fi
+    before=$(card_recording_size)
+    local fill_ms
+    fill_ms=$(uptime_ms)
+    card_fill_all
+    fill_ms=$(( $(uptime_ms) - fill_ms ))
+    note "ENOSPC: recording $id held at a write to $rec (fd $fd, $before bytes); the card filled to $(card_free) bytes free in $fill_ms ms"
+    if ! card_write_held "$APPLIANCE_PID" "$fd"; then
+        kill "$tracer" 2>/dev/null; wait "$tracer" 2>/dev/null
+        fail "$name" "the held write went on before the card was full (fill slower than ${CARD_HOLD_S} s)"
+        fail "$keep" "not run"; card_give_up; return 1
+    fi
+    line=$(console_expect 0 "event recording (saved|failed) $id " 600000) || line=""
+    kill "$tracer" 2>/dev/null; wait "$tracer" 2>/dev/null
+    enospc=$(grep -m1 -E '= -1 ENOSPC' "$log")
+    partial=$(grep -m1 -E 'write\('"$fd"', .*\(DELAYED\)' "$log" | sed -E 's/.*, ([0-9]+)\) = ([0-9-]+).*/\2 of \1 bytes/')
+    if [ -z "$line" ]; then problem="recording $id did not end within 600 s of the card filling ($(card_free) bytes free)"
+    elif [ -z "$enospc" ]; then problem="strace logged no write to the recording that met ENOSPC ($log): '$line'"
+    elif [[ "$line" != *"recording saved $id "*"storage full (the file system said ENOSPC"*"the clip ends here"*"free space on $CARD"* ]]; then
+        problem="'$line' does not say the card filled up (ENOSPC), that the clip ends and where to free space"
+    else problem=""
+    fi
+    if [ -n "$problem" ]; then fail "$name" "$problem"
+    else ok "$name" "the held write to the recording wrote $partial, then '${enospc#* }'; '$line'"
+    fi
+    [ -n "$line" ] || { fail "$keep" "not run: the recording did not end"; card_give_up; return 1; }
+
+    file=$(awk '{print $5}' <<<"$line")
+    [ -f "$file" ] || file="$LIBRARY/$file"
+    probe=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames \
+        -of csv=p=0 "$file" 2>&1)
+    errors=$(ffmpeg -nostdin -v error -xerror -i "$file" -f null - 2>&1 | head -n 3)
+    frames=${probe#h264,}
+    listing=$(console_ask "library list --type video --json" 60000)
+    if [ ! -f "$file" ]; then problem="'$line' names no file"
+    elif ! whole=$(card_ends_at_whole_fragment "$file"); then problem="$file does not end at a whole fragment: $whole"
+    elif [ "$(stat -c %s "$file")" != "$before" ]; then
+        problem="$file holds $(stat -c %s "$file") bytes, not the $before it had before the refused fragment"
+    elif [[ "$probe" != h264,* ]] || [ "${frames:-0}" -lt 1 ] || [ -n "$errors" ]; then
+        problem="ffprobe on $file: '$probe' (want h264 with at least 1 frame); decode errors: '$errors'"
+    elif [[ "$listing" != *"$(basename "$file" .mp4)"* ]]; then problem="the clip is not in 'library list --type video': ${listing:0:300}"
+    elif [ "$(card_originals_digest | grep -v "$(basename "$file")")" != "$digest" ]; then
+        problem="an original recorded before the full card changed (sha256)"
+    elif [ -e "$LIBRARY/.clip-index-room" ]; then problem="the recording's index room $LIBRARY/.clip-index-room is left"
+    else problem=$(card_fsck_clean) && problem=""
+    fi
+    if [ -n "$problem" ]; then fail "$keep" "$problem"
+    else ok "$keep" "$(basename "$file"): $before bytes (MP4 boxes end with moof+mdat), $frames frames, every one decoded" \
+        "by ffmpeg -xerror; listed as a video; $(wc -l <<<"$digest") earlier originals unchanged; fsck --verify clean"
+    fi
+    card_give_up
+}
+
 # A recording on a card with a little more than the reserve free: it must end by itself with
 # a line that says the card is full and what to do, keep what it recorded (every frame decodes,
 # the clip is indexed), leave the photos before it intact and the library clean; a capture then
@@ -76,7 +230,7 @@ check_full_card() {
     local refuse="full card refuses a capture" digest answer id line file said seen probe frames errors
     local listing free photos problem
     if [ "$CARD_MOUNTED" != 1 ]; then
-        for name in "${CARD_CHECKS[@]}"; do fail "$name" "no card: $CARD_WHY"; done
+        for name in "${CARD_CHECKS[@]:2}"; do fail "$name" "no card: $CARD_WHY"; done
         return 1
     fi
     digest=$(card_originals_digest)
@@ -94,7 +248,7 @@ check_full_card() {
         || { fail "$name" "the recording did not grow past $seen bytes in 180 s"; card_give_up; return 1; }
     seen=$(card_recording_size)
     card_fill_to $((CARD_RESERVE + seen))
-    note "full card: recording $id held $seen bytes; the card now has $(card_free) bytes free (reserve $CARD_RESERVE)"
+    note "full card: recording $id held $seen bytes; the card now has $(card_free) bytes free, $(card_library_free) with the recording's index room (reserve $CARD_RESERVE)"
     line=$(console_expect 0 "event recording (saved|failed) $id " 600000) \
         || { fail "$name" "recording $id did not end within 600 s of the card filling ($(card_free) bytes free)"
              card_give_up; return 1; }
