@@ -105,7 +105,6 @@ final class VideoPipeline: @unchecked Sendable {
     func encode(
         _ image: RawImage, at microseconds: Int64, imageMilliseconds: Double = 0
     ) throws(VideoError) -> ClipProgress? {
-        let start = clock()
         if clip != nil, clip?.writer == nil {
             // The clip waits for its encoder (opening beside the lane) and then its writer; when
             // either fails the loop closes the clip from its progress.
@@ -118,6 +117,7 @@ final class VideoPipeline: @unchecked Sendable {
                 return progressWithRing()
             }
         }
+        let start = clock()  // after the wait for the encoder, which the trace counts apart
         let encoder = try openEncoder()
         let packets = try encoder.encode(
             image, presentationMicroseconds: microseconds, forceKeyframe: forceKeyframe && clip != nil)

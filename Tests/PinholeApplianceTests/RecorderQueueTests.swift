@@ -8,26 +8,6 @@ import XCTest
 @testable import PinholeCapture
 
 final class RecorderQueueTests: XCTestCase {
-    /// A frame with a small video image and no camera behind it.
-    final class VideoOnlyFrame: CameraFrame, @unchecked Sendable {
-        let metadata: FrameMetadata
-        let size: PixelSize
-
-        init(_ sequence: UInt64, size: PixelSize) {
-            self.size = size
-            metadata = FrameMetadata(
-                sequence: sequence, sensorTimestamp: Instant(nanoseconds: Int64(sequence) * 100_000_000),
-                exposureTime: .milliseconds(10), analogueGain: 1)
-        }
-
-        func stillImage() throws -> RawImage { throw CaptureError.failed("no still stream") }
-        func viewfinderImage() throws -> RawImage? { nil }
-        func videoImage() throws -> RawImage? {
-            RawImage.yuv420(width: size.width, height: size.height) { _, _, _, _ in }
-        }
-        func release() {}
-    }
-
     let loop = EventLoop.virtual()
     let store = MemoryClipStore()
 

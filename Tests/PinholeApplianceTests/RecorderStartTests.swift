@@ -31,28 +31,6 @@ final class RecorderStartTests: XCTestCase {
         }
     }
 
-    /// A frame whose video image says when it is taken.
-    final class WatchedFrame: CameraFrame, @unchecked Sendable {
-        let metadata: FrameMetadata
-        let size: PixelSize
-        let taken = DispatchSemaphore(value: 0)
-
-        init(_ sequence: UInt64, size: PixelSize) {
-            self.size = size
-            metadata = FrameMetadata(
-                sequence: sequence, sensorTimestamp: Instant(nanoseconds: Int64(sequence) * 100_000_000),
-                exposureTime: .milliseconds(10), analogueGain: 1)
-        }
-
-        func stillImage() throws -> RawImage { throw CaptureError.failed("no still stream") }
-        func viewfinderImage() throws -> RawImage? { nil }
-        func videoImage() throws -> RawImage? {
-            taken.signal()
-            return RawImage.yuv420(width: size.width, height: size.height) { _, _, _, _ in }
-        }
-        func release() {}
-    }
-
     let loop = EventLoop.virtual()
     let store = MemoryClipStore()
     var events: [RecordingEvent] = []
@@ -73,7 +51,7 @@ final class RecorderStartTests: XCTestCase {
         let backend = GatedBackend()
         let recorder = try recorder(backend)
         try recorder.start(metadata: ClipMetadata(creationTime: nil))
-        let frame = WatchedFrame(1, size: recorder.settings.size)
+        let frame = VideoOnlyFrame(1, size: recorder.settings.size)
         recorder.frameArrived(frame)
         // The encoder cannot open until the gate opens: the lane takes the frame's image
         // meanwhile. (In series the lane would wait for the encoder first and never get here:
@@ -97,7 +75,7 @@ final class RecorderStartTests: XCTestCase {
     func testAnEncoderThatCannotOpenEndsTheClipWithoutStartingItAndDiscardsItsFile() throws {
         let recorder = try recorder(GatedBackend(open: true, failure: .unavailable("no libav here")))
         try recorder.start(metadata: ClipMetadata(creationTime: nil))
-        recorder.frameArrived(WatchedFrame(1, size: recorder.settings.size))
+        recorder.frameArrived(VideoOnlyFrame(1, size: recorder.settings.size))
         loop.finishWork()
         XCTAssertEqual(events.count, 1, "\(events)")
         guard case .failed(1, let message)? = events.first else { return XCTFail("\(events)") }
