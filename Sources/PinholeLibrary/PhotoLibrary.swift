@@ -203,11 +203,7 @@ public final class PhotoLibrary: Sendable {
         let created = metadata.captureTime ?? added
         let relative = LibraryLayout.originalPath(id: id, created: created)
         let absolute = layout.absolute(relative)
-        if let free = freeBytes(), free - Int64(jpeg.count) < options.reservedBytes {
-            throw LibraryError.storageFull(
-                mount: FilePath(POSIXFiles.mountPoint(of: layout.root)), bytesLeft: free,
-                reservedBytes: options.reservedBytes)
-        }
+        try checkReserve(adding: Int64(jpeg.count))
         do {
             try writeInDirectory(jpeg, to: absolute, replace: false)
         } catch let failure as POSIXFailure {
