@@ -105,7 +105,7 @@ public final class ClipRecorder {
     /// Seconds of pre-roll the ring keeps (0: the encoder runs only while recording).
     public let ringSeconds: Double
     /// Frames that may wait for the encoder; more are dropped (and counted), never waited for.
-    public let queueLimit: Int
+    public var queueLimit: Int { slots.limit }
     /// What the encoder opens with (with a ring: keyframes and rate capped so that it fits).
     public let encoderSettings: ClipEncoderSettings
     /// What happened to each recording.
@@ -138,7 +138,6 @@ public final class ClipRecorder {
         self.settings = settings
         self.pick = pick
         self.ringSeconds = ringSeconds
-        self.queueLimit = max(1, queueLimit)
         slots = FrameSlots(limit: queueLimit)
         self.store = store
         self.backend = backend
